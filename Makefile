@@ -1,0 +1,68 @@
+# buildwall: see README.md. `make demo` and `make test` are the quick start.
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L
+LIBS     = -ljansson -lm
+SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer
+
+SRC  := $(wildcard src/*.c)
+LIB_SRC := $(filter-out src/main.c,$(SRC))
+OBJ  := $(SRC:src/%.c=$(BUILD)/obj/%.o)
+LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps deps-test deps-demo test unit e2e asan demo install clean bench
+
+all: $(BUILD)/buildwall
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/buildwall: $(OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(OBJ) $(LIBS) -o $@
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ) | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc $< $(LIB_OBJ) $(LIBS) -lcmocka -o $@
+
+$(BUILD)/obj $(BUILD)/tests:
+	mkdir -p $@
+
+# Install what is missing from Debian's packages (as root), or say what to run.
+deps:
+	@scripts/deps.sh build
+deps-test:
+	@scripts/deps.sh test
+deps-demo:
+	@scripts/deps.sh demo
+
+unit: $(UNIT_BIN)
+	@tests/run-unit.sh $(UNIT_BIN)
+
+e2e: $(BUILD)/buildwall
+	@BUILDWALL=$(abspath $(BUILD)/buildwall) tests/e2e/run.sh
+
+test: deps-test
+	@$(MAKE) --no-print-directory all unit
+	@$(MAKE) --no-print-directory e2e
+
+# The same tests against a sanitizer build (ASan + UBSan).
+asan: deps-test
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all unit e2e
+
+demo: deps-demo
+	@$(MAKE) --no-print-directory all
+	@BUILDWALL=$(abspath $(BUILD)/buildwall) examples/demo-module/demo.sh $(BUILD)/demo
+
+bench: all
+	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/rank_vs_loop.sh
+
+install: $(BUILD)/buildwall
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/buildwall $(DESTDIR)$(PREFIX)/bin/buildwall
+
+clean:
+	rm -rf build build-asan

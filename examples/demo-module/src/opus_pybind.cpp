@@ -1,0 +1,27 @@
+// The pybind/torch TU: the module's Python face. It needs the framework,
+// in both variants.
+#include <torch/extension.h>
+#include "opus/dispatch.h"
+
+namespace opus {
+GemmArgs args_from(const at::Tensor &a, const at::Tensor &b, at::Tensor &c)
+{
+	TORCH_CHECK(a.dim() == 2 && b.dim() == 2 && c.dim() == 2, "opus: expected 2-D tensors");
+	return GemmArgs{ a.data_ptr<float>(), b.data_ptr<float>(), c.data_ptr<float>(),
+			 (int)a.size(0), (int)b.size(1), (int)a.size(1) };
+}
+} // namespace opus
+
+static void gemm(const std::string &key, const at::Tensor &a, const at::Tensor &b, at::Tensor &c)
+{
+	TORCH_CHECK(opus::dispatch(key, opus::args_from(a, b, c)), "opus: no kernel for ", key);
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)
+{
+	m.doc() = "buildwall demo module (opus GEMM instances)";
+	m.def("gemm", &gemm, "run the instance serving KEY");
+#define OPUS_INSTANCE(name) m.def(#name, &name);
+#include "opus_instances.inc"
+#undef OPUS_INSTANCE
+}

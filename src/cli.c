@@ -1,0 +1,53 @@
+#include "cli.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+_Noreturn void usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fprintf(stderr, "buildwall: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'buildwall %s --help')\n", cmd);
+	exit(EXIT_BAD_INPUT);
+}
+
+_Noreturn void bad_option(const char *cmd, int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	if (c == ':')
+		usage_error(cmd, "option '%s' needs a value", arg);
+	usage_error(cmd, "unknown option '%s'", arg);
+}
+
+long option_int(const char *cmd, const char *name, const char *value, long min, long max)
+{
+	long v;
+	if (!parse_int(value, min, max, &v))
+		usage_error(cmd, "%s takes a whole number from %ld to %ld, not '%s'", name, min, max, value);
+	return v;
+}
+
+double option_seconds(const char *cmd, const char *name, const char *value)
+{
+	double v;
+	if (!parse_double(value, &v) || v <= 0)
+		usage_error(cmd, "%s takes a positive number of seconds, not '%s'", name, value);
+	return v;
+}
+
+long jobs_from_env(const char *cmd)
+{
+	const char *env = getenv("MAX_JOBS");
+	long v;
+	if (!env || !*env)
+		return 0;
+	if (!parse_int(env, 1, 4096, &v))
+		usage_error(cmd, "MAX_JOBS must be a whole number from 1 to 4096, not '%s'", env);
+	return v;
+}

@@ -1,0 +1,27 @@
+/* What every subcommand shares: the command table entry, option errors in
+ * one line with exit 2, and number parsing for option values. */
+#ifndef BUILDWALL_CLI_H
+#define BUILDWALL_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+/* "buildwall: CMD: <what> (see 'buildwall CMD --help')", exit 2. */
+_Noreturn void usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Report getopt_long's '?' or ':' for argv[optind-1]. */
+_Noreturn void bad_option(const char *cmd, int c, char **argv);
+long option_int(const char *cmd, const char *name, const char *value, long min, long max);
+double option_seconds(const char *cmd, const char *name, const char *value);
+/* -j/MAX_JOBS: the explicit value, else $MAX_JOBS, else 0 (unset). */
+long jobs_from_env(const char *cmd);
+
+int cmd_wall(int argc, char **argv);
+int cmd_rank(int argc, char **argv);
+
+#endif

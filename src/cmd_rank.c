@@ -1,0 +1,543 @@
+/* buildwall rank: re-run every compile step in isolation, rank the TUs by
+ * wall time, and predict the module's wall from ninja's graph. The build
+ * directory is only read: every output goes to buildwall's temp dir. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "cmdline.h"
+#include "driver.h"
+#include "graph.h"
+#include "ninja.h"
+#include "ninja_log.h"
+#include "out_json.h"
+#include "out_table.h"
+#include "proc.h"
+#include "progress.h"
+#include "stats.h"
+#include "target.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: buildwall rank [-C BUILD_DIR] [TARGET...] [--parallel P] [-j JOBS] [-r REPEATS]\n"
+	"                      [--top K] [--timeout S] [--json]\n"
+	"\n"
+	"Re-run each compile step (default: every object file; TARGET names an output path,\n"
+	"its basename or a glob such as '*.cuda.o') in isolation, with every file it writes\n"
+	"redirected to a private temp dir: the build directory stays byte-identical.\n"
+	"Compiler launchers (ccache, sccache, distcc) are stripped so the compiler is timed.\n"
+	"\n"
+	"Per TU: median wall of the repeats (monotonic clock), CPU (user+sys incl. children),\n"
+	"peak RSS (largest process), share of the serial sum. Then the module wall predicted\n"
+	"for -j JOBS by list scheduling over ninja's dependency graph (ready steps start in\n"
+	"manifest order, as ninja 1.11 does), the link timed from .ninja_log when it is there,\n"
+	"else by re-running the link on the temp objects, and the steps on the critical path.\n"
+	"\n"
+	"options:\n"
+	"  -C DIR             ninja build directory (default .)\n"
+	"  -r, --repeats R    runs per TU; the median is reported (default 1)\n"
+	"  --parallel P       measure P TUs at once (default 1; contention inflates walls)\n"
+	"  -j, --jobs JOBS    job count for the prediction (default $MAX_JOBS, else CPUs)\n"
+	"  --top K            show the K slowest TUs only\n"
+	"  --timeout S        give up on a compile after S seconds (counts as failed)\n"
+	"  --json             one JSON document (docs/json.md) instead of tables\n";
+
+struct tu {
+	size_t edge;
+	struct compile_command cmd;
+	double *walls, *cpus;
+	size_t runs;
+	long maxrss_kb;
+	bool running, failed;
+	char *failure;
+	struct summary wall, cpu;
+};
+
+struct step_time {
+	double seconds;
+	const char *source;	/* "measured", ".ninja_log", "re-run link", "none" */
+};
+
+struct rank {
+	const char *dir;
+	struct ninja_build build;
+	struct tu *tus;
+	size_t ntus;
+	long repeats, parallel, jobs, top;
+	double timeout;
+	size_t failures;
+	struct strvec stripped;	/* launchers we removed, for the report */
+};
+
+static void check_built(const struct rank *r, const struct ninja_edge *e)
+{
+	const struct strvec *lists[] = { &e->inputs, &e->implicit };
+	for (int l = 0; l < 2; l++) {
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const char *in = lists[l]->v[i];
+			char *path = in[0] == '/' ? xstrdup(in) : xasprintf("%s/%s", r->dir, in);
+			bool ok = file_exists(path);
+			free(path);
+			if (!ok)
+				die(EXIT_BAD_INPUT, "%s: the tree is not built: %s (input of %s) is missing; run 'ninja -C %s' first",
+				    r->dir, in, e->outputs.v[0], r->dir);
+		}
+	}
+}
+
+/* Parse and rewrite one step's command so everything it writes goes to a
+ * fresh directory of ours. Dies (exit 2) when that is impossible. */
+static void prepare(struct rank *r, const struct ninja_edge *e, const char *subdir, struct compile_command *cmd)
+{
+	char *err = driver_parse(e->command, r->dir, cmd);
+	if (!err) {
+		char *dir = tmpdir_subdir(subdir);
+		err = driver_redirect_outputs(cmd, dir);
+		free(dir);
+	}
+	if (err)
+		die(EXIT_BAD_INPUT, "%s: cannot re-run this step safely: %s", e->outputs.v[0], err);
+	for (size_t i = 0; i < cmd->launchers.n; i++)
+		if (!strvec_contains(&r->stripped, base_name(cmd->launchers.v[i])))
+			strvec_push(&r->stripped, base_name(cmd->launchers.v[i]));
+}
+
+static void select_tus(struct rank *r, char **patterns, size_t npatterns)
+{
+	struct ninja_build *b = &r->build;
+	bool *selected = xcalloc(b->n, sizeof(bool));
+	char **names = xcalloc(b->n, sizeof(char *));
+	for (size_t i = 0; i < b->n; i++)
+		names[i] = b->edges[i].outputs.v[0];
+	if (npatterns) {
+		target_select(patterns, npatterns, names, b->n, selected);
+		for (size_t i = 0; i < b->n; i++)
+			if (selected[i] && !ninja_edge_is_compile(&b->edges[i]))
+				die(EXIT_BAD_INPUT, "%s is not a compile step (rule %s): rank re-runs object files",
+				    names[i], b->edges[i].rule);
+	} else {
+		for (size_t i = 0; i < b->n; i++)
+			selected[i] = ninja_edge_is_compile(&b->edges[i]);
+	}
+	r->tus = xcalloc(b->n, sizeof(struct tu));
+	for (size_t i = 0; i < b->n; i++) {
+		if (!selected[i])
+			continue;
+		struct tu *t = &r->tus[r->ntus];
+		t->edge = i;
+		t->walls = xcalloc((size_t)r->repeats, sizeof(double));
+		t->cpus = xcalloc((size_t)r->repeats, sizeof(double));
+		check_built(r, &b->edges[i]);
+		char *sub = xasprintf("tu-%zu", r->ntus);
+		prepare(r, &b->edges[i], sub, &t->cmd);
+		free(sub);
+		r->ntus++;
+	}
+	free(selected);
+	free(names);
+	if (!r->ntus)
+		die(EXIT_BAD_INPUT, "%s: no compile steps (object files) in this build", r->dir);
+}
+
+static void record_failure(struct rank *r, struct tu *t, struct proc *p, const char *log)
+{
+	t->failed = true;
+	t->failure = proc_failure(p);
+	r->failures++;
+	progress_clear();
+	fprintf(stderr, "buildwall: %s: compile failed (%s); last lines of its output:\n",
+		r->build.edges[t->edge].outputs.v[0], t->failure);
+	print_file_tail(log, 15);
+}
+
+/* Run every (TU, repeat) pair, P at a time; a TU never runs beside itself. */
+static void measure(struct rank *r)
+{
+	size_t total = r->ntus * (size_t)r->repeats, started = 0, finished = 0;
+	struct proc *procs = xcalloc((size_t)r->parallel, sizeof(struct proc));
+	struct proc **live = xcalloc((size_t)r->parallel, sizeof(struct proc *));
+	size_t *owner = xcalloc((size_t)r->parallel, sizeof(size_t));
+	char **logs = xcalloc((size_t)r->parallel, sizeof(char *));
+	bool *done = xcalloc(total, sizeof(bool));
+	size_t nlive = 0;
+
+	proc_warn_if_loaded();
+	while (finished < total) {
+		while (nlive < (size_t)r->parallel && !proc_interrupted()) {
+			/* First pending job (repeat-major order) whose TU is idle. */
+			size_t job;
+			for (job = 0; job < total; job++) {
+				struct tu *t = &r->tus[job % r->ntus];
+				if (!done[job] && !t->running)
+					break;
+			}
+			if (job == total)
+				break;
+			struct tu *t = &r->tus[job % r->ntus];
+			done[job] = true;
+			if (t->failed) {
+				finished++;
+				continue;
+			}
+			struct proc *p = &procs[nlive];
+			free(logs[nlive]);
+			logs[nlive] = xasprintf("%s/tu-%zu.log", tmpdir_path(), job % r->ntus);
+			*p = (struct proc){ .argv = t->cmd.argv.v, .env_extra = t->cmd.env.v, .cwd = r->dir,
+					    .out_path = logs[nlive], .timeout_s = r->timeout };
+			if (proc_start(p))
+				die(EXIT_BUILD_FAILED, "cannot start %s", t->cmd.argv.v[0]);
+			t->running = true;
+			owner[nlive] = job % r->ntus;
+			live[nlive++] = p;
+			started++;
+			progress_set("[%zu/%zu] %s", started, total, r->build.edges[t->edge].outputs.v[0]);
+		}
+		if (!nlive) {
+			proc_exit_if_interrupted();
+			continue;
+		}
+		size_t k = proc_wait_any(live, nlive);
+		struct tu *t = &r->tus[owner[k]];
+		t->running = false;
+		finished++;
+		if (proc_interrupted()) {
+			/* Let the others die too before we exit. */
+		} else if (!proc_succeeded(live[k])) {
+			record_failure(r, t, live[k], logs[k]);
+		} else {
+			t->walls[t->runs] = live[k]->wall_s;
+			t->cpus[t->runs] = live[k]->cpu_s;
+			if (live[k]->maxrss_kb > t->maxrss_kb)
+				t->maxrss_kb = live[k]->maxrss_kb;
+			t->runs++;
+		}
+		/* Keep live[] dense: move the last slot into k. */
+		nlive--;
+		if (k != nlive) {
+			struct proc tmp = procs[k];
+			char *tmplog = logs[k];
+			procs[k] = procs[nlive];
+			procs[nlive] = tmp;
+			logs[k] = logs[nlive];
+			logs[nlive] = tmplog;
+			owner[k] = owner[nlive];
+		}
+		for (size_t i = 0; i < nlive; i++)
+			live[i] = &procs[i];
+		if (proc_interrupted() && !nlive)
+			break;
+	}
+	progress_clear();
+	proc_exit_if_interrupted();
+	for (size_t i = 0; i < (size_t)r->parallel; i++)
+		free(logs[i]);
+	free(logs);
+	free(owner);
+	free(live);
+	free(procs);
+	free(done);
+	for (size_t i = 0; i < r->ntus; i++) {
+		r->tus[i].wall = summarize(r->tus[i].walls, r->tus[i].runs);
+		r->tus[i].cpu = summarize(r->tus[i].cpus, r->tus[i].runs);
+	}
+}
+
+static long tu_of_edge(const struct rank *r, size_t edge)
+{
+	for (size_t i = 0; i < r->ntus; i++)
+		if (r->tus[i].edge == edge)
+			return (long)i;
+	return -1;
+}
+
+/* Re-run a link step on our temp objects (the build's own for TUs we did
+ * not re-run) and return its median wall, or NaN when it failed. */
+static double time_link(struct rank *r, size_t edge, size_t k)
+{
+	const struct ninja_edge *e = &r->build.edges[edge];
+	struct compile_command cmd = { 0 };
+	char *sub = xasprintf("link-%zu", k);
+	prepare(r, e, sub, &cmd);
+	struct strvec from = { 0 }, to = { 0 };
+	for (size_t i = 0; i < r->ntus; i++) {
+		const struct compile_command *c = &r->tus[i].cmd;
+		for (size_t m = 0; m < c->moved_from.n; m++) {
+			strvec_push(&from, c->moved_from.v[m]);
+			strvec_push(&to, c->moved_to.v[m]);
+		}
+	}
+	driver_substitute(&cmd, &from, &to);
+	char *log = xasprintf("%s/%s.log", tmpdir_path(), sub);
+	double *walls = xcalloc((size_t)r->repeats, sizeof(double));
+	double result = NAN;
+	long runs = 0;
+	for (long i = 0; i < r->repeats; i++) {
+		struct proc p = { .argv = cmd.argv.v, .env_extra = cmd.env.v, .cwd = r->dir, .out_path = log,
+				  .timeout_s = r->timeout };
+		progress_set("[link] %s", e->outputs.v[0]);
+		proc_run(&p);
+		progress_clear();
+		proc_exit_if_interrupted();
+		if (!proc_succeeded(&p)) {
+			char *why = proc_failure(&p);
+			fprintf(stderr, "buildwall: %s: link re-run failed (%s); last lines of its output:\n", e->outputs.v[0], why);
+			print_file_tail(log, 15);
+			free(why);
+			r->failures++;
+			break;
+		}
+		walls[runs++] = p.wall_s;
+	}
+	if (runs)
+		result = median_of(walls, (size_t)runs);
+	free(walls);
+	free(log);
+	free(sub);
+	strvec_clear(&from);
+	strvec_clear(&to);
+	compile_command_clear(&cmd);
+	return result;
+}
+
+/* Durations for every edge: measured TUs, else .ninja_log, else a link
+ * re-run for steps that consume our objects, else unknown (0). */
+static struct step_time *step_times(struct rank *r, bool *have_log)
+{
+	struct ninja_build *b = &r->build;
+	struct step_time *st = xcalloc(b->n, sizeof(*st));
+	struct ninja_log log;
+	char *log_path = xasprintf("%s/.ninja_log", r->dir);
+	*have_log = ninja_log_read_latest(log_path, &log);
+	size_t links = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct ninja_edge *e = &b->edges[i];
+		long t = tu_of_edge(r, i);
+		const struct log_entry *le = *have_log ? ninja_log_find(&log, e->outputs.v[0]) : NULL;
+		st[i] = (struct step_time){ 0, "none" };
+		if (ninja_edge_is_phony(e)) {
+			st[i].source = "phony";
+		} else if (t >= 0) {
+			if (!r->tus[t].failed)
+				st[i] = (struct step_time){ r->tus[t].wall.median, "measured" };
+		} else if (le) {
+			st[i] = (struct step_time){ (le->end_ms - le->start_ms) / 1000.0, ".ninja_log" };
+		} else {
+			bool consumes = false;
+			for (size_t d = 0; d < e->ndeps; d++)
+				consumes |= tu_of_edge(r, e->deps[d]) >= 0;
+			if (consumes && !r->failures) {
+				double s = time_link(r, i, links++);
+				if (!isnan(s))
+					st[i] = (struct step_time){ s, "re-run link" };
+			}
+		}
+	}
+	if (*have_log)
+		ninja_log_free(&log);
+	free(log_path);
+	return st;
+}
+
+static int cmp_tu(const void *a, const void *b)
+{
+	const struct tu *x = a, *y = b;
+	if (x->failed != y->failed)
+		return x->failed - y->failed;
+	double d = y->wall.median - x->wall.median;
+	return (d > 0) - (d < 0);
+}
+
+int cmd_rank(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "repeats", required_argument, NULL, 'r' }, { "parallel", required_argument, NULL, 'p' },
+		{ "jobs", required_argument, NULL, 'j' }, { "top", required_argument, NULL, 'k' },
+		{ "timeout", required_argument, NULL, 't' }, { "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	struct rank r = { .dir = ".", .repeats = 1, .parallel = 1 };
+	bool json = false;
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":C:r:j:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C': r.dir = optarg; break;
+		case 'r': r.repeats = option_int("rank", "-r", optarg, 1, 1000); break;
+		case 'p': r.parallel = option_int("rank", "--parallel", optarg, 1, 128); break;
+		case 'j': r.jobs = option_int("rank", "-j", optarg, 1, 4096); break;
+		case 'k': r.top = option_int("rank", "--top", optarg, 1, 1000000); break;
+		case 't': r.timeout = option_seconds("rank", "--timeout", optarg); break;
+		case 'J': json = true; break;
+		case 'h': fputs(usage, stdout); return EXIT_OK;
+		default: bad_option("rank", c, argv);
+		}
+	}
+	if (!r.jobs)
+		r.jobs = jobs_from_env("rank");
+	if (!r.jobs)
+		r.jobs = cpu_count();
+
+	ninja_load(r.dir, &r.build);
+	select_tus(&r, argv + optind, (size_t)(argc - optind));
+	if (r.stripped.n)
+		note("stripped %s from the commands: re-timing measures the compiler, not the launcher", r.stripped.v[0]);
+	measure(&r);
+
+	bool have_log;
+	struct step_time *st = step_times(&r, &have_log);
+	size_t n = r.build.n;
+	struct graph_node *nodes = xcalloc(n, sizeof(*nodes));
+	size_t unknown = 0;
+	for (size_t i = 0; i < n; i++) {
+		nodes[i] = (struct graph_node){ st[i].seconds, ninja_edge_is_phony(&r.build.edges[i]),
+						r.build.edges[i].deps, r.build.edges[i].ndeps };
+		unknown += !strcmp(st[i].source, "none");
+	}
+	struct schedule sched;
+	if (!graph_schedule(nodes, n, (int)r.jobs, &sched))
+		die(EXIT_BAD_INPUT, "%s: the build graph has a cycle", r.dir);
+	size_t *chain = xcalloc(n, sizeof(size_t));
+	size_t nchain = graph_critical_chain(&sched, n, chain);
+
+	double serial = 0;
+	size_t measured = 0;
+	for (size_t i = 0; i < r.ntus; i++)
+		if (!r.tus[i].failed) {
+			serial += r.tus[i].wall.median;
+			measured++;
+		}
+	qsort(r.tus, r.ntus, sizeof(struct tu), cmp_tu);
+	size_t shown = r.top && (size_t)r.top < r.ntus ? (size_t)r.top : r.ntus;
+	const char *link_source = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(st[i].source, ".ninja_log") || !strcmp(st[i].source, "re-run link"))
+			link_source = link_source ? link_source : st[i].source;
+
+	if (json) {
+		json_t *doc = json_document("rank");
+		json_object_set_new(doc, "build_dir", json_string(r.dir));
+		json_object_set_new(doc, "method", json_pack("{s:I, s:I, s:s, s:o}",
+			"repeats", (json_int_t)r.repeats, "parallel", (json_int_t)r.parallel,
+			"measured", "each compile re-run in isolation, outputs in a private temp dir: wall = median of repeats (monotonic clock); cpu = user+sys incl. children; max_rss = largest single process",
+			"launchers_stripped", json_array()));
+		for (size_t i = 0; i < r.stripped.n; i++)
+			json_array_append_new(json_object_get(json_object_get(doc, "method"), "launchers_stripped"),
+					      json_string(r.stripped.v[i]));
+		json_t *tus = json_array();
+		for (size_t i = 0; i < r.ntus; i++) {
+			struct tu *t = &r.tus[i];
+			const struct ninja_edge *e = &r.build.edges[t->edge];
+			json_t *walls = json_array();
+			for (size_t k = 0; k < t->runs; k++)
+				json_array_append_new(walls, json_seconds(t->walls[k]));
+			json_array_append_new(tus, json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
+				"rank", (int)i + 1, "target", e->outputs.v[0], "rule", e->rule,
+				"compiler", compiler_name(t->cmd.compiler), "status", t->failed ? "failed" : "ok",
+				"wall_s", json_seconds(t->failed ? NAN : t->wall.median),
+				"wall_min_s", json_seconds(t->failed ? NAN : t->wall.min),
+				"wall_max_s", json_seconds(t->failed ? NAN : t->wall.max),
+				"walls_s", walls, "cpu_s", json_seconds(t->failed ? NAN : t->cpu.median),
+				"max_rss_kib", (json_int_t)t->maxrss_kb,
+				"share", t->failed || serial <= 0 ? json_null() : json_real(round(t->wall.median / serial * 10000) / 10000),
+				"failure", t->failure ? json_string(t->failure) : json_null()));
+		}
+		json_object_set_new(doc, "tus", tus);
+		json_object_set_new(doc, "serial_sum_s", json_seconds(serial));
+		json_t *path = json_array();
+		for (size_t i = 0; i < nchain; i++)
+			if (!nodes[chain[i]].free)
+				json_array_append_new(path, json_pack("{s:s, s:o, s:s}",
+					"target", r.build.edges[chain[i]].outputs.v[0],
+					"seconds", json_seconds(st[chain[i]].seconds), "source", st[chain[i]].source));
+		json_object_set_new(doc, "prediction", json_pack("{s:I, s:o, s:s, s:o, s:I}",
+			"jobs", (json_int_t)r.jobs, "wall_s", json_seconds(sched.makespan),
+			"policy", "manifest order (ninja <= 1.11)", "critical_path", path,
+			"steps_without_time", (json_int_t)unknown));
+		json_print(doc);
+	} else {
+		printf("%srank%s: %zu compile step%s in %s, each re-run in isolation (%ld repeat%s, %ld at a time)\n",
+		       c_bold(stdout), c_reset(stdout), r.ntus, r.ntus == 1 ? "" : "s", r.dir, r.repeats,
+		       r.repeats == 1 ? "" : "s", r.parallel);
+		printf("measured: wall = %s of repeats (monotonic clock), CPU = user+sys incl. children, RSS = largest process\n\n",
+		       r.repeats > 1 ? "median" : "one run");
+		struct table *tab = table_new();
+		table_column(tab, "#", true);
+		table_column(tab, "TU", false);
+		table_column(tab, "wall s", true);
+		if (r.repeats > 1)
+			table_column(tab, "min-max s", true);
+		table_column(tab, "cpu s", true);
+		table_column(tab, "peak RSS", true);
+		table_column(tab, "share", true);
+		table_column(tab, "compiler", false);
+		for (size_t i = 0; i < shown; i++) {
+			struct tu *t = &r.tus[i];
+			char *rss = format_kib(t->maxrss_kb);
+			table_cell(tab, "%zu", i + 1);
+			table_cell(tab, "%s", r.build.edges[t->edge].outputs.v[0]);
+			if (t->failed) {
+				table_cell(tab, "FAILED");
+				if (r.repeats > 1)
+					table_cell(tab, "-");
+				table_cell(tab, "-");
+				table_cell(tab, "-");
+				table_cell(tab, "-");
+			} else {
+				table_cell(tab, "%.2f", t->wall.median);
+				if (r.repeats > 1)
+					table_cell(tab, "%.2f-%.2f", t->wall.min, t->wall.max);
+				table_cell(tab, "%.2f", t->cpu.median);
+				table_cell(tab, "%s", rss);
+				table_cell(tab, "%.1f%%", serial > 0 ? 100 * t->wall.median / serial : 0);
+			}
+			table_cell(tab, "%s", compiler_name(t->cmd.compiler));
+			free(rss);
+		}
+		table_print(tab, stdout);
+		table_free(tab);
+		if (shown < r.ntus)
+			printf("(%zu more; --top shows the %zu slowest)\n", r.ntus - shown, shown);
+		printf("\nserial sum: %.2f s over %zu compile step%s\n", serial, measured, measured == 1 ? "" : "s");
+		printf("predicted wall at -j %ld: %s%.2f s%s (list scheduling over ninja's graph, manifest order)\n",
+		       r.jobs, c_bold(stdout), sched.makespan, c_reset(stdout));
+		if (link_source)
+			printf("link and other steps: %s\n", !strcmp(link_source, ".ninja_log")
+			       ? "times from .ninja_log (the last build)" : "measured by re-running the link on the temp objects");
+		if (unknown)
+			printf("note: %zu step%s without a time (not re-run, not in .ninja_log) counted as 0 s\n",
+			       unknown, unknown == 1 ? "" : "s");
+		printf("critical path:");
+		bool first = true;
+		for (size_t i = 0; i < nchain; i++) {
+			if (nodes[chain[i]].free)
+				continue;
+			printf("%s %s (%.2f s)", first ? "" : " ->", r.build.edges[chain[i]].outputs.v[0], st[chain[i]].seconds);
+			first = false;
+		}
+		printf("\n");
+		if (r.parallel > 1)
+			printf("note: %ld TUs were measured at once; contention for cores and memory inflates their walls\n",
+			       r.parallel);
+	}
+	if (r.failures)
+		fprintf(stderr, "buildwall: %zu step%s failed; see above\n", r.failures, r.failures == 1 ? "" : "s");
+
+	free(chain);
+	schedule_free(&sched);
+	free(nodes);
+	free(st);
+	for (size_t i = 0; i < r.ntus; i++) {
+		compile_command_clear(&r.tus[i].cmd);
+		free(r.tus[i].walls);
+		free(r.tus[i].cpus);
+		free(r.tus[i].failure);
+	}
+	free(r.tus);
+	strvec_clear(&r.stripped);
+	ninja_build_free(&r.build);
+	return r.failures ? EXIT_BUILD_FAILED : EXIT_OK;
+}

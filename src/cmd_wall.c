@@ -1,0 +1,335 @@
+/* buildwall wall: how long a clean rebuild really takes, over N trials. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "cmdline.h"
+#include "driver.h"
+#include "ninja.h"
+#include "out_json.h"
+#include "out_table.h"
+#include "proc.h"
+#include "progress.h"
+#include "stats.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: buildwall wall [-n N] [-j JOBS] [--match REGEX] [--timeout S] [--json] -C BUILD_DIR\n"
+	"       buildwall wall [-n N] [--match REGEX] [--timeout S] [--json] --clean CMD -- BUILD_CMD...\n"
+	"\n"
+	"Time N clean rebuilds (default 3) and summarise them: min, median, max, spread.\n"
+	"With -C, each trial runs 'ninja -t clean' then 'ninja' (with -j JOBS, else $MAX_JOBS,\n"
+	"else ninja's default). Otherwise CMD (run by /bin/sh) cleans and BUILD_CMD builds.\n"
+	"The tree is left built after the last trial.\n"
+	"\n"
+	"Measured per trial, for the build command only: wall time (monotonic clock), CPU\n"
+	"(user+sys of the build and every process it waited for), peak RSS (the largest\n"
+	"single process). --match REGEX extracts a number from the build's output with ANSI\n"
+	"colour codes removed: the first capture group, else the whole match, last match wins;\n"
+	"e.g. --match 'cost ([0-9.]+)s' reads aiter's 'finish build [...], cost 11.1s'.\n"
+	"\n"
+	"options:\n"
+	"  -n, --trials N     number of clean rebuilds (default 3)\n"
+	"  -C DIR             ninja build directory\n"
+	"  -j, --jobs JOBS    ninja -j (default $MAX_JOBS, else ninja's own default)\n"
+	"  --clean CMD        shell command that makes the next build a clean one\n"
+	"  --match REGEX      POSIX extended regex to extract a number per trial\n"
+	"  --timeout S        give up on a trial after S seconds (exit 3)\n"
+	"  --json             one JSON document (docs/json.md) instead of tables\n";
+
+struct trial {
+	double wall_s, cpu_s, match;
+	long maxrss_kb;
+};
+
+/* Drop ANSI escape sequences (colour codes) in place. */
+static void strip_ansi(char *s)
+{
+	char *out = s;
+	for (char *p = s; *p;) {
+		if (*p == '\033') {
+			p++;
+			if (*p == '[') {
+				p++;
+				while (*p && !(*p >= 0x40 && *p <= 0x7e))
+					p++;
+			}
+			if (*p)
+				p++;
+			continue;
+		}
+		*out++ = *p++;
+	}
+	*out = '\0';
+}
+
+/* The number the regex captures from the last matching line, or NaN. */
+double match_number(const regex_t *re, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	double found = NAN;
+	if (!f)
+		return found;
+	char *line = NULL;
+	size_t cap = 0;
+	regmatch_t m[2];
+	while (getline(&line, &cap, f) >= 0) {
+		strip_ansi(line);
+		if (regexec(re, line, 2, m, 0))
+			continue;
+		regmatch_t g = re->re_nsub >= 1 && m[1].rm_so >= 0 ? m[1] : m[0];
+		char *text = xstrndup(line + g.rm_so, (size_t)(g.rm_eo - g.rm_so));
+		char *num = text + strcspn(text, "0123456789+-.");
+		char *end;
+		double v = strtod(num, &end);
+		if (end != num)
+			found = v;
+		free(text);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* A compiler cache makes clean rebuilds measure cache hits. */
+static const char *cache_in_use(const char *dir, char *const *build_argv)
+{
+	static const char *const names[] = { "ccache", "sccache", "buildcache", NULL };
+	const char *path = getenv("PATH");
+	for (int i = 0; names[i]; i++) {
+		char *needle = xasprintf("/%s", names[i]);
+		bool hit = path && strstr(path, needle);
+		free(needle);
+		const char *vars[] = { "CC", "CXX", "CUDAHOSTCXX", NULL };
+		for (int v = 0; vars[v] && !hit; v++)
+			hit = getenv(vars[v]) && strstr(getenv(vars[v]), names[i]);
+		for (char *const *a = build_argv; a && *a && !hit; a++)
+			hit = !strcmp(base_name(*a), names[i]);
+		if (hit)
+			return names[i];
+	}
+	if (dir) {
+		struct ninja_build b;
+		ninja_load(dir, &b);
+		const char *found = NULL;
+		for (size_t i = 0; i < b.n && !found; i++) {
+			struct compile_command cmd = { 0 };
+			if (!b.edges[i].command)
+				continue;
+			char *err = driver_parse(b.edges[i].command, dir, &cmd);
+			for (size_t k = 0; k < cmd.launchers.n && !found; k++)
+				for (int j = 0; names[j] && !found; j++)
+					if (!strcmp(base_name(cmd.launchers.v[k]), names[j]))
+						found = names[j];
+			free(err);
+			compile_command_clear(&cmd);
+		}
+		ninja_build_free(&b);
+		return found;
+	}
+	return NULL;
+}
+
+static void run_step(const char *what, int trial, struct proc *p, const char *log)
+{
+	proc_run(p);
+	progress_clear();
+	proc_exit_if_interrupted();
+	if (!proc_succeeded(p)) {
+		char *why = proc_failure(p);
+		fprintf(stderr, "buildwall: trial %d: %s failed (%s); last lines of its output:\n", trial, what, why);
+		print_file_tail(log, 20);
+		exit(EXIT_BUILD_FAILED);
+	}
+}
+
+static json_t *json_summary(struct summary s)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}", "min", json_seconds(s.min), "median", json_seconds(s.median),
+			 "max", json_seconds(s.max), "spread", json_real(round(s.spread * 1000) / 1000));
+}
+
+int cmd_wall(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "trials", required_argument, NULL, 'n' }, { "jobs", required_argument, NULL, 'j' },
+		{ "clean", required_argument, NULL, 'c' }, { "match", required_argument, NULL, 'm' },
+		{ "timeout", required_argument, NULL, 't' }, { "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	long trials = 3, jobs = 0;
+	const char *dir = NULL, *clean = NULL, *match = NULL;
+	double timeout = 0;
+	bool json = false;
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:C:j:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n': trials = option_int("wall", "-n", optarg, 1, 1000); break;
+		case 'C': dir = optarg; break;
+		case 'j': jobs = option_int("wall", "-j", optarg, 1, 4096); break;
+		case 'c': clean = optarg; break;
+		case 'm': match = optarg; break;
+		case 't': timeout = option_seconds("wall", "--timeout", optarg); break;
+		case 'J': json = true; break;
+		case 'h': fputs(usage, stdout); return EXIT_OK;
+		default: bad_option("wall", c, argv);
+		}
+	}
+	char **build_cmd = argv + optind;
+	size_t nbuild = (size_t)(argc - optind);
+	if (dir && clean)
+		usage_error("wall", "-C and --clean are two ways to name the build; give one");
+	if (!dir && !clean)
+		usage_error("wall", "name the build: -C BUILD_DIR, or --clean CMD -- BUILD_CMD...");
+	if (dir && nbuild)
+		usage_error("wall", "unexpected argument '%s' with -C", build_cmd[0]);
+	if (clean && !nbuild)
+		usage_error("wall", "--clean needs the build command after '--'");
+	if (clean && jobs)
+		usage_error("wall", "-j applies to -C builds; put the job count in BUILD_CMD");
+	if (!jobs && dir)
+		jobs = jobs_from_env("wall");
+
+	regex_t re;
+	if (match) {
+		int rc = regcomp(&re, match, REG_EXTENDED);
+		if (rc) {
+			char msg[256];
+			regerror(rc, &re, msg, sizeof(msg));
+			usage_error("wall", "--match: invalid regex '%s': %s", match, msg);
+		}
+	}
+
+	struct strvec clean_argv = { 0 }, build_argv = { 0 };
+	if (dir) {
+		ninja_check_dir(dir);
+		strvec_push(&clean_argv, ninja_program());
+		strvec_push(&clean_argv, "-C");
+		strvec_push(&clean_argv, dir);
+		strvec_push(&clean_argv, "-t");
+		strvec_push(&clean_argv, "clean");
+		strvec_push(&build_argv, ninja_program());
+		strvec_push(&build_argv, "-C");
+		strvec_push(&build_argv, dir);
+		if (jobs)
+			strvec_pushf(&build_argv, "-j%ld", jobs);
+	} else {
+		strvec_push(&clean_argv, "/bin/sh");
+		strvec_push(&clean_argv, "-c");
+		strvec_push(&clean_argv, clean);
+		for (size_t i = 0; i < nbuild; i++)
+			strvec_push(&build_argv, build_cmd[i]);
+	}
+	const char *cache = cache_in_use(dir, dir ? NULL : build_argv.v);
+	if (cache)
+		warn("%s is in use: clean rebuilds may be cache hits, not compiles (set CCACHE_DISABLE=1 or remove it to time real builds)", cache);
+	proc_warn_if_loaded();
+
+	struct trial *t = xcalloc((size_t)trials, sizeof(*t));
+	char *build_line = cmdline_join(build_argv.v, build_argv.n);
+	for (long k = 0; k < trials; k++) {
+		char *clean_log = xasprintf("%s/clean-%ld.out", tmpdir_path(), k + 1);
+		char *build_log = xasprintf("%s/build-%ld.out", tmpdir_path(), k + 1);
+		struct proc pc = { .argv = clean_argv.v, .out_path = clean_log, .timeout_s = timeout };
+		progress_set("[trial %ld/%ld] cleaning", k + 1, trials);
+		run_step("clean", (int)k + 1, &pc, clean_log);
+		struct proc pb = { .argv = build_argv.v, .out_path = build_log, .timeout_s = timeout };
+		progress_set("[trial %ld/%ld] building", k + 1, trials);
+		run_step("build", (int)k + 1, &pb, build_log);
+		t[k] = (struct trial){ pb.wall_s, pb.cpu_s, NAN, pb.maxrss_kb };
+		if (match) {
+			t[k].match = match_number(&re, build_log);
+			if (isnan(t[k].match))
+				warn("trial %ld: --match found no number in the build's output", k + 1);
+		}
+		free(clean_log);
+		free(build_log);
+	}
+
+	double *walls = xcalloc((size_t)trials, sizeof(double));
+	double *cpus = xcalloc((size_t)trials, sizeof(double));
+	double *matches = xcalloc((size_t)trials, sizeof(double));
+	for (long k = 0; k < trials; k++) {
+		walls[k] = t[k].wall_s;
+		cpus[k] = t[k].cpu_s;
+		matches[k] = t[k].match;
+	}
+	struct summary sw = summarize(walls, (size_t)trials), sc = summarize(cpus, (size_t)trials);
+	struct summary sm = summarize(matches, (size_t)trials);
+	const char *jobs_text = dir ? (jobs ? "" : "ninja's default jobs") : "";
+	bool noisy = sw.spread > 0.10;
+
+	if (json) {
+		json_t *doc = json_document("wall");
+		json_t *arr = json_array();
+		for (long k = 0; k < trials; k++)
+			json_array_append_new(arr, json_pack("{s:i, s:o, s:o, s:I, s:o}", "trial", (int)k + 1,
+				"wall_s", json_seconds(t[k].wall_s), "cpu_s", json_seconds(t[k].cpu_s),
+				"max_rss_kib", (json_int_t)t[k].maxrss_kb,
+				"match", match ? json_seconds(t[k].match) : json_null()));
+		json_object_set_new(doc, "build_dir", dir ? json_string(dir) : json_null());
+		json_object_set_new(doc, "clean_command", json_string(dir ? "ninja -t clean" : clean));
+		json_object_set_new(doc, "build_command", json_string(build_line));
+		json_object_set_new(doc, "jobs", jobs ? json_integer(jobs) : json_null());
+		json_object_set_new(doc, "measured", json_string(
+			"build command only: wall = monotonic clock; cpu = user+sys of it and its reaped children; max_rss = largest single process"));
+		json_object_set_new(doc, "trials", arr);
+		json_object_set_new(doc, "wall_s", json_summary(sw));
+		json_object_set_new(doc, "cpu_s", json_summary(sc));
+		json_object_set_new(doc, "match", match ? json_summary(sm) : json_null());
+		json_object_set_new(doc, "cache", cache ? json_string(cache) : json_null());
+		json_object_set_new(doc, "noisy", json_boolean(noisy));
+		json_print(doc);
+	} else {
+		printf("%swall%s: %ld clean rebuild%s of %s: %s%s%s\n", c_bold(stdout), c_reset(stdout), trials,
+		       trials == 1 ? "" : "s", dir ? dir : ".", build_line, *jobs_text ? ", " : "", jobs_text);
+		printf("measured: the build command's wall (monotonic clock), CPU (user+sys, incl. children), peak RSS (largest process)\n\n");
+		struct table *tab = table_new();
+		table_column(tab, "trial", true);
+		table_column(tab, "wall s", true);
+		table_column(tab, "cpu s", true);
+		table_column(tab, "peak RSS", true);
+		if (match)
+			table_column(tab, "match", true);
+		for (long k = 0; k < trials; k++) {
+			char *rss = format_kib(t[k].maxrss_kb);
+			table_cell(tab, "%ld", k + 1);
+			table_cell(tab, "%.2f", t[k].wall_s);
+			table_cell(tab, "%.2f", t[k].cpu_s);
+			table_cell(tab, "%s", rss);
+			if (match) {
+				if (isnan(t[k].match))
+					table_cell(tab, "-");
+				else
+					table_cell(tab, "%g", t[k].match);
+			}
+			free(rss);
+		}
+		table_print(tab, stdout);
+		table_free(tab);
+		printf("\nwall:  min %.2f s  median %s%.2f s%s  max %.2f s  spread %.1f %%\n", sw.min,
+		       c_bold(stdout), sw.median, c_reset(stdout), sw.max, sw.spread * 100);
+		printf("cpu:   median %.2f s (%.2f cores busy on average)\n", sc.median,
+		       sw.median > 0 ? sc.median / sw.median : 0);
+		if (match && sm.n)
+			printf("match: min %g  median %g  max %g  (%zu of %ld trials)\n", sm.min, sm.median, sm.max, sm.n, trials);
+	}
+	if (noisy)
+		warn("trials differ by %.0f %% (more than 10 %%): the machine is noisy; add trials (-n) or quiet it", sw.spread * 100);
+	free(walls);
+	free(cpus);
+	free(matches);
+	free(t);
+	free(build_line);
+	if (match)
+		regfree(&re);
+	strvec_clear(&clean_argv);
+	strvec_clear(&build_argv);
+	return EXIT_OK;
+}

@@ -1,0 +1,369 @@
+#define _GNU_SOURCE
+#include "driver.h"
+#include "cmdline.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *compiler_name(enum compiler c)
+{
+	switch (c) {
+	case COMPILER_GCC: return "gcc";
+	case COMPILER_CLANG: return "clang";
+	case COMPILER_HIPCC: return "hipcc";
+	case COMPILER_NVCC: return "nvcc";
+	default: return "unknown";
+	}
+}
+
+static const char *const launcher_names[] = {
+	"ccache", "sccache", "distcc", "icecc", "buildcache", NULL
+};
+
+bool driver_is_launcher(const char *program)
+{
+	const char *b = base_name(program);
+	for (int i = 0; launcher_names[i]; i++)
+		if (!strcmp(b, launcher_names[i]))
+			return true;
+	return false;
+}
+
+/* "x86_64-linux-gnu-g++-12" -> "g++": drop a target triple and a version. */
+static char *bare_tool_name(const char *program)
+{
+	char *name = xstrdup(base_name(program));
+	char *dash = strrchr(name, '-');
+	if (dash && isdigit((unsigned char)dash[1])) {
+		const char *q = dash + 1;
+		while (isdigit((unsigned char)*q) || *q == '.')
+			q++;
+		if (!*q)
+			*dash = '\0';
+	}
+	static const char *const stems[] = { "clang++", "clang", "g++", "gcc", "c++", NULL };
+	for (int i = 0; stems[i]; i++) {
+		if (has_suffix(name, stems[i]) && strlen(name) > strlen(stems[i]) &&
+		    name[strlen(name) - strlen(stems[i]) - 1] == '-') {
+			char *s = xstrdup(stems[i]);
+			free(name);
+			return s;
+		}
+	}
+	return name;
+}
+
+static enum compiler identify_name(const char *name)
+{
+	if (!strcmp(name, "nvcc"))
+		return COMPILER_NVCC;
+	if (!strcmp(name, "hipcc") || !strcmp(name, "hipcc.pl") || !strcmp(name, "hipcc.bin"))
+		return COMPILER_HIPCC;
+	if (!strcmp(name, "clang") || !strcmp(name, "clang++") || !strcmp(name, "amdclang") ||
+	    !strcmp(name, "amdclang++"))
+		return COMPILER_CLANG;
+	if (!strcmp(name, "gcc") || !strcmp(name, "g++") || !strcmp(name, "c++") ||
+	    !strcmp(name, "cc"))
+		return COMPILER_GCC;
+	return COMPILER_UNKNOWN;
+}
+
+/* Full path of `program` as execvp would find it, or NULL. */
+static char *find_in_path(const char *program)
+{
+	if (strchr(program, '/'))
+		return access(program, X_OK) ? NULL : xstrdup(program);
+	const char *path = getenv("PATH");
+	if (!path)
+		return NULL;
+	char *copy = xstrdup(path), *save = NULL;
+	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		char *cand = xasprintf("%s/%s", *dir ? dir : ".", program);
+		if (!access(cand, X_OK)) {
+			free(copy);
+			return cand;
+		}
+		free(cand);
+	}
+	free(copy);
+	return NULL;
+}
+
+enum compiler driver_identify(const char *program)
+{
+	char *name = bare_tool_name(program);
+	enum compiler c = identify_name(name);
+	free(name);
+	/* cc and c++ are often alternatives for clang: ask the file system. */
+	if (c == COMPILER_GCC || c == COMPILER_UNKNOWN) {
+		char *found = find_in_path(program);
+		char *real = found ? realpath(found, NULL) : NULL;
+		if (real) {
+			char *real_name = bare_tool_name(real);
+			enum compiler rc = identify_name(real_name);
+			if (rc != COMPILER_UNKNOWN)
+				c = rc;
+			free(real_name);
+		}
+		free(real);
+		free(found);
+	}
+	return c;
+}
+
+static bool is_env_assignment(const char *w)
+{
+	if (!(isalpha((unsigned char)*w) || *w == '_'))
+		return false;
+	for (const char *p = w; *p; p++) {
+		if (*p == '=')
+			return true;
+		if (!(isalnum((unsigned char)*p) || *p == '_'))
+			return false;
+	}
+	return false;
+}
+
+static char *expand_response_file(const char *arg, const char *cwd, struct strvec *out)
+{
+	char *path = arg[1] == '/' || !cwd ? xstrdup(arg + 1) : xasprintf("%s/%s", cwd, arg + 1);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		/* Not a file: an argument that happens to start with '@'. */
+		free(path);
+		strvec_push(out, arg);
+		return NULL;
+	}
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t len = getdelim(&text, &cap, '\0', f);
+	fclose(f);
+	char *err = NULL;
+	if (len >= 0) {
+		const char *msg = cmdline_split(text, out);
+		if (msg)
+			err = xasprintf("response file %s: %s", path, msg);
+	}
+	free(text);
+	free(path);
+	return err;
+}
+
+char *driver_parse(const char *line, const char *cwd, struct compile_command *cmd)
+{
+	struct strvec words = { 0 };
+	const char *msg = cmdline_split(line, &words);
+	if (msg) {
+		strvec_clear(&words);
+		return xstrdup(msg);
+	}
+	size_t i = 0;
+	if (i < words.n && !strcmp(words.v[i], "env"))
+		i++;
+	for (; i < words.n && is_env_assignment(words.v[i]); i++)
+		strvec_push(&cmd->env, words.v[i]);
+	for (; i < words.n && driver_is_launcher(words.v[i]); i++)
+		strvec_push(&cmd->launchers, words.v[i]);
+	if (i == words.n) {
+		strvec_clear(&words);
+		return xstrdup("empty command");
+	}
+	char *err = NULL;
+	strvec_push(&cmd->argv, words.v[i++]);
+	for (; i < words.n && !err; i++) {
+		if (words.v[i][0] == '@' && words.v[i][1])
+			err = expand_response_file(words.v[i], cwd, &cmd->argv);
+		else
+			strvec_push(&cmd->argv, words.v[i]);
+	}
+	strvec_clear(&words);
+	cmd->compiler = driver_identify(cmd->argv.v[0]);
+	return err;
+}
+
+/* How a flag that names an output file is spelled, per driver family. */
+struct output_flag {
+	const char *name;
+	bool is_dir;	/* the value is a directory (or a path prefix) */
+};
+
+static const struct output_flag gcc_outputs[] = {
+	{ "-o", false }, { "-MF", false }, { "-MJ", false },
+	{ "--serialize-diagnostics", false }, { "-ftime-trace", false },
+	{ "-dumpdir", true }, { NULL, false }
+};
+
+static const struct output_flag nvcc_outputs[] = {
+	{ "-o", false }, { "--output-file", false },
+	{ "-MF", false }, { "--dependency-output", false },
+	{ "--time", false }, { "-time", false },
+	{ "-fdevice-time-trace", false }, { "--fdevice-time-trace", false },
+	{ "-odir", true }, { "--output-directory", true },
+	{ NULL, false }
+};
+
+/* Flags whose side outputs land where we cannot redirect them. */
+static const char *const gcc_refused[] = {
+	"-save-temps", "--save-temps", "-save-temps=cwd", "-fmodules-cache-path", NULL
+};
+static const char *const nvcc_refused[] = {
+	"-keep", "--keep", "-keep-dir", "--keep-dir", "-save-temps", "--save-temps",
+	"-run", "--run", NULL
+};
+
+/* Does `arg` match refused flag `flag` (exactly, or as "flag=value")? */
+static bool matches_flag(const char *arg, const char *flag)
+{
+	size_t n = strlen(flag);
+	return !strncmp(arg, flag, n) && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static const char *refused_in(const char *arg, const char *const *refused)
+{
+	for (int i = 0; refused[i]; i++)
+		if (matches_flag(arg, refused[i]))
+			return refused[i];
+	return NULL;
+}
+
+/* Linker map files are side outputs in the linker's own syntax. */
+static bool writes_linker_map(const char *arg)
+{
+	return strstr(arg, "-Map") != NULL && (has_prefix(arg, "-Wl,") || has_prefix(arg, "-Xlinker") ||
+					      has_prefix(arg, "--linker-options") || !strcmp(arg, "-Map"));
+}
+
+/* Check nvcc's pass-through lists (-Xcompiler a,b,c) for flags that would
+ * write host-compiler side files; returns the offending flag or NULL. */
+static char *refused_in_list(const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL, *hit = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
+		if (refused_in(tok, gcc_refused) || has_prefix(tok, "-ftime-trace=") ||
+		    matches_flag(tok, "-MF") || !strcmp(tok, "-o"))
+			hit = xstrdup(tok);
+	free(copy);
+	return hit;
+}
+
+static char *redirected(const char *dir, const char *value, bool is_dir)
+{
+	if (is_dir || has_suffix(value, "/"))
+		return xasprintf("%s/", dir);
+	return xasprintf("%s/%s", dir, base_name(value));
+}
+
+static void record_move(struct compile_command *cmd, const char *from, const char *to)
+{
+	strvec_push(&cmd->moved_from, from);
+	strvec_push(&cmd->moved_to, to);
+}
+
+char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
+{
+	bool nvcc = cmd->compiler == COMPILER_NVCC;
+	const struct output_flag *outputs = nvcc ? nvcc_outputs : gcc_outputs;
+	const char *const *refused = nvcc ? nvcc_refused : gcc_refused;
+
+	if (cmd->compiler == COMPILER_UNKNOWN)
+		return xasprintf("'%s' is not a compiler buildwall knows, so it cannot tell which files it writes",
+				 cmd->argv.v[0]);
+	char **argv = cmd->argv.v;
+	for (size_t i = 1; i < cmd->argv.n; i++) {
+		const char *arg = argv[i];
+		const char *bad = refused_in(arg, refused);
+		if (bad)
+			return xasprintf("%s writes files buildwall cannot redirect; remove it to probe this command", bad);
+		if (writes_linker_map(arg))
+			return xasprintf("%s writes a linker map buildwall cannot redirect", arg);
+		if (nvcc && (!strcmp(arg, "-Xcompiler") || !strcmp(arg, "--compiler-options") ||
+			     has_prefix(arg, "-Xcompiler=") || has_prefix(arg, "--compiler-options="))) {
+			const char *list = strchr(arg, '=') ? strchr(arg, '=') + 1 : (i + 1 < cmd->argv.n ? argv[i + 1] : "");
+			char *hit = refused_in_list(list);
+			if (hit) {
+				char *msg = xasprintf("%s %s passes %s to the host compiler, whose output buildwall cannot redirect",
+						      arg, list, hit);
+				free(hit);
+				return msg;
+			}
+			if (!strchr(arg, '='))
+				i++;
+			continue;
+		}
+		for (const struct output_flag *f = outputs; f->name; f++) {
+			size_t n = strlen(f->name);
+			if (strncmp(arg, f->name, n))
+				continue;
+			const char *value;
+			char *new_arg;
+			if (arg[n] == '\0') {
+				/* "-ftime-trace" alone writes next to -o: already ours. */
+				if (!strcmp(f->name, "-ftime-trace"))
+					break;
+				if (i + 1 >= cmd->argv.n)
+					return xasprintf("%s is missing its file name", arg);
+				value = argv[i + 1];
+				char *to = redirected(dir, value, f->is_dir);
+				record_move(cmd, value, to);
+				free(argv[i + 1]);
+				argv[i + 1] = to;
+				i++;
+				break;
+			}
+			bool eq = arg[n] == '=';
+			/* Joined forms: -oFILE and -MFfile (gcc), or --flag=value. */
+			if (!eq && !(!nvcc && (!strcmp(f->name, "-o") || !strcmp(f->name, "-MF") || !strcmp(f->name, "-MJ"))))
+				continue;
+			value = arg + n + eq;
+			char *to = redirected(dir, value, f->is_dir);
+			record_move(cmd, value, to);
+			new_arg = xasprintf("%.*s%s", (int)(n + eq), arg, to);
+			free(to);
+			free(argv[i]);
+			argv[i] = new_arg;
+			break;
+		}
+	}
+	return NULL;
+}
+
+void driver_substitute(struct compile_command *cmd, const struct strvec *from, const struct strvec *to)
+{
+	for (size_t i = 1; i < cmd->argv.n; i++) {
+		for (size_t k = 0; k < from->n; k++) {
+			if (!strcmp(cmd->argv.v[i], from->v[k])) {
+				free(cmd->argv.v[i]);
+				cmd->argv.v[i] = xstrdup(to->v[k]);
+				break;
+			}
+		}
+	}
+}
+
+const char *driver_output(const struct compile_command *cmd)
+{
+	for (size_t a = 1; a < cmd->argv.n; a++) {
+		const char *arg = cmd->argv.v[a];
+		if ((!strcmp(arg, "-o") || !strcmp(arg, "--output-file")) && a + 1 < cmd->argv.n)
+			return cmd->argv.v[a + 1];
+		if (has_prefix(arg, "--output-file="))
+			return arg + strlen("--output-file=");
+		if (cmd->compiler != COMPILER_NVCC && has_prefix(arg, "-o") && arg[2])
+			return arg + 2;
+	}
+	return NULL;
+}
+
+void compile_command_clear(struct compile_command *cmd)
+{
+	strvec_clear(&cmd->env);
+	strvec_clear(&cmd->launchers);
+	strvec_clear(&cmd->argv);
+	strvec_clear(&cmd->moved_from);
+	strvec_clear(&cmd->moved_to);
+	cmd->compiler = COMPILER_UNKNOWN;
+}

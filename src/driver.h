@@ -1,0 +1,45 @@
+/* Compile commands: which compiler driver a command runs (gcc, clang,
+ * hipcc, nvcc), behind which launchers (ccache, sccache, distcc), and how to
+ * re-run it so that every file it writes lands in a directory of ours. */
+#ifndef BUILDWALL_DRIVER_H
+#define BUILDWALL_DRIVER_H
+
+#include "util.h"
+
+enum compiler {
+	COMPILER_UNKNOWN,
+	COMPILER_GCC,
+	COMPILER_CLANG,
+	COMPILER_HIPCC,
+	COMPILER_NVCC,
+};
+
+struct compile_command {
+	struct strvec env;	/* leading NAME=value words */
+	struct strvec launchers;/* stripped launchers, in order */
+	struct strvec argv;	/* the compiler and its arguments */
+	enum compiler compiler;
+	/* Original output paths and where the rewrite sent them. */
+	struct strvec moved_from, moved_to;
+};
+
+const char *compiler_name(enum compiler c);
+/* Recognise a compiler from its program name or path (resolving links
+ * such as /usr/bin/c++ -> g++ through PATH). */
+enum compiler driver_identify(const char *program);
+bool driver_is_launcher(const char *program);
+
+/* Parse a command line from ninja. Returns NULL or an error message
+ * (owned by the caller). Launchers are stripped into cmd->launchers;
+ * "@file" response files are expanded relative to cwd. */
+char *driver_parse(const char *line, const char *cwd, struct compile_command *cmd);
+/* Point every output-writing flag into dir. Returns NULL, or a message
+ * naming a flag whose output cannot be redirected (-save-temps, --keep…). */
+char *driver_redirect_outputs(struct compile_command *cmd, const char *dir);
+/* Replace whole arguments equal to from[i] by to[i] (link inputs). */
+void driver_substitute(struct compile_command *cmd, const struct strvec *from, const struct strvec *to);
+/* The primary output (-o) after rewriting, or NULL. */
+const char *driver_output(const struct compile_command *cmd);
+void compile_command_clear(struct compile_command *cmd);
+
+#endif

@@ -1,0 +1,39 @@
+/* The build as ninja itself describes it: every edge with its outputs,
+ * rule, inputs and final command, asked of ninja (-t targets all,
+ * -t query, -t commands -s) rather than parsed from build.ninja. */
+#ifndef BUILDWALL_NINJA_H
+#define BUILDWALL_NINJA_H
+
+#include "util.h"
+
+struct ninja_edge {
+	struct strvec outputs;	/* outputs[0] names the edge */
+	char *rule;
+	char *command;		/* final command; NULL for phony edges */
+	struct strvec inputs;	/* explicit inputs ($in) */
+	struct strvec implicit;	/* | deps */
+	struct strvec order_only;	/* || deps */
+	size_t *deps;		/* edges that produce any input */
+	size_t ndeps;
+};
+
+struct ninja_build {
+	char *dir;
+	struct ninja_edge *edges;	/* in manifest order */
+	size_t n;
+};
+
+/* The ninja program: $NINJA, else "ninja". */
+const char *ninja_program(void);
+/* Check that dir exists and holds a build.ninja; dies with exit 2 if not. */
+void ninja_check_dir(const char *dir);
+/* Load the whole build graph; dies with a clear message when ninja fails. */
+void ninja_load(const char *dir, struct ninja_build *b);
+void ninja_build_free(struct ninja_build *b);
+/* Index of the edge that produces `output`, or -1. */
+long ninja_find_output(const struct ninja_build *b, const char *output);
+bool ninja_edge_is_phony(const struct ninja_edge *e);
+/* Object files: what rank and passes treat as compile steps. */
+bool ninja_edge_is_compile(const struct ninja_edge *e);
+
+#endif

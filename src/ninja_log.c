@@ -1,0 +1,116 @@
+#define _GNU_SOURCE
+#include "ninja_log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void drop_entries(struct ninja_log *log)
+{
+	for (size_t i = 0; i < log->n; i++) {
+		free(log->entries[i].output);
+		free(log->entries[i].hash);
+	}
+	log->n = 0;
+}
+
+static bool parse_long(const char *s, long long *out)
+{
+	char *end;
+	if (!*s)
+		return false;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (*end || errno || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Split a tab-separated line in place into exactly `n` fields. */
+static bool split_tabs(char *line, char **fields, int n)
+{
+	for (int i = 0; i < n; i++) {
+		fields[i] = line;
+		char *tab = strchr(line, '\t');
+		if (i == n - 1)
+			return tab == NULL;
+		if (!tab)
+			return false;
+		*tab = '\0';
+		line = tab + 1;
+	}
+	return true;
+}
+
+bool ninja_log_read_latest(const char *path, struct ninja_log *log)
+{
+	memset(log, 0, sizeof(*log));
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		if (errno == ENOENT)
+			return false;
+		die(EXIT_BAD_INPUT, "%s: %s", path, strerror(errno));
+	}
+	char *line = NULL;
+	size_t cap = 0, alloc = 0;
+	long lineno = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		bool complete = len > 0 && line[len - 1] == '\n';
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (lineno == 1) {
+			if (sscanf(line, "# ninja log v%d", &log->version) != 1)
+				die_at(path, lineno, "not a .ninja_log (no '# ninja log vN' header)");
+			if (log->version < 5 || log->version > 7)
+				die_at(path, lineno, ".ninja_log version %d is not supported (5 to 7 are)", log->version);
+			continue;
+		}
+		if (!len)
+			continue;
+		/* ninja writes whole lines; a last line without newline was cut
+		 * off by a killed build, so it is dropped, not trusted. */
+		if (!complete)
+			break;
+		char *fields[5];
+		long long start, end, mtime;
+		if (!split_tabs(line, fields, 5) || !parse_long(fields[0], &start) ||
+		    !parse_long(fields[1], &end) || !parse_long(fields[2], &mtime) || !*fields[3])
+			die_at(path, lineno, "malformed .ninja_log entry (want start, end, mtime, output, hash separated by tabs)");
+		if (end < start)
+			die_at(path, lineno, "step ends (%lld ms) before it starts (%lld ms)", end, start);
+		if (log->n && end < log->entries[log->n - 1].end_ms)
+			drop_entries(log);	/* end times fell: a new run began */
+		if (log->n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			log->entries = xrealloc(log->entries, alloc * sizeof(*log->entries));
+		}
+		log->entries[log->n++] = (struct log_entry){
+			.start_ms = (long)start, .end_ms = (long)end, .mtime = mtime,
+			.output = xstrdup(fields[3]), .hash = xstrdup(fields[4]),
+		};
+	}
+	free(line);
+	fclose(f);
+	return true;	/* an empty file is a log with no builds yet */
+}
+
+const struct log_entry *ninja_log_find(const struct ninja_log *log, const char *output)
+{
+	/* Completion order: the last line for an output is the one that counts. */
+	for (size_t i = log->n; i-- > 0;)
+		if (!strcmp(log->entries[i].output, output))
+			return &log->entries[i];
+	return NULL;
+}
+
+void ninja_log_free(struct ninja_log *log)
+{
+	drop_entries(log);
+	free(log->entries);
+	memset(log, 0, sizeof(*log));
+}

@@ -1,0 +1,28 @@
+#include "out_json.h"
+#include "util.h"
+#include "version.h"
+
+#include <math.h>
+#include <stdio.h>
+
+json_t *json_document(const char *command)
+{
+	return json_pack("{s:s, s:s, s:s}", "schema", BUILDWALL_SCHEMA,
+			 "buildwall_version", BUILDWALL_VERSION, "command", command);
+}
+
+json_t *json_seconds(double s)
+{
+	if (isnan(s))
+		return json_null();
+	return json_real(round(s * 1000) / 1000);
+}
+
+void json_print(json_t *doc)
+{
+	if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
+		die(EXIT_BUILD_FAILED, "cannot write JSON output");
+	fputc('\n', stdout);
+	fflush(stdout);
+	json_decref(doc);
+}

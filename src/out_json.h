@@ -1,0 +1,16 @@
+/* Machine output: one JSON document per run, the same envelope for every
+ * command (docs/json.md). Built with jansson, printed once at the end. */
+#ifndef BUILDWALL_OUT_JSON_H
+#define BUILDWALL_OUT_JSON_H
+
+#include <jansson.h>
+
+/* Bumped only for incompatible changes; new fields keep the version. */
+#define BUILDWALL_SCHEMA "buildwall/1"
+
+json_t *json_document(const char *command);
+/* Seconds rounded to the millisecond; NaN becomes null. */
+json_t *json_seconds(double s);
+void json_print(json_t *doc);
+
+#endif

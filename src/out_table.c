@@ -1,0 +1,99 @@
+#define _GNU_SOURCE
+#include "out_table.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_COLUMNS 16
+
+struct table {
+	const char *header[MAX_COLUMNS];
+	bool right[MAX_COLUMNS];
+	int ncols;
+	struct strvec cells;	/* row-major */
+};
+
+struct table *table_new(void)
+{
+	return xcalloc(1, sizeof(struct table));
+}
+
+void table_column(struct table *t, const char *header, bool align_right)
+{
+	if (t->ncols == MAX_COLUMNS)
+		die(EXIT_BUILD_FAILED, "internal error: too many table columns");
+	t->header[t->ncols] = header;
+	t->right[t->ncols++] = align_right;
+}
+
+void table_cell(struct table *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		die(EXIT_BUILD_FAILED, "out of memory");
+	va_end(ap);
+	strvec_push_nodup(&t->cells, s);
+}
+
+void table_print(const struct table *t, FILE *f)
+{
+	size_t width[MAX_COLUMNS];
+	for (int c = 0; c < t->ncols; c++)
+		width[c] = strlen(t->header[c]);
+	for (size_t i = 0; i < t->cells.n; i++) {
+		size_t len = strlen(t->cells.v[i]);
+		int c = (int)(i % (size_t)t->ncols);
+		if (len > width[c])
+			width[c] = len;
+	}
+	fputs(c_bold(f), f);
+	for (int c = 0; c < t->ncols; c++)
+		fprintf(f, "%s%*s", c ? "  " : "", t->right[c] ? (int)width[c] : -(int)width[c], t->header[c]);
+	fprintf(f, "%s\n", c_reset(f));
+	for (size_t i = 0; i < t->cells.n; i++) {
+		int c = (int)(i % (size_t)t->ncols);
+		bool last = c == t->ncols - 1 || i + 1 == t->cells.n;
+		/* No trailing padding on the last column. */
+		int w = last && !t->right[c] ? 0 : (int)width[c];
+		fprintf(f, "%s%*s", c ? "  " : "", t->right[c] ? w : -w, t->cells.v[i]);
+		if (last)
+			fputc('\n', f);
+	}
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	strvec_clear(&t->cells);
+	free(t);
+}
+
+bool color_enabled(FILE *f)
+{
+	const char *no = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+	if (no && *no)
+		return false;
+	if (term && !strcmp(term, "dumb"))
+		return false;
+	return isatty(fileno(f));
+}
+
+const char *c_bold(FILE *f) { return color_enabled(f) ? "\033[1m" : ""; }
+const char *c_warn(FILE *f) { return color_enabled(f) ? "\033[33m" : ""; }
+const char *c_reset(FILE *f) { return color_enabled(f) ? "\033[0m" : ""; }
+
+char *format_kib(long kib)
+{
+	if (kib >= 1024L * 1024)
+		return xasprintf("%.1f GiB", kib / (1024.0 * 1024));
+	if (kib >= 1024)
+		return xasprintf("%.0f MiB", kib / 1024.0);
+	return xasprintf("%ld KiB", kib);
+}

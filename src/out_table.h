@@ -1,0 +1,26 @@
+/* Human output: aligned tables, colour only on a TTY without NO_COLOR. */
+#ifndef BUILDWALL_OUT_TABLE_H
+#define BUILDWALL_OUT_TABLE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct table;
+
+struct table *table_new(void);
+void table_column(struct table *t, const char *header, bool align_right);
+/* Append a cell to the current row; the row ends after the last column. */
+void table_cell(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void table_print(const struct table *t, FILE *f);
+void table_free(struct table *t);
+
+/* Colour escapes, or "" when f is not a TTY or NO_COLOR is set. */
+bool color_enabled(FILE *f);
+const char *c_bold(FILE *f);
+const char *c_warn(FILE *f);
+const char *c_reset(FILE *f);
+
+/* "1.2 GiB", "812 MiB", "64 KiB" from kibibytes. */
+char *format_kib(long kib);
+
+#endif

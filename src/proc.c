@@ -1,0 +1,285 @@
+#define _GNU_SOURCE
+#include "proc.h"
+#include "progress.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_RUNNING 256
+/* After a forwarded signal, a child group gets this long to exit before SIGKILL. */
+#define KILL_GRACE_S 2.0
+
+static volatile sig_atomic_t interrupted_by;
+static volatile pid_t running[MAX_RUNNING];
+static double interrupt_time;
+
+double monotonic_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void forward_signal(int sig)
+{
+	interrupted_by = sig;
+	for (int i = 0; i < MAX_RUNNING; i++)
+		if (running[i] > 0)
+			kill(-running[i], sig);
+}
+
+void proc_init_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = forward_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocking wait must return so we can clean up. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+bool proc_interrupted(void)
+{
+	return interrupted_by != 0;
+}
+
+void proc_exit_if_interrupted(void)
+{
+	if (interrupted_by)
+		die(EXIT_INTERRUPTED, "interrupted; temporary files removed, build directory untouched");
+}
+
+static void track(pid_t pid, bool add)
+{
+	for (int i = 0; i < MAX_RUNNING; i++) {
+		if (add ? running[i] == 0 : running[i] == pid) {
+			running[i] = add ? pid : 0;
+			return;
+		}
+	}
+}
+
+/* In the child: never returns. Reports exec failure through errfd. */
+static _Noreturn void child_exec(const struct proc *p, int errfd)
+{
+	int err;
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+
+	int in = open("/dev/null", O_RDONLY);
+	int out = open(p->out_path ? p->out_path : "/dev/null",
+		       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int errout = p->err_path ? open(p->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : out;
+	if (in < 0 || out < 0 || errout < 0)
+		goto fail;
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errout, 2) < 0)
+		goto fail;
+	if (p->cwd && chdir(p->cwd))
+		goto fail;
+	setenv("TMPDIR", tmpdir_path(), 1);
+	for (char *const *e = p->env_extra; e && *e; e++)
+		putenv((char *)*e);
+	execvp(p->argv[0], p->argv);
+fail:
+	err = errno;
+	if (write(errfd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int proc_start(struct proc *p)
+{
+	int errpipe[2];
+	tmpdir_path();	/* create it in the parent, so children share it */
+	if (pipe2(errpipe, O_CLOEXEC))
+		return -1;
+	p->done = false;
+	p->timed_out = false;
+	p->exec_errno = 0;
+	p->t_start = monotonic_seconds();
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(errpipe[0]);
+		close(errpipe[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(errpipe[0]);
+		child_exec(p, errpipe[1]);
+	}
+	setpgid(pid, pid);	/* also in the parent: no race with a fast signal */
+	track(pid, true);
+	p->pid = pid;
+	close(errpipe[1]);
+	/* The pipe closes on a successful exec; otherwise it carries errno. */
+	ssize_t got;
+	do
+		got = read(errpipe[0], &p->exec_errno, sizeof(p->exec_errno));
+	while (got < 0 && errno == EINTR);
+	if (got != sizeof(p->exec_errno))
+		p->exec_errno = 0;
+	close(errpipe[0]);
+	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (interrupted_by)
+		kill(-pid, interrupted_by);
+	return 0;
+}
+
+/* Reap p if it has exited; true when it is done. */
+static bool try_reap(struct proc *p)
+{
+	int status;
+	struct rusage ru;
+	pid_t r = wait4(p->pid, &status, WNOHANG, &ru);
+	if (r != p->pid)
+		return false;
+	p->wall_s = monotonic_seconds() - p->t_start;
+	p->status = status;
+	p->cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		   ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	p->maxrss_kb = ru.ru_maxrss;
+	/* Anything the leader left behind in its group goes with it. */
+	kill(-p->pid, SIGKILL);
+	track(p->pid, false);
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	p->pidfd = -1;
+	p->done = true;
+	return true;
+}
+
+/* Enforce timeouts and the grace period after an interrupt. */
+static void police(struct proc *p, double now)
+{
+	if (p->done)
+		return;
+	if (p->timeout_s > 0 && !p->timed_out && now - p->t_start > p->timeout_s) {
+		p->timed_out = true;
+		kill(-p->pid, SIGTERM);
+	}
+	if (p->timed_out && now - p->t_start > p->timeout_s + KILL_GRACE_S)
+		kill(-p->pid, SIGKILL);
+	if (interrupted_by) {
+		if (interrupt_time == 0)
+			interrupt_time = now;
+		else if (now - interrupt_time > KILL_GRACE_S)
+			kill(-p->pid, SIGKILL);
+	}
+}
+
+size_t proc_wait_any(struct proc **procs, size_t n)
+{
+	struct pollfd fds[MAX_RUNNING];
+	for (;;) {
+		double now = monotonic_seconds();
+		size_t nfds = 0, live = 0;
+		bool need_polling = false;
+		for (size_t i = 0; i < n; i++) {
+			if (procs[i]->done)
+				continue;
+			police(procs[i], now);
+			if (try_reap(procs[i]))
+				return i;
+			live++;
+			if (procs[i]->pidfd < 0 || nfds == MAX_RUNNING)
+				need_polling = true;
+			else
+				fds[nfds++] = (struct pollfd){ .fd = procs[i]->pidfd, .events = POLLIN };
+		}
+		progress_tick();
+		if (!live)
+			die(EXIT_BUILD_FAILED, "internal error: waiting with no running process");
+		/* Wake at least every 100 ms to enforce timeouts; pidfds make
+		 * the normal wake-up exact, so this does not skew wall times. */
+		int timeout_ms = need_polling ? 5 : 100;
+		if (poll(fds, nfds, timeout_ms) < 0 && errno != EINTR)
+			die(EXIT_BUILD_FAILED, "poll: %s", strerror(errno));
+	}
+}
+
+void proc_run(struct proc *p)
+{
+	struct proc *one[1] = { p };
+	if (proc_start(p))
+		die(EXIT_BUILD_FAILED, "cannot start %s: %s", p->argv[0], strerror(errno));
+	proc_wait_any(one, 1);
+}
+
+bool proc_succeeded(const struct proc *p)
+{
+	return p->done && !p->exec_errno && !p->timed_out &&
+	       WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0;
+}
+
+char *proc_failure(const struct proc *p)
+{
+	if (p->exec_errno)
+		return xasprintf("cannot run %s: %s", p->argv[0], strerror(p->exec_errno));
+	if (p->timed_out)
+		return xasprintf("timed out after %g s", p->timeout_s);
+	if (WIFSIGNALED(p->status))
+		return xasprintf("killed by signal %d (%s)", WTERMSIG(p->status), strsignal(WTERMSIG(p->status)));
+	if (WIFEXITED(p->status))
+		return xasprintf("exit status %d", WEXITSTATUS(p->status));
+	return xstrdup("ended abnormally");
+}
+
+void print_file_tail(const char *path, int lines)
+{
+	enum { WINDOW = 16384 };
+	char buf[WINDOW + 1];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	long from = size > WINDOW ? size - WINDOW : 0;
+	fseek(f, from, SEEK_SET);
+	size_t got = fread(buf, 1, WINDOW, f);
+	fclose(f);
+	buf[got] = '\0';
+	while (got && buf[got - 1] == '\n')
+		buf[--got] = '\0';
+	char *start = buf + got;
+	int seen = 0;
+	while (start > buf && seen < lines) {
+		start--;
+		if (*start == '\n' && ++seen == lines) {
+			start++;
+			break;
+		}
+	}
+	if (!got)
+		return;
+	fflush(stdout);
+	for (char *line = start; line && *line;) {
+		char *nl = strchr(line, '\n');
+		fprintf(stderr, "  | %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+void proc_warn_if_loaded(void)
+{
+	double load;
+	int cpus = cpu_count();
+	if (getloadavg(&load, 1) == 1 && load > cpus)
+		warn("the machine is already loaded (load average %.2f on %d CPUs): timings will be inflated", load, cpus);
+}

@@ -1,0 +1,60 @@
+/* Run one command as a child and measure it, the way every probe needs:
+ * its own process group (so Ctrl-C and timeouts reach the whole compiler
+ * tree), output captured to files, TMPDIR pointed at buildwall's private
+ * temp dir, and wall time, user+sys CPU and peak RSS from wait4(). */
+#ifndef BUILDWALL_PROC_H
+#define BUILDWALL_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct proc {
+	/* What to run. argv[0] is searched in PATH; env_extra holds
+	 * "NAME=value" strings added to the child's environment. */
+	char *const *argv;
+	char *const *env_extra;
+	const char *cwd;	/* NULL: buildwall's own */
+	const char *out_path;	/* stdout goes here; NULL: /dev/null */
+	const char *err_path;	/* stderr goes here; NULL: with stdout */
+	double timeout_s;	/* 0: no limit */
+
+	/* Results, valid after the proc has finished. */
+	pid_t pid;
+	int pidfd;
+	double t_start;
+	double wall_s;		/* monotonic clock, start to reap */
+	double cpu_s;		/* user + sys of the child and its reaped descendants */
+	long maxrss_kb;		/* largest peak RSS of any process in the tree */
+	int status;		/* raw wait status */
+	int exec_errno;		/* nonzero: the command could not be started */
+	bool timed_out;
+	bool done;
+};
+
+/* Install SIGINT/SIGTERM handlers that forward the signal to every running
+ * child group. Call once, early. */
+void proc_init_signals(void);
+bool proc_interrupted(void);
+/* Exit 130 (after cleanup via atexit) when a signal arrived. */
+void proc_exit_if_interrupted(void);
+
+/* Start p; returns 0, or -1 when fork fails (exec failures show up in
+ * exec_errno once the proc is finished). */
+int proc_start(struct proc *p);
+/* Wait until one of the running procs finishes; returns its index. */
+size_t proc_wait_any(struct proc **procs, size_t n);
+/* Start p and wait for it. */
+void proc_run(struct proc *p);
+
+bool proc_succeeded(const struct proc *p);
+/* One phrase: "exit status 1", "killed by signal 9", "timed out after 5 s"… */
+char *proc_failure(const struct proc *p);
+
+/* Print the last `lines` lines of a captured output file to stderr. */
+void print_file_tail(const char *path, int lines);
+/* Warn when the load average already exceeds the CPU count. */
+void proc_warn_if_loaded(void);
+double monotonic_seconds(void);
+
+#endif

@@ -1,0 +1,219 @@
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static _Noreturn void out_of_memory(void)
+{
+	fputs("buildwall: out of memory\n", stderr);
+	exit(EXIT_BUILD_FAILED);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		out_of_memory();
+	return d;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = strndup(s, n);
+	if (!d)
+		out_of_memory();
+	return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	va_end(ap);
+	return s;
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);	/* start clear of any progress line */
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+_Noreturn void die(enum exit_code code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("buildwall: ", fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+_Noreturn void die_at(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fprintf(stderr, "buildwall: %s:%ld: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_BAD_INPUT);
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("buildwall: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("buildwall: note: ", fmt, ap);
+	va_end(ap);
+}
+
+void strvec_push_nodup(struct strvec *sv, char *s)
+{
+	if (sv->n + 2 > sv->alloc) {
+		sv->alloc = sv->alloc ? sv->alloc * 2 : 8;
+		sv->v = xrealloc(sv->v, sv->alloc * sizeof(*sv->v));
+	}
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+}
+
+void strvec_push(struct strvec *sv, const char *s)
+{
+	strvec_push_nodup(sv, xstrdup(s));
+}
+
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	va_end(ap);
+	strvec_push_nodup(sv, s);
+}
+
+void strvec_clear(struct strvec *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = sv->alloc = 0;
+}
+
+bool strvec_contains(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
+bool has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls >= lx && !memcmp(s + ls - lx, suffix, lx);
+}
+
+bool has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+bool is_directory(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+bool file_exists(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st);
+}
+
+bool parse_double(const char *s, double *out)
+{
+	char *end;
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*end || errno || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+bool parse_int(const char *s, long min, long max, long *out)
+{
+	char *end;
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (*end || errno || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+int cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}

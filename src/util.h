@@ -1,0 +1,54 @@
+/* Small helpers every module uses: allocation that cannot fail, error exits
+ * with buildwall's exit codes, and a growable vector of strings. */
+#ifndef BUILDWALL_UTIL_H
+#define BUILDWALL_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_BAD_INPUT = 2,	/* usage error or input we cannot read */
+	EXIT_BUILD_FAILED = 3,	/* a build or compile we ran failed */
+	EXIT_INTERRUPTED = 130,
+};
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "buildwall: <what>" on stderr, then exit with the given code. */
+_Noreturn void die(enum exit_code code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "buildwall: <file>:<line>: <what>", exit 2: bad input with a location. */
+_Noreturn void die_at(const char *file, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A NULL-terminated, growable array of owned strings (argv-shaped). */
+struct strvec {
+	char **v;
+	size_t n, alloc;
+};
+void strvec_push(struct strvec *sv, const char *s);
+void strvec_push_nodup(struct strvec *sv, char *s);
+void strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strvec_clear(struct strvec *sv);
+bool strvec_contains(const struct strvec *sv, const char *s);
+
+bool has_suffix(const char *s, const char *suffix);
+bool has_prefix(const char *s, const char *prefix);
+const char *base_name(const char *path);
+bool is_directory(const char *path);
+bool file_exists(const char *path);
+/* Parse a whole-string number; false on junk, empty input or overflow. */
+bool parse_double(const char *s, double *out);
+bool parse_int(const char *s, long min, long max, long *out);
+int cpu_count(void);
+
+#endif

@@ -1,0 +1,4 @@
+#ifndef BUILDWALL_VERSION_H
+#define BUILDWALL_VERSION_H
+#define BUILDWALL_VERSION "0.1.0"
+#endif
