@@ -26,7 +26,7 @@ $(BUILD)/buildwall: $(OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(OBJ) $(LIBS) -o $@
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ) | $(BUILD)/tests
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc $< $(LIB_OBJ) $(LIBS) -lcmocka -o $@
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -DTESTS_DIR=\"$(abspath tests)\" $< $(LIB_OBJ) $(LDFLAGS) $(LIBS) -lcmocka -o $@
 
 $(BUILD)/obj $(BUILD)/tests:
 	mkdir -p $@

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cmdline.h"
 #include "driver.h"
+#include "match.h"
 #include "ninja.h"
 #include "out_json.h"
 #include "out_table.h"
@@ -46,55 +47,6 @@ struct trial {
 	double wall_s, cpu_s, match;
 	long maxrss_kb;
 };
-
-/* Drop ANSI escape sequences (colour codes) in place. */
-static void strip_ansi(char *s)
-{
-	char *out = s;
-	for (char *p = s; *p;) {
-		if (*p == '\033') {
-			p++;
-			if (*p == '[') {
-				p++;
-				while (*p && !(*p >= 0x40 && *p <= 0x7e))
-					p++;
-			}
-			if (*p)
-				p++;
-			continue;
-		}
-		*out++ = *p++;
-	}
-	*out = '\0';
-}
-
-/* The number the regex captures from the last matching line, or NaN. */
-double match_number(const regex_t *re, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	double found = NAN;
-	if (!f)
-		return found;
-	char *line = NULL;
-	size_t cap = 0;
-	regmatch_t m[2];
-	while (getline(&line, &cap, f) >= 0) {
-		strip_ansi(line);
-		if (regexec(re, line, 2, m, 0))
-			continue;
-		regmatch_t g = re->re_nsub >= 1 && m[1].rm_so >= 0 ? m[1] : m[0];
-		char *text = xstrndup(line + g.rm_so, (size_t)(g.rm_eo - g.rm_so));
-		char *num = text + strcspn(text, "0123456789+-.");
-		char *end;
-		double v = strtod(num, &end);
-		if (end != num)
-			found = v;
-		free(text);
-	}
-	free(line);
-	fclose(f);
-	return found;
-}
 
 /* A compiler cache makes clean rebuilds measure cache hits. */
 static const char *cache_in_use(const char *dir, char *const *build_argv)
@@ -244,7 +196,7 @@ int cmd_wall(int argc, char **argv)
 		run_step("build", (int)k + 1, &pb, build_log);
 		t[k] = (struct trial){ pb.wall_s, pb.cpu_s, NAN, pb.maxrss_kb };
 		if (match) {
-			t[k].match = match_number(&re, build_log);
+			t[k].match = match_last_number(&re, build_log);
 			if (isnan(t[k].match))
 				warn("trial %ld: --match found no number in the build's output", k + 1);
 		}

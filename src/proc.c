@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -50,6 +51,9 @@ void proc_init_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Orphans of a compile (a driver's children whose parent died) come
+	 * to us instead of init, so we can reap the whole group. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
 bool proc_interrupted(void)
@@ -155,8 +159,11 @@ static bool try_reap(struct proc *p)
 	p->cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 		   ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	p->maxrss_kb = ru.ru_maxrss;
-	/* Anything the leader left behind in its group goes with it. */
-	kill(-p->pid, SIGKILL);
+	/* Anything the leader left behind in its group goes with it, and is
+	 * reaped here: no compiler outlives its measurement. */
+	if (kill(-p->pid, SIGKILL) == 0)
+		while (waitpid(-p->pid, NULL, 0) > 0 || errno == EINTR)
+			;
 	track(p->pid, false);
 	if (p->pidfd >= 0)
 		close(p->pidfd);

@@ -1,0 +1,33 @@
+#!/bin/sh
+# `make demo`: build both variants of the demo module and run every buildwall
+# command on each. DEMO_SIZE=small|full (default full), DEMO_TRIALS (3).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+bw=${BUILDWALL:-buildwall}
+out=${1:-build/demo}
+size=${DEMO_SIZE:-full}
+trials=${DEMO_TRIALS:-3}
+# One job count for the real builds and for rank's prediction.
+MAX_JOBS=${MAX_JOBS:-$(nproc)}
+export MAX_JOBS
+
+median_of() { awk '/^wall:/ { for (i = 1; i <= NF; i++) if ($i == "median") print $(i + 1) }' "$1"; }
+
+for v in baseline optimized; do
+	dir=$out/$v
+	echo "== $v variant =="
+	"$here/configure" --variant "$v" --size "$size" "$dir"
+	echo "first build (so the tree is built and .ninja_log exists)..."
+	ninja -C "$dir" >"$dir/first-build.log" 2>&1 || { tail -n 30 "$dir/first-build.log"; exit 3; }
+	echo
+	"$bw" wall -n "$trials" -C "$dir" | tee "$dir/wall.txt"
+	echo
+	"$bw" rank -C "$dir"
+	echo
+done
+
+b=$(median_of "$out/baseline/wall.txt")
+o=$(median_of "$out/optimized/wall.txt")
+echo "== median clean-rebuild wall: baseline $b s, optimized $o s (-j $MAX_JOBS) =="
+awk -v b="$b" -v o="$o" 'BEGIN { if (o < b) printf "the optimized variant saves %.1f s (%.0f %%)\n", b - o, 100 * (b - o) / b;
+                               else { print "unexpected: the optimized variant is not faster"; exit 1 } }'

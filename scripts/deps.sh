@@ -1,0 +1,34 @@
+#!/bin/sh
+# Install the Debian packages a make target needs: as root, with apt-get;
+# otherwise print the exact apt-get line and stop.
+#   build: compiler, jansson (JSON), ninja (buildwall asks ninja itself)
+#   test:  + cmocka (unit tests), python3 (JSON checks), the demo's headers
+#   demo:  + pybind11 and Python headers for the demo module
+set -eu
+what=${1:-build}
+pkgs="gcc make libjansson-dev ninja-build"
+case $what in
+build) ;;
+test) pkgs="$pkgs libcmocka-dev python3 pybind11-dev python3-dev procps" ;;
+demo) pkgs="$pkgs pybind11-dev python3-dev" ;;
+*) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $pkgs; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "buildwall: missing Debian packages; as root, run:" >&2
+	echo "  apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "buildwall: installing from Debian:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

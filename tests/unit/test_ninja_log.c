@@ -1,0 +1,103 @@
+#include "unit.h"
+#include "ninja_log.h"
+#include "util.h"
+
+static long duration(const struct ninja_log *log, const char *output)
+{
+	const struct log_entry *e = ninja_log_find(log, output);
+	assert_non_null(e);
+	return e->end_ms - e->start_ms;
+}
+
+static void test_latest_of_three_builds(void **state)
+{
+	(void)state;
+	struct ninja_log log;
+	/* Three clean builds appended in one file: only the third counts. */
+	assert_true(ninja_log_read_latest(FIXTURE("ninja/hip_gfx90a_ninja_log_after_run3"), &log));
+	assert_int_equal(log.version, 5);
+	assert_int_equal(log.n, 11);
+	assert_int_equal(duration(&log, "pybind.o"), 67493 - 29379);
+	assert_int_equal(duration(&log, "kern_000.cuda.o"), 7456 - 1);
+	assert_int_equal(duration(&log, "aiter_like_module.so"), 67877 - 67493);
+	assert_string_equal(log.entries[0].output, "kern_001.cuda.o");
+	assert_string_equal(log.entries[10].hash, "b5e8368d1e3fa3c");
+	ninja_log_free(&log);
+
+	assert_true(ninja_log_read_latest(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run1"), &log));
+	assert_int_equal(log.n, 11);
+	assert_int_equal(duration(&log, "pybind.o"), 76591 - 43151);
+	ninja_log_free(&log);
+}
+
+static void test_v7_torch211(void **state)
+{
+	(void)state;
+	struct ninja_log log;
+	assert_true(ninja_log_read_latest(FIXTURE("ninja/torch211_ninja_log"), &log));
+	assert_int_equal(log.version, 7);
+	assert_int_equal(log.n, 9);
+	assert_int_equal(duration(&log, "kern_0.cuda.o"), 64852);
+	assert_int_equal(duration(&log, "textmod.so"), 750);
+	ninja_log_free(&log);
+}
+
+static void test_v6_cut_off_and_empty(void **state)
+{
+	(void)state;
+	struct ninja_log log;
+	/* A killed build leaves a last line without its newline: dropped. */
+	char *path = write_temp("# ninja log v6\n0\t100\t5\ta.o\tab\n0\t150\t5\tb.o\tcd\n150\t1");
+	assert_true(ninja_log_read_latest(path, &log));
+	assert_int_equal(log.version, 6);
+	assert_int_equal(log.n, 2);
+	assert_int_equal(duration(&log, "b.o"), 150);
+	ninja_log_free(&log);
+	unlink(path);
+	free(path);
+
+	path = write_temp("");
+	assert_true(ninja_log_read_latest(path, &log));
+	assert_int_equal(log.n, 0);
+	unlink(path);
+	free(path);
+	assert_false(ninja_log_read_latest("/nonexistent/.ninja_log", &log));
+}
+
+static void read_log(void *path)
+{
+	struct ninja_log log;
+	ninja_log_read_latest(path, &log);
+}
+
+static void test_corrupt(void **state)
+{
+	(void)state;
+	char *path = write_temp("# ninja log v5\n0\t100\t5\ta.o\tab\n12\tx\t5\tb.o\tcd\n");
+	char *want = xasprintf("%s:3: malformed .ninja_log entry", path);
+	expect_exit(read_log, path, 2, want);
+	unlink(path);
+	free(path);
+	free(want);
+	path = write_temp("not a log\n");
+	want = xasprintf("%s:1: not a .ninja_log", path);
+	expect_exit(read_log, path, 2, want);
+	unlink(path);
+	free(path);
+	free(want);
+	path = write_temp("# ninja log v4\n");
+	expect_exit(read_log, path, 2, "version 4 is not supported");
+	unlink(path);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_latest_of_three_builds),
+		cmocka_unit_test(test_v7_torch211),
+		cmocka_unit_test(test_v6_cut_off_and_empty),
+		cmocka_unit_test(test_corrupt),
+	};
+	return cmocka_run_group_tests_name("ninja_log", tests, NULL, NULL);
+}

@@ -1,0 +1,98 @@
+#include "unit.h"
+#include "proc.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char *buf = calloc(1, 4096);
+	size_t n = fread(buf, 1, 4095, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_status_and_capture(void **state)
+{
+	(void)state;
+	char *out = xasprintf("%s/o", tmpdir_path()), *err = xasprintf("%s/e", tmpdir_path());
+	char *argv[] = { "sh", "-c", "echo out; echo err >&2; echo \"tmp=$TMPDIR\"; exit 3", NULL };
+	struct proc p = { .argv = argv, .out_path = out, .err_path = err };
+	proc_run(&p);
+	assert_false(proc_succeeded(&p));
+	assert_true(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 3);
+	char *why = proc_failure(&p);
+	assert_string_equal(why, "exit status 3");
+	char *o = slurp(out), *e = slurp(err);
+	char *want = xasprintf("out\ntmp=%s\n", tmpdir_path());
+	assert_string_equal(o, want);	/* children get our private TMPDIR */
+	assert_string_equal(e, "err\n");
+	free(why); free(o); free(e); free(want); free(out); free(err);
+}
+
+static void test_timeout_kills_group(void **state)
+{
+	(void)state;
+	/* The grandchild sleeps too: the whole group must go. */
+	char *argv[] = { "sh", "-c", "sleep 30 & sleep 30; wait", NULL };
+	struct proc p = { .argv = argv, .timeout_s = 0.3 };
+	double t0 = monotonic_seconds();
+	proc_run(&p);
+	assert_true(p.timed_out);
+	assert_true(monotonic_seconds() - t0 < 5);
+	char *why = proc_failure(&p);
+	assert_string_equal(why, "timed out after 0.3 s");
+	free(why);
+	usleep(100 * 1000);
+	assert_int_equal(kill(-p.pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+}
+
+static void test_exec_failure(void **state)
+{
+	(void)state;
+	char *argv[] = { "/nonexistent/compiler", "-c", "x.c", NULL };
+	struct proc p = { .argv = argv };
+	proc_run(&p);
+	assert_int_equal(p.exec_errno, ENOENT);
+	char *why = proc_failure(&p);
+	assert_non_null(strstr(why, "cannot run /nonexistent/compiler"));
+	free(why);
+}
+
+static void test_rusage_and_wait_any(void **state)
+{
+	(void)state;
+	char *busy[] = { "sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done", NULL };
+	char *slow[] = { "sleep", "1", NULL };
+	struct proc a = { .argv = slow }, b = { .argv = busy };
+	struct proc *both[] = { &a, &b };
+	assert_int_equal(proc_start(&a), 0);
+	assert_int_equal(proc_start(&b), 0);
+	size_t first = proc_wait_any(both, 2);
+	size_t second = proc_wait_any(both, 2);
+	/* Whichever ends first, both are measured. */
+	assert_true(first != second);
+	assert_true(proc_succeeded(&a) && proc_succeeded(&b));
+	assert_true(a.wall_s >= 0.99 && a.wall_s < 3);
+	assert_true(a.cpu_s < 0.5);	/* sleeping costs no CPU */
+	assert_true(b.cpu_s > 0.05);	/* the busy loop does */
+	assert_true(b.maxrss_kb > 100);
+}
+
+int main(void)
+{
+	proc_init_signals();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_status_and_capture),
+		cmocka_unit_test(test_timeout_kills_group),
+		cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_rusage_and_wait_any),
+	};
+	return cmocka_run_group_tests_name("proc", tests, NULL, NULL);
+}
