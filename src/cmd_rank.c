@@ -462,8 +462,8 @@ int cmd_rank(int argc, char **argv)
 		printf("%srank%s: %zu compile step%s in %s, each re-run in isolation (%ld repeat%s, %ld at a time)\n",
 		       c_bold(stdout), c_reset(stdout), r.ntus, r.ntus == 1 ? "" : "s", r.dir, r.repeats,
 		       r.repeats == 1 ? "" : "s", r.parallel);
-		printf("measured: wall = %s of repeats (monotonic clock), CPU = user+sys incl. children, RSS = largest process\n\n",
-		       r.repeats > 1 ? "median" : "one run");
+		printf("measured: wall = %s (monotonic clock), CPU = user+sys incl. children, RSS = largest process\n\n",
+		       r.repeats > 1 ? "median of the repeats" : "one run");
 		struct table *tab = table_new();
 		table_column(tab, "#", true);
 		table_column(tab, "TU", false);

@@ -52,6 +52,8 @@ void opus_gemm_bigtile_launch(const opus::GemmArgs &args)
 {
 	if (args.k % 96 == 0)
 		OPUS_LAUNCH((bigtile<8, 8, 96>), dim3(1), dim3(64), args.a, args.b, args.c);
+	else if (args.k % 80 == 0)
+		OPUS_LAUNCH((bigtile<8, 8, 80>), dim3(1), dim3(64), args.a, args.b, args.c);
 	else if (args.m % 16 == 0)
 		OPUS_LAUNCH((bigtile<16, 8, 40>), dim3(1), dim3(64), args.a, args.b, args.c);
 	else

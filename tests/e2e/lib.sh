@@ -1,0 +1,87 @@
+# Sourced by every e2e test: assertions that count, a scratch dir, and the
+# helpers the tests share (toy builds, tree hashes, JSON queries).
+set -u
+BW=${BUILDWALL:?set BUILDWALL to the buildwall binary}
+RESULTS=${E2E_RESULTS:?run through tests/e2e/run.sh}
+T=$(mktemp -d "${TMPDIR:-/tmp}/bw-e2e.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+not_ok() { fail=$((fail + 1)); echo "not ok - $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+finish() { echo "$pass $fail" >>"$RESULTS"; }
+
+# run CODE DESC CMD...: run CMD, stdout to $T/out, stderr to $T/err; check its exit code.
+run() {
+	_want=$1 _desc=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	_rc=$?
+	if [ "$_rc" -eq "$_want" ]; then ok "$_desc"; else not_ok "$_desc (exit $_rc, want $_want)" "$(tail -n 5 "$T/err")"; fi
+}
+# contains FILE TEXT DESC
+contains() {
+	if grep -qF -- "$2" "$1"; then ok "$3"; else not_ok "$3: no '$2' in $(basename "$1")" "$(head -c 600 "$1")"; fi
+}
+# one_line FILE DESC: bad input is reported in exactly one line
+one_line() {
+	_lines=$(wc -l <"$1")
+	if [ "$_lines" -eq 1 ]; then ok "$2"; else not_ok "$2 ($_lines lines)" "$(cat "$1")"; fi
+}
+# json FILE EXPR: evaluate a Python expression over the parsed document d
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+# check DESC CONDITION-COMMAND...
+check() {
+	_desc=$1
+	shift
+	if "$@"; then ok "$_desc"; else not_ok "$_desc"; fi
+}
+# A fingerprint of every entry under a directory: path, type, size, mode,
+# mtime and content hash. Equal fingerprints = byte-identical tree.
+tree_hash() {
+	(cd "$1" && find . -printf '%p %y %s %m %T@\n' | LC_ALL=C sort &&
+		find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
+}
+# No process still runs with this text in its command line.
+no_process() { ! pgrep -f -- "$1" >/dev/null 2>&1; }
+
+# make_toy DIR [CFLAGS]: a small C module built with ninja: three TUs (c.c
+# the heaviest), a generated header, a link step; sources live outside DIR.
+make_toy() {
+	dir=$1 cflags=${2:-}
+	mkdir -p "$dir/src"
+	printf 'int a(void) { return 1; }\n' >"$dir/src/a.c"
+	printf 'int b(void) { return 2; }\n' >"$dir/src/b.c"
+	# c.c: enough code that it clearly takes longest.
+	awk 'BEGIN { for (i = 0; i < 3000; i++) printf "int c%d(int x) { return x * %d + (x >> 3) - %d; }\n", i, i, i;
+	             print "int main(void) { return 0; }" }' >"$dir/src/c.c"
+	cat >"$dir/build.ninja" <<NINJA
+cc = ${TOY_CC:-gcc}
+rule cc
+  command = \$cc -MMD -MF \$out.d -O2 $cflags -c \$in -o \$out
+  depfile = \$out.d
+  deps = gcc
+rule gen
+  command = printf '#define GEN 1\\n' > \$out
+rule link
+  command = gcc \$in -o \$out
+build gen.h: gen
+build a.o: cc src/a.c | gen.h
+build b.o: cc src/b.c
+build c.o: cc src/c.c
+build prog: link a.o b.o c.o
+default prog
+NINJA
+}
+build_toy() { make_toy "$@" && ninja -C "$1" >/dev/null; }
+
+# demo_dir: the small baseline demo module, configured and built once per
+# run (shared by the scripts through $E2E_WORK).
+demo_dir() {
+	d=${E2E_WORK:?}/demo
+	if [ ! -f "$d/opus_demo.so" ]; then
+		"$(dirname "$0")/../../examples/demo-module/configure" --size small "$d" >/dev/null &&
+			ninja -C "$d" -j 2 >"$d/first-build.log" 2>&1 || { tail -n 20 "$d/first-build.log" >&2; return 1; }
+	fi
+	echo "$d"
+}

@@ -1,0 +1,81 @@
+# The command line: help, version, and one clear line with exit 2 for every
+# kind of bad input.
+. "$(dirname "$0")/lib.sh"
+
+run 0 "--help" "$BW" --help
+contains "$T/out" "rank" "--help lists rank"
+contains "$T/out" "wall" "--help lists wall"
+run 0 "--version" "$BW" --version
+contains "$T/out" "buildwall 0.1.0" "--version prints the version"
+for c in wall rank; do
+	run 0 "$c --help" "$BW" "$c" --help
+	contains "$T/out" "usage: buildwall $c" "$c --help shows its usage"
+	contains "$T/out" "--json" "$c --help documents --json"
+	run 0 "help $c" "$BW" help "$c"
+done
+
+run 2 "unknown command" "$BW" frobnicate
+one_line "$T/err" "unknown command: one line"
+contains "$T/err" "'frobnicate' is not a buildwall command" "unknown command named"
+run 2 "unknown option" "$BW" rank --bogus
+one_line "$T/err" "unknown option: one line"
+contains "$T/err" "buildwall: rank: unknown option '--bogus'" "unknown option named"
+run 2 "bad number" "$BW" rank -r many
+contains "$T/err" "-r takes a whole number" "bad number explained"
+run 2 "missing option value" "$BW" wall -n
+contains "$T/err" "option '-n' needs a value" "missing value explained"
+run 2 "missing build dir" "$BW" rank -C "$T/nowhere"
+one_line "$T/err" "missing build dir: one line"
+contains "$T/err" "$T/nowhere: no such build directory" "missing build dir named"
+mkdir "$T/empty"
+run 2 "dir without build.ninja" "$BW" rank -C "$T/empty"
+contains "$T/err" "no build.ninja here" "no build.ninja explained"
+run 2 "wall without a build" "$BW" wall
+contains "$T/err" "name the build" "wall needs -C or --clean"
+run 2 "wall -C and --clean" "$BW" wall -C "$T/empty" --clean true -- true
+run 2 "wall bad regex" "$BW" wall --match '(' --clean true -- true
+contains "$T/err" "invalid regex" "bad regex explained"
+MAX_JOBS=lots run 2 "bad MAX_JOBS" "$BW" wall -C "$T/empty"
+contains "$T/err" "MAX_JOBS must be a whole number" "bad MAX_JOBS explained"
+
+# Targets: one naming rule, clear errors.
+make_toy "$T/unbuilt"
+run 2 "unbuilt tree" "$BW" rank -C "$T/unbuilt"
+one_line "$T/err" "unbuilt tree: one line"
+contains "$T/err" "the tree is not built: gen.h (input of a.o) is missing" "unbuilt tree explained"
+build_toy "$T/toy"
+run 2 "unknown target" "$BW" rank -C "$T/toy" nope.o
+one_line "$T/err" "unknown target: one line"
+contains "$T/err" "unknown target 'nope.o'" "unknown target named"
+run 2 "glob matching nothing" "$BW" rank -C "$T/toy" '*.cuda.o'
+contains "$T/err" "no target matches '*.cuda.o'" "empty glob named"
+run 2 "not a compile step" "$BW" rank -C "$T/toy" prog
+contains "$T/err" "prog is not a compile step (rule link)" "link target refused"
+mkdir -p "$T/amb/src"
+printf 'int x;\n' >"$T/amb/src/x.c"
+cat >"$T/amb/build.ninja" <<'NINJA'
+rule cc
+  command = gcc -c $in -o $out
+build one/x.o: cc src/x.c
+build two/x.o: cc src/x.c
+NINJA
+ninja -C "$T/amb" >/dev/null
+run 2 "ambiguous target" "$BW" rank -C "$T/amb" x.o
+one_line "$T/err" "ambiguous target: one line"
+contains "$T/err" "ambiguous target 'x.o': matches one/x.o, two/x.o" "ambiguous target lists both"
+run 0 "full path disambiguates" "$BW" rank -C "$T/amb" two/x.o
+
+# A corrupt .ninja_log is bad input with its line number.
+cp -a "$T/toy" "$T/corrupt"
+printf '10\tnot-a-number\t1\tb.o\tab\n' >>"$T/corrupt/.ninja_log"
+n=$(wc -l <"$T/corrupt/.ninja_log")
+run 2 "corrupt .ninja_log" "$BW" rank -C "$T/corrupt" a.o
+one_line "$T/err" "corrupt .ninja_log: one line"
+contains "$T/err" "$T/corrupt/.ninja_log:$n: malformed .ninja_log entry" "corrupt log: file and line"
+
+# Commands whose side outputs cannot be redirected are refused up front.
+build_toy "$T/temps" "-save-temps=obj"
+sed -i 's/-save-temps=obj/-save-temps/' "$T/temps/build.ninja"
+run 2 "refuse -save-temps" "$BW" rank -C "$T/temps"
+contains "$T/err" "cannot re-run this step safely: -save-temps writes files" "-save-temps refused with a reason"
+finish

@@ -1,0 +1,61 @@
+# rank on a small C build: ranking, JSON, prediction and link timing,
+# launcher stripping, a failing TU, and the byte-identical build dir.
+. "$(dirname "$0")/lib.sh"
+
+build_toy "$T/toy"
+before=$(tree_hash "$T/toy")
+run 0 "rank" "$BW" rank -C "$T/toy" -j 3 -r 3 --json
+cp "$T/out" "$T/r.json"
+check "build dir byte-identical after rank" [ "$(tree_hash "$T/toy")" = "$before" ]
+check "schema version" [ "$(json "$T/r.json" 'd["schema"]')" = "buildwall/1" ]
+check "three TUs ranked" [ "$(json "$T/r.json" 'len(d["tus"])')" = 3 ]
+check "heaviest TU (c.o) first" [ "$(json "$T/r.json" 'd["tus"][0]["target"]')" = c.o ]
+check "sorted by median wall" [ "$(json "$T/r.json" 'all(a["wall_s"] >= b["wall_s"] for a, b in zip(d["tus"], d["tus"][1:]))')" = True ]
+check "three repeats each" [ "$(json "$T/r.json" 'set(len(t["walls_s"]) for t in d["tus"])')" = "{3}" ]
+check "median within min-max" [ "$(json "$T/r.json" 'all(t["wall_min_s"] <= t["wall_s"] <= t["wall_max_s"] for t in d["tus"])')" = True ]
+check "shares add up to 1" [ "$(json "$T/r.json" 'round(sum(t["share"] for t in d["tus"]), 2)')" = 1.0 ]
+check "prediction uses -j 3" [ "$(json "$T/r.json" 'd["prediction"]["jobs"]')" = 3 ]
+check "critical path ends at the link" [ "$(json "$T/r.json" 'd["prediction"]["critical_path"][-1]["target"]')" = prog ]
+check "link time from .ninja_log" [ "$(json "$T/r.json" 'd["prediction"]["critical_path"][-1]["source"]')" = .ninja_log ]
+check "prediction at -j3 = slowest TU + link" [ "$(json "$T/r.json" 'abs(d["prediction"]["wall_s"] - d["tus"][0]["wall_s"] - d["prediction"]["critical_path"][-1]["seconds"]) < 0.01')" = True ]
+run 0 "rank table" "$BW" rank -C "$T/toy" --top 2
+contains "$T/out" "predicted wall at -j" "table shows the prediction"
+contains "$T/out" "critical path:" "table shows the critical path"
+contains "$T/out" "(1 more; --top shows the 2 slowest)" "--top limits the rows"
+run 0 "rank by glob and basename" "$BW" rank -C "$T/toy" --json 'a*.o' b.o
+check "glob + basename select two TUs" [ "$(json "$T/out" 'sorted(t["target"] for t in d["tus"])')" = "['a.o', 'b.o']" ]
+run 0 "rank --parallel" "$BW" rank -C "$T/toy" --parallel 2 -r 2
+contains "$T/out" "contention" "--parallel warns about contention"
+
+# Without .ninja_log the link is re-run on the temp objects.
+cp -a "$T/toy" "$T/nolog"
+rm "$T/nolog/.ninja_log"
+before=$(tree_hash "$T/nolog")
+run 0 "rank without .ninja_log" "$BW" rank -C "$T/nolog" --json
+check "link re-run on temp objects" [ "$(json "$T/out" 'd["prediction"]["critical_path"][-1]["source"]')" = "re-run link" ]
+check "no .ninja_log appeared, tree identical" [ "$(tree_hash "$T/nolog")" = "$before" ]
+
+# Launchers are stripped, and the report says so.
+mkdir -p "$T/bin"
+printf '#!/bin/sh\necho "$@" >>%s/launched\nexec "$@"\n' "$T" >"$T/bin/ccache"
+chmod +x "$T/bin/ccache"
+PATH="$T/bin:$PATH" TOY_CC="ccache gcc" build_toy "$T/cached"
+rm -f "$T/launched"
+PATH="$T/bin:$PATH" run 0 "rank strips ccache" "$BW" rank -C "$T/cached" --json
+check "ccache listed as stripped" [ "$(json "$T/out" 'd["method"]["launchers_stripped"]')" = "['ccache']" ]
+contains "$T/err" "stripped ccache" "stripped launcher noted"
+check "the launcher never ran" [ ! -e "$T/launched" ]
+
+# One TU fails: the others are still ranked, exit 3, tree identical.
+build_toy "$T/broken"
+printf 'int b(void) { return syntax error; }\n' >"$T/broken/src/b.c"
+before=$(tree_hash "$T/broken")
+mkdir "$T/tmp"
+TMPDIR="$T/tmp" run 3 "failing TU exits 3" "$BW" rank -C "$T/broken" --json
+cp "$T/out" "$T/f.json"
+contains "$T/err" "b.o: compile failed (exit status 1)" "failure names the TU"
+contains "$T/err" "error:" "failure shows the compiler's output"
+check "failed TU marked, others ranked" [ "$(json "$T/f.json" '[(t["target"], t["status"]) for t in d["tus"]]')" = "[('c.o', 'ok'), ('a.o', 'ok'), ('b.o', 'failed')]" ]
+check "build dir identical after a failing TU" [ "$(tree_hash "$T/broken")" = "$before" ]
+check "private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+finish

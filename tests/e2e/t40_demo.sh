@@ -1,0 +1,25 @@
+# rank on the demo module (real nvcc/clang/gcc compiles): the planted
+# slowest TU ranks first, the prediction is sane, the tree is untouched.
+. "$(dirname "$0")/lib.sh"
+
+demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
+ok "demo module builds"
+before=$(tree_hash "$demo")
+run 0 "rank on the demo" "$BW" rank -C "$demo" -j 2 --json
+cp "$T/out" "$T/demo.json"
+check "build dir byte-identical after rank" [ "$(tree_hash "$demo")" = "$before" ]
+check "every TU of the demo ranked" [ "$(json "$T/demo.json" 'len(d["tus"])')" = 5 ]
+check "planted slowest TU ranks first" [ "$(json "$T/demo.json" 'd["tus"][0]["target"]')" = opus_gemm_bigtile.cuda.o ]
+ratio=$(json "$T/demo.json" 'round(d["tus"][0]["wall_s"] / d["tus"][1]["wall_s"], 2)')
+echo "# slowest / runner-up = $ratio (planted: >= 1.5)"
+check "slowest TU well ahead of the runner-up ($ratio x)" python3 -c "import sys; sys.exit(0 if $ratio >= 1.3 else 1)"
+check "the host-heavy TU is the runner-up" [ "$(json "$T/demo.json" 'd["tus"][1]["target"]')" = opus_epilogue.cuda.o ]
+check "prediction between slowest TU and serial sum" [ "$(json "$T/demo.json" 'd["tus"][0]["wall_s"] < d["prediction"]["wall_s"] < d["serial_sum_s"]')" = True ]
+check "critical path runs through TUs to the link" [ "$(json "$T/demo.json" 'len(d["prediction"]["critical_path"]) >= 3')" = True ]
+check "critical path ends at the module .so" [ "$(json "$T/demo.json" 'd["prediction"]["critical_path"][-1]["target"]')" = opus_demo.so ]
+# The last real build ran at -j 2 too: the prediction should be close.
+recorded=$(awk -F'\t' 'NR > 1 && $2 > m { m = $2 } END { print m / 1000 }' "$demo/.ninja_log")
+predicted=$(json "$T/demo.json" 'd["prediction"]["wall_s"]')
+echo "# predicted $predicted s at -j 2; the recorded build took $recorded s"
+check "prediction within 25 % of the recorded -j 2 build" python3 -c "import sys; sys.exit(0 if abs($predicted - $recorded) <= 0.25 * $recorded else 1)"
+finish

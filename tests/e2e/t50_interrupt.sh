@@ -1,0 +1,33 @@
+# The safety guarantees under stress: Ctrl-C midway through rank and a
+# compile timeout leave the build dir byte-identical, no compiler running
+# and no temp files behind.
+. "$(dirname "$0")/lib.sh"
+
+demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
+before=$(tree_hash "$demo")
+mkdir "$T/tmp"
+
+for sig in INT TERM; do
+	TMPDIR="$T/tmp" "$BW" rank -C "$demo" >"$T/out" 2>"$T/err" &
+	pid=$!
+	# Wait until a compiler is really running, then interrupt.
+	i=0
+	while [ $i -lt 100 ] && ! pgrep -f -- "$demo" >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+	sleep 1
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	check "SIG$sig: exit 130" [ "$rc" -eq 130 ]
+	contains "$T/err" "interrupted" "SIG$sig: says it was interrupted"
+	sleep 0.2
+	check "SIG$sig: no compiler left running" no_process "$demo"
+	check "SIG$sig: build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
+	check "SIG$sig: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+done
+
+TMPDIR="$T/tmp" run 3 "compile timeout exits 3" "$BW" rank -C "$demo" --timeout 1 opus_gemm_bigtile.cuda.o
+contains "$T/err" "opus_gemm_bigtile.cuda.o: compile failed (timed out after 1 s)" "timeout reported per TU"
+check "timeout: no compiler left running" no_process "$demo"
+check "timeout: build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
+check "timeout: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+finish
