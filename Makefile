@@ -7,6 +7,12 @@ WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
 LIBS     = -ljansson -lm
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer
+# `make V=1` shows the full compiler commands.
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
 
 SRC  := $(wildcard src/*.c)
 LIB_SRC := $(filter-out src/main.c,$(SRC))
@@ -20,16 +26,19 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 all: $(BUILD)/buildwall
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/buildwall: $(OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) $(OBJ) $(LIBS) -o $@
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(OBJ) $(LIBS) -o $@
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ) | $(BUILD)/tests
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -DTESTS_DIR=\"$(abspath tests)\" $< $(LIB_OBJ) $(LDFLAGS) $(LIBS) -lcmocka -o $@
+	@$(if $(Q),echo "  CC+LD   $<")
+	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -DTESTS_DIR=\"$(abspath tests)\" $< $(LIB_OBJ) $(LDFLAGS) $(LIBS) -lcmocka -o $@
 
 $(BUILD)/obj $(BUILD)/tests:
-	mkdir -p $@
+	@mkdir -p $@
 
 # Install what is missing from Debian's packages (as root), or say what to run.
 deps:

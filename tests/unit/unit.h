@@ -53,6 +53,8 @@ static inline void expect_exit(void (*fn)(void *), void *arg, int code, const ch
 static inline char *write_temp(const char *text)
 {
 	char *path = strdup("/tmp/buildwall-unit-XXXXXX");
+	if (!path)
+		abort();
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	size_t len = strlen(text);
