@@ -4,6 +4,7 @@
 #   build: compiler, jansson (JSON), ninja (buildwall asks ninja itself)
 #   test:  + cmocka (unit tests), python3 (JSON checks), the demo's headers
 #   demo:  + pybind11 and Python headers for the demo module
+#   (test and demo add clang-19 when there is no nvcc: see below)
 set -eu
 what=${1:-build}
 pkgs="gcc make libjansson-dev ninja-build"
@@ -13,6 +14,11 @@ test) pkgs="$pkgs libcmocka-dev python3 pybind11-dev python3-dev procps" ;;
 demo) pkgs="$pkgs pybind11-dev python3-dev" ;;
 *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
 esac
+# The demo's kernels need a GPU compiler: nvcc when it is there (CUDA is not
+# a Debian package), else Debian's clang-19 builds them as HIP.
+if [ "$what" != build ] && ! command -v nvcc >/dev/null 2>&1 && ! command -v clang++-22 >/dev/null 2>&1; then
+	pkgs="$pkgs clang-19 lld-19 clang-tools-19"
+fi
 
 missing=
 for p in $pkgs; do

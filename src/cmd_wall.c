@@ -100,12 +100,6 @@ static void run_step(const char *what, int trial, struct proc *p, const char *lo
 	}
 }
 
-static json_t *json_summary(struct summary s)
-{
-	return json_pack("{s:o, s:o, s:o, s:o}", "min", json_seconds(s.min), "median", json_seconds(s.median),
-			 "max", json_seconds(s.max), "spread", json_real(round(s.spread * 1000) / 1000));
-}
-
 int cmd_wall(int argc, char **argv)
 {
 	static const struct option longopts[] = {

@@ -207,6 +207,18 @@ static bool same_strvec(const struct strvec *a, const struct strvec *b)
 	return true;
 }
 
+static void edge_clear(struct ninja_edge *e)
+{
+	strvec_clear(&e->outputs);
+	strvec_clear(&e->inputs);
+	strvec_clear(&e->implicit);
+	strvec_clear(&e->order_only);
+	free(e->rule);
+	free(e->command);
+	free(e->deps);
+	memset(e, 0, sizeof(*e));
+}
+
 /* Targets of one multi-output edge share rule, inputs and command. */
 static size_t merge_multi_output(struct ninja_edge *edges, size_t n)
 {
@@ -222,12 +234,7 @@ static size_t merge_multi_output(struct ninja_edge *edges, size_t n)
 		}
 		if (j < kept) {
 			strvec_push(&edges[j].outputs, e->outputs.v[0]);
-			strvec_clear(&e->outputs);
-			strvec_clear(&e->inputs);
-			strvec_clear(&e->implicit);
-			strvec_clear(&e->order_only);
-			free(e->rule);
-			free(e->command);
+			edge_clear(e);
 			continue;
 		}
 		if (kept != i)
@@ -313,16 +320,8 @@ void ninja_load(const char *dir, struct ninja_build *b)
 
 void ninja_build_free(struct ninja_build *b)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		struct ninja_edge *e = &b->edges[i];
-		strvec_clear(&e->outputs);
-		strvec_clear(&e->inputs);
-		strvec_clear(&e->implicit);
-		strvec_clear(&e->order_only);
-		free(e->rule);
-		free(e->command);
-		free(e->deps);
-	}
+	for (size_t i = 0; i < b->n; i++)
+		edge_clear(&b->edges[i]);
 	free(b->edges);
 	free(b->dir);
 	memset(b, 0, sizeof(*b));

@@ -18,6 +18,12 @@ json_t *json_seconds(double s)
 	return json_real(round(s * 1000) / 1000);
 }
 
+json_t *json_summary(struct summary s)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}", "min", json_seconds(s.min), "median", json_seconds(s.median),
+			 "max", json_seconds(s.max), "spread", json_real(round(s.spread * 1000) / 1000));
+}
+
 void json_print(json_t *doc)
 {
 	if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)

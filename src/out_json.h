@@ -5,12 +5,16 @@
 
 #include <jansson.h>
 
+#include "stats.h"
+
 /* Bumped only for incompatible changes; new fields keep the version. */
 #define BUILDWALL_SCHEMA "buildwall/1"
 
 json_t *json_document(const char *command);
 /* Seconds rounded to the millisecond; NaN becomes null. */
 json_t *json_seconds(double s);
+/* {min, median, max, spread} of repeated measurements in seconds. */
+json_t *json_summary(struct summary s);
 void json_print(json_t *doc);
 
 #endif

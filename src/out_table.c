@@ -32,12 +32,9 @@ void table_column(struct table *t, const char *header, bool align_right)
 void table_cell(struct table *t, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die(EXIT_BUILD_FAILED, "out of memory");
+	strvec_push_nodup(&t->cells, xvasprintf(fmt, ap));
 	va_end(ap);
-	strvec_push_nodup(&t->cells, s);
 }
 
 void table_print(const struct table *t, FILE *f)

@@ -64,7 +64,7 @@ bool proc_interrupted(void)
 void proc_exit_if_interrupted(void)
 {
 	if (interrupted_by)
-		die(EXIT_INTERRUPTED, "interrupted; temporary files removed, build directory untouched");
+		die(EXIT_INTERRUPTED, "interrupted; every child stopped, temporary files removed");
 }
 
 static void track(pid_t pid, bool add)

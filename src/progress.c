@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "progress.h"
 #include "proc.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,8 +18,7 @@ void progress_set(const char *fmt, ...)
 	va_list ap;
 	free(label);
 	va_start(ap, fmt);
-	if (vasprintf(&label, fmt, ap) < 0)
-		label = NULL;
+	label = xvasprintf(fmt, ap);
 	va_end(ap);
 	since = monotonic_seconds();
 	if (first_set == 0)

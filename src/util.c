@@ -56,13 +56,19 @@ char *xstrndup(const char *s, size_t n)
 	return d;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory();
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -132,12 +138,9 @@ void strvec_push(struct strvec *sv, const char *s)
 void strvec_pushf(struct strvec *sv, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory();
+	strvec_push_nodup(sv, xvasprintf(fmt, ap));
 	va_end(ap);
-	strvec_push_nodup(sv, s);
 }
 
 void strvec_clear(struct strvec *sv)

@@ -20,6 +20,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* "buildwall: <what>" on stderr, then exit with the given code. */
 _Noreturn void die(enum exit_code code, const char *fmt, ...)

@@ -5,9 +5,19 @@
 // kernels plain functions so the module still builds without a GPU compiler.
 #pragma once
 
+// The K values of the device-heavy TU's unrolled tiles (see
+// src/kernels/opus_gemm_bigtile.cu), sized per backend so that it stays the
+// module's slowest TU, at least 1.5x the runner-up, on each.
+#if !defined(OPUS_BIGTILE_KS) && defined(__HIP__)
+#define OPUS_BIGTILE_KS 96, 80, 64, 112, 128, 144
+#elif !defined(OPUS_BIGTILE_KS)
+#define OPUS_BIGTILE_KS 96, 80, 64
+#endif
+
 #if defined(__CUDACC__)
 #define OPUS_DEVICE __device__ __forceinline__
 static OPUS_DEVICE unsigned opus_thread_x() { return threadIdx.x; }
+#define opus_fma(a, b, c) fmaf((a), (b), (c))
 #define OPUS_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
 
 #elif defined(__HIP__)
@@ -20,12 +30,13 @@ struct dim3 {
 	__host__ __device__ dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 typedef struct ihipStream_t *hipStream_t;
-extern "C" unsigned __hipPushCallConfiguration(dim3, dim3, unsigned long, hipStream_t);
+// Default arguments let clang accept the two-argument <<<grid, block>>>.
+extern "C" unsigned __hipPushCallConfiguration(dim3 grid, dim3 block, unsigned long shmem = 0,
+					       hipStream_t stream = nullptr);
 extern "C" int __hipPopCallConfiguration(dim3 *, dim3 *, unsigned long *, hipStream_t *);
 extern "C" int hipLaunchKernel(const void *, dim3, dim3, void **, unsigned long, hipStream_t);
 static OPUS_DEVICE unsigned opus_thread_x() { return __builtin_amdgcn_workitem_id_x(); }
-static inline float fmaf(float a, float b, float c) __attribute__((device, host));
-static inline float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+#define opus_fma(a, b, c) __builtin_fmaf((a), (b), (c))
 #define OPUS_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
 
 #else /* plain C++: kernels become host functions run for thread 0 */
@@ -36,5 +47,6 @@ static inline float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b
 #define __restrict__
 #define OPUS_DEVICE inline
 static inline unsigned opus_thread_x() { return 0; }
+#define opus_fma(a, b, c) std::fma((a), (b), (c))
 #define OPUS_LAUNCH(kernel, grid, block, ...) kernel(__VA_ARGS__)
 #endif

@@ -33,7 +33,7 @@ __global__ void bigtile(const float *__restrict__ a, const float *__restrict__ b
 		for (int i = 0; i < M; ++i) {
 #pragma unroll
 			for (int j = 0; j < N; ++j) {
-				acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
+				acc[i][j] = opus_fma(ra[i], rb[j], acc[i][j]);
 			}
 		}
 	}
@@ -46,18 +46,27 @@ __global__ void bigtile(const float *__restrict__ a, const float *__restrict__ b
 	}
 }
 
+// One instance per K in OPUS_BIGTILE_KS (calibrated per backend in
+// opus/gpu.h), plus one wider tile for the rest.
+template <int K> bool try_launch(const opus::GemmArgs &args)
+{
+	if (args.k % K)
+		return false;
+	OPUS_LAUNCH((bigtile<8, 8, K>), dim3(1), dim3(64), args.a, args.b, args.c);
+	return true;
+}
+
+template <int... Ks> void launch_any(const opus::GemmArgs &args)
+{
+	if (!(try_launch<Ks>(args) || ...))
+		OPUS_LAUNCH((bigtile<16, 8, 40>), dim3(1), dim3(64), args.a, args.b, args.c);
+}
+
 } // namespace
 
 void opus_gemm_bigtile_launch(const opus::GemmArgs &args)
 {
-	if (args.k % 96 == 0)
-		OPUS_LAUNCH((bigtile<8, 8, 96>), dim3(1), dim3(64), args.a, args.b, args.c);
-	else if (args.k % 80 == 0)
-		OPUS_LAUNCH((bigtile<8, 8, 80>), dim3(1), dim3(64), args.a, args.b, args.c);
-	else if (args.m % 16 == 0)
-		OPUS_LAUNCH((bigtile<16, 8, 40>), dim3(1), dim3(64), args.a, args.b, args.c);
-	else
-		OPUS_LAUNCH((bigtile<8, 8, 64>), dim3(1), dim3(64), args.a, args.b, args.c);
+	launch_any<OPUS_BIGTILE_KS>(args);
 }
 
 #if defined(OPUS_WITH_FRAMEWORK) && !defined(OPUS_OPTIMIZED)
