@@ -250,6 +250,12 @@ static char *refused_in_list(const char *list)
 	return hit;
 }
 
+static bool is_primary_output(const char *flag)
+{
+	return !strcmp(flag, "-o") || !strcmp(flag, "--output-file") || !strcmp(flag, "-odir") ||
+	       !strcmp(flag, "--output-directory");
+}
+
 static char *redirected(const char *dir, const char *value, bool is_dir)
 {
 	if (is_dir || has_suffix(value, "/"))
@@ -273,6 +279,7 @@ char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
 		return xasprintf("'%s' is not a compiler buildwall knows, so it cannot tell which files it writes",
 				 cmd->argv.v[0]);
 	char **argv = cmd->argv.v;
+	bool have_output = false;
 	for (size_t i = 1; i < cmd->argv.n; i++) {
 		const char *arg = argv[i];
 		const char *bad = refused_in(arg, refused);
@@ -307,6 +314,7 @@ char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
 				if (i + 1 >= cmd->argv.n)
 					return xasprintf("%s is missing its file name", arg);
 				value = argv[i + 1];
+				have_output |= is_primary_output(f->name);
 				char *to = redirected(dir, value, f->is_dir);
 				record_move(cmd, value, to);
 				free(argv[i + 1]);
@@ -319,6 +327,7 @@ char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
 			if (!eq && !(!nvcc && (!strcmp(f->name, "-o") || !strcmp(f->name, "-MF") || !strcmp(f->name, "-MJ"))))
 				continue;
 			value = arg + n + eq;
+			have_output |= is_primary_output(f->name);
 			char *to = redirected(dir, value, f->is_dir);
 			record_move(cmd, value, to);
 			new_arg = xasprintf("%.*s%s", (int)(n + eq), arg, to);
@@ -328,6 +337,8 @@ char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
 			break;
 		}
 	}
+	if (!have_output)
+		return xstrdup("it has no -o, so the compiler would write its output into the build directory");
 	return NULL;
 }
 
@@ -342,20 +353,6 @@ void driver_substitute(struct compile_command *cmd, const struct strvec *from, c
 			}
 		}
 	}
-}
-
-const char *driver_output(const struct compile_command *cmd)
-{
-	for (size_t a = 1; a < cmd->argv.n; a++) {
-		const char *arg = cmd->argv.v[a];
-		if ((!strcmp(arg, "-o") || !strcmp(arg, "--output-file")) && a + 1 < cmd->argv.n)
-			return cmd->argv.v[a + 1];
-		if (has_prefix(arg, "--output-file="))
-			return arg + strlen("--output-file=");
-		if (cmd->compiler != COMPILER_NVCC && has_prefix(arg, "-o") && arg[2])
-			return arg + 2;
-	}
-	return NULL;
 }
 
 void compile_command_clear(struct compile_command *cmd)

@@ -38,8 +38,6 @@ char *driver_parse(const char *line, const char *cwd, struct compile_command *cm
 char *driver_redirect_outputs(struct compile_command *cmd, const char *dir);
 /* Replace whole arguments equal to from[i] by to[i] (link inputs). */
 void driver_substitute(struct compile_command *cmd, const struct strvec *from, const struct strvec *to);
-/* The primary output (-o) after rewriting, or NULL. */
-const char *driver_output(const struct compile_command *cmd);
 void compile_command_clear(struct compile_command *cmd);
 
 #endif

@@ -24,6 +24,37 @@ void ninja_check_dir(const char *dir)
 		die(EXIT_BAD_INPUT, "%s: no build.ninja here; pass the build directory with -C", dir);
 }
 
+/* ninja rejected the manifest: say so in one line, as ninja put it (its
+ * "ninja: error:" line, else its last line), with the manifest's path
+ * ("DIR/build.ninja:3: unknown build rule 'x'"). */
+static _Noreturn void die_with_ninja_error(const char *dir, const char *tool, const struct proc *p,
+					   const char *err_path)
+{
+	char *last = xstrdup(""), *line = NULL;
+	size_t cap = 0;
+	FILE *f = fopen(err_path, "r");
+	while (f && getline(&line, &cap, f) > 0 && !has_prefix(last, "ninja: error: ")) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (*line) {
+			free(last);
+			last = xstrdup(line);
+		}
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	const char *msg = last;
+	if (has_prefix(msg, "ninja: error: "))
+		msg += strlen("ninja: error: ");
+	size_t name = strcspn(msg, ": ");
+	bool located = msg[name] == ':' && msg[name + 1] >= '0' && msg[name + 1] <= '9';
+	if (located)
+		die(EXIT_BAD_INPUT, "%s/%s", dir, msg);
+	if (*msg)
+		die(EXIT_BAD_INPUT, "%s: ninja -t %s: %s", dir, tool, msg);
+	die(EXIT_BAD_INPUT, "%s: ninja -t %s failed (%s)", dir, tool, proc_failure(p));
+}
+
 /* Run "ninja -C dir -t TOOL args..." and return the path of its stdout. */
 static char *ninja_tool(const char *dir, const char *const *args, size_t nargs)
 {
@@ -40,12 +71,8 @@ static char *ninja_tool(const char *dir, const char *const *args, size_t nargs)
 	struct proc p = { .argv = argv.v, .out_path = out, .err_path = err };
 	proc_run(&p);
 	proc_exit_if_interrupted();
-	if (!proc_succeeded(&p)) {
-		char *why = proc_failure(&p);
-		fprintf(stderr, "buildwall: %s: ninja -t %s failed (%s):\n", dir, args[0], why);
-		print_file_tail(err, 10);
-		exit(EXIT_BAD_INPUT);
-	}
+	if (!proc_succeeded(&p))
+		die_with_ninja_error(dir, args[0], &p, err);
 	remove(err);
 	free(err);
 	strvec_clear(&argv);
@@ -143,8 +170,9 @@ static void read_query(const char *path, struct ninja_edge *edges, size_t n)
 }
 
 /* One line per target from "-t commands -s" when every target is its own
- * edge; otherwise ask target by target so multi-output edges group. */
-static void read_commands(const char *dir, struct ninja_edge *edges, size_t n)
+ * edge; otherwise ask target by target so multi-output edges group.
+ * Returns true when some edge has several outputs. */
+static bool read_commands(const char *dir, struct ninja_edge *edges, size_t n)
 {
 	struct strvec args = { 0 };
 	size_t want = 0;
@@ -167,7 +195,8 @@ static void read_commands(const char *dir, struct ninja_edge *edges, size_t n)
 	}
 	fclose(f);
 	free(line);
-	if (lines.n == want) {
+	bool multi = lines.n != want;
+	if (!multi) {
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++)
 			if (!ninja_edge_is_phony(&edges[i]))
@@ -195,6 +224,7 @@ static void read_commands(const char *dir, struct ninja_edge *edges, size_t n)
 	strvec_clear(&lines);
 	strvec_clear(&args);
 	free(out);
+	return multi;
 }
 
 static bool same_strvec(const struct strvec *a, const struct strvec *b)
@@ -304,8 +334,8 @@ void ninja_load(const char *dir, struct ninja_build *b)
 	free(path);
 	strvec_clear(&query);
 
-	read_commands(dir, b->edges, b->n);
-	b->n = merge_multi_output(b->edges, b->n);
+	if (read_commands(dir, b->edges, b->n))
+		b->n = merge_multi_output(b->edges, b->n);
 
 	size_t nidx;
 	struct output_index *idx = index_outputs(b, &nidx);
@@ -325,14 +355,6 @@ void ninja_build_free(struct ninja_build *b)
 	free(b->edges);
 	free(b->dir);
 	memset(b, 0, sizeof(*b));
-}
-
-long ninja_find_output(const struct ninja_build *b, const char *output)
-{
-	for (size_t i = 0; i < b->n; i++)
-		if (strvec_contains(&b->edges[i].outputs, output))
-			return (long)i;
-	return -1;
 }
 
 bool ninja_edge_is_phony(const struct ninja_edge *e)

@@ -30,8 +30,6 @@ void ninja_check_dir(const char *dir);
 /* Load the whole build graph; dies with a clear message when ninja fails. */
 void ninja_load(const char *dir, struct ninja_build *b);
 void ninja_build_free(struct ninja_build *b);
-/* Index of the edge that produces `output`, or -1. */
-long ninja_find_output(const struct ninja_build *b, const char *output);
 bool ninja_edge_is_phony(const struct ninja_edge *e);
 /* Object files: what rank and passes treat as compile steps. */
 bool ninja_edge_is_compile(const struct ninja_edge *e);

@@ -83,7 +83,6 @@ bool color_enabled(FILE *f)
 }
 
 const char *c_bold(FILE *f) { return color_enabled(f) ? "\033[1m" : ""; }
-const char *c_warn(FILE *f) { return color_enabled(f) ? "\033[33m" : ""; }
 const char *c_reset(FILE *f) { return color_enabled(f) ? "\033[0m" : ""; }
 
 char *format_kib(long kib)
