@@ -10,9 +10,10 @@ mkdir "$T/tmp"
 for sig in INT TERM; do
 	TMPDIR="$T/tmp" "$BW" rank -C "$demo" >"$T/out" 2>"$T/err" &
 	pid=$!
-	# Wait until a compiler is really running, then interrupt.
+	# Wait until a compile (a child of buildwall) is running, then interrupt.
 	i=0
-	while [ $i -lt 100 ] && ! pgrep -f -- "$demo" >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 100 ] && ! pgrep -P "$pid" >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+	check "SIG$sig: a compile was running" pgrep -P "$pid"
 	sleep 1
 	kill -"$sig" "$pid"
 	wait "$pid"
