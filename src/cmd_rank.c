@@ -254,6 +254,24 @@ static long tu_of_edge(const struct rank *r, size_t edge)
 	return -1;
 }
 
+/* Can the link run? Every explicit input is one of our temp objects or
+ * already exists in the build dir. */
+static bool link_inputs_available(const struct rank *r, const struct ninja_edge *e)
+{
+	for (size_t i = 0; i < e->inputs.n; i++) {
+		bool ours = false;
+		for (size_t t = 0; t < r->ntus && !ours; t++)
+			ours = strvec_contains(&r->build.edges[r->tus[t].edge].outputs, e->inputs.v[i]);
+		char *path = e->inputs.v[i][0] == '/' ? xstrdup(e->inputs.v[i])
+						      : xasprintf("%s/%s", r->dir, e->inputs.v[i]);
+		bool there = ours || file_exists(path);
+		free(path);
+		if (!there)
+			return false;
+	}
+	return true;
+}
+
 /* Re-run a link step on our temp objects (the build's own for TUs we did
  * not re-run) and return its median wall, or NaN when it failed. */
 static double time_link(struct rank *r, size_t edge, size_t k)
@@ -329,7 +347,7 @@ static struct step_time *step_times(struct rank *r, bool *have_log)
 			bool consumes = false;
 			for (size_t d = 0; d < e->ndeps; d++)
 				consumes |= tu_of_edge(r, e->deps[d]) >= 0;
-			if (consumes && !r->failures) {
+			if (consumes && !r->failures && link_inputs_available(r, e)) {
 				double s = time_link(r, i, links++);
 				if (!isnan(s))
 					st[i] = (struct step_time){ s, "re-run link" };

@@ -194,7 +194,7 @@ struct output_flag {
 static const struct output_flag gcc_outputs[] = {
 	{ "-o", false }, { "-MF", false }, { "-MJ", false },
 	{ "--serialize-diagnostics", false }, { "-ftime-trace", false },
-	{ "-dumpdir", true }, { NULL, false }
+	{ "-dumpdir", true }, { "-fcrash-diagnostics-dir", true }, { NULL, false }
 };
 
 static const struct output_flag nvcc_outputs[] = {
@@ -230,11 +230,15 @@ static const char *refused_in(const char *arg, const char *const *refused)
 	return NULL;
 }
 
-/* Linker map files are side outputs in the linker's own syntax. */
-static bool writes_linker_map(const char *arg)
+/* Side files a linker writes, named in the linker's own syntax (-Wl,…,
+ * -Xlinker …): buildwall does not rewrite inside those. */
+static const char *linker_side_file(const char *arg)
 {
-	return strstr(arg, "-Map") != NULL && (has_prefix(arg, "-Wl,") || has_prefix(arg, "-Xlinker") ||
-					      has_prefix(arg, "--linker-options") || !strcmp(arg, "-Map"));
+	static const char *const flags[] = { "-Map", "--Map", "--dependency-file", "--out-implib", NULL };
+	for (int i = 0; flags[i]; i++)
+		if (strstr(arg, flags[i]))
+			return flags[i];
+	return NULL;
 }
 
 /* Check nvcc's pass-through lists (-Xcompiler a,b,c) for flags that would
@@ -285,8 +289,11 @@ char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
 		const char *bad = refused_in(arg, refused);
 		if (bad)
 			return xasprintf("%s writes files buildwall cannot redirect; remove it to probe this command", bad);
-		if (writes_linker_map(arg))
-			return xasprintf("%s writes a linker map buildwall cannot redirect", arg);
+		bool to_linker = has_prefix(arg, "-Wl,") || has_prefix(arg, "--linker-options") ||
+				 (i > 1 && (!strcmp(argv[i - 1], "-Xlinker") || !strcmp(argv[i - 1], "--linker-options")));
+		if (to_linker && linker_side_file(arg))
+			return xasprintf("%s makes the linker write a file (%s) buildwall cannot redirect", arg,
+					 linker_side_file(arg));
 		if (nvcc && (!strcmp(arg, "-Xcompiler") || !strcmp(arg, "--compiler-options") ||
 			     has_prefix(arg, "-Xcompiler=") || has_prefix(arg, "--compiler-options="))) {
 			const char *list = strchr(arg, '=') ? strchr(arg, '=') + 1 : (i + 1 < cmd->argv.n ? argv[i + 1] : "");

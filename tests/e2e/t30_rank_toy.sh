@@ -35,6 +35,12 @@ run 0 "rank without .ninja_log" "$BW" rank -C "$T/nolog" --json
 check "link re-run on temp objects" [ "$(json "$T/out" 'd["prediction"]["critical_path"][-1]["source"]')" = "re-run link" ]
 check "no .ninja_log appeared, tree identical" [ "$(tree_hash "$T/nolog")" = "$before" ]
 
+# A link whose other inputs are missing is not re-run: no time, no failure.
+cp -a "$T/nolog" "$T/partial"
+rm "$T/partial/b.o"
+run 0 "rank one TU, link inputs missing" "$BW" rank -C "$T/partial" --json a.o
+check "link (and gen.h, b.o, c.o) left without a time" [ "$(json "$T/out" 'd["prediction"]["steps_without_time"]')" = 4 ]
+
 # Launchers are stripped, and the report says so.
 mkdir -p "$T/bin"
 printf '#!/bin/sh\necho "$@" >>%s/launched\nexec "$@"\n' "$T" >"$T/bin/ccache"

@@ -79,6 +79,10 @@ static void test_redirect_forms(void **state)
 	assert_null(err);
 	assert_string_equal(s, "nvcc --dependency-output /T/k.o.d --time=/T/k.csv -fdevice-time-trace /T/tr.json -c k.cu --output-file /T/k.o");
 	free(s);
+	s = rewrite("clang++ -fcrash-diagnostics-dir=crash -c a.cc -o a.o", &err);
+	assert_null(err);
+	assert_string_equal(s, "clang++ -fcrash-diagnostics-dir=/T/ -c a.cc -o /T/a.o");
+	free(s);
 	s = rewrite("nvcc -odir objs -c k.cu", &err);
 	assert_null(err);
 	assert_string_equal(s, "nvcc -odir /T/ -c k.cu");
@@ -96,6 +100,7 @@ static void test_redirect_refuses(void **state)
 		{ "nvcc -Xcompiler -fPIC,-save-temps -c k.cu -o k.o", "-save-temps" },
 		{ "nvcc --run k.cu", "--run" },
 		{ "g++ a.o -Wl,-Map=a.map -o a", "-Map" },
+		{ "g++ a.o -Xlinker --dependency-file=a.d -o a", "--dependency-file" },
 		{ "python3 gen.py out.h", "not a compiler" },
 		{ "g++ -c a.cc -o", "missing its file name" },
 		{ "g++ -MMD -c src/a.cc", "no -o" },
