@@ -12,6 +12,7 @@
 #include "out_table.h"
 #include "proc.h"
 #include "progress.h"
+#include "snapshot.h"
 #include "stats.h"
 #include "target.h"
 #include "tmpdir.h"
@@ -360,6 +361,21 @@ static struct step_time *step_times(struct rank *r, bool *have_log)
 	return st;
 }
 
+/* The safety net: say so if anything in the build dir changed anyway. */
+static void report_tree_changes(const char *dir, const struct snapshot *before, const struct snapshot *after)
+{
+	struct strvec changes = { 0 };
+	size_t n = snapshot_diff(before, after, &changes, 5);
+	if (n) {
+		warn("%s changed while buildwall was probing it (%zu entr%s, first: %s); a compile wrote outside "
+		     "its redirected outputs, or something else is writing there",
+		     dir, n, n == 1 ? "y" : "ies", changes.v[0]);
+		for (size_t i = 1; i < changes.n; i++)
+			fprintf(stderr, "  %s\n", changes.v[i]);
+	}
+	strvec_clear(&changes);
+}
+
 static int cmp_tu(const void *a, const void *b)
 {
 	const struct tu *x = a, *y = b;
@@ -403,10 +419,15 @@ int cmd_rank(int argc, char **argv)
 	select_tus(&r, argv + optind, (size_t)(argc - optind));
 	if (r.stripped.n)
 		note("stripped %s from the commands: re-timing measures the compiler, not the launcher", r.stripped.v[0]);
+	struct snapshot before, after;
+	snapshot_take(r.dir, &before);
 	measure(&r);
-
 	bool have_log;
 	struct step_time *st = step_times(&r, &have_log);
+	snapshot_take(r.dir, &after);
+	report_tree_changes(r.dir, &before, &after);
+	snapshot_free(&before);
+	snapshot_free(&after);
 	size_t n = r.build.n;
 	struct graph_node *nodes = xcalloc(n, sizeof(*nodes));
 	size_t unknown = 0;

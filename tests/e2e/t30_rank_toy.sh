@@ -52,6 +52,15 @@ check "ccache listed as stripped" [ "$(json "$T/out" 'd["method"]["launchers_str
 contains "$T/err" "stripped ccache" "stripped launcher noted"
 check "the launcher never ran" [ ! -e "$T/launched" ]
 
+# The safety net: a compiler that writes into the build dir anyway is caught.
+mkdir -p "$T/stray/bin"
+printf '#!/bin/sh\ntouch stray.txt\nexec gcc "$@"\n' >"$T/stray/bin/cc"
+chmod +x "$T/stray/bin/cc"
+PATH="$T/stray/bin:$PATH" TOY_CC=cc build_toy "$T/stray/b"
+rm "$T/stray/b/stray.txt"
+PATH="$T/stray/bin:$PATH" run 0 "rank with a compiler that writes into cwd" "$BW" rank -C "$T/stray/b"
+contains "$T/err" "changed while buildwall was probing it (1 entry, first: stray.txt (new))" "stray write reported"
+
 # One TU fails: the others are still ranked, exit 3, tree identical.
 build_toy "$T/broken"
 printf 'int b(void) { return syntax error; }\n' >"$T/broken/src/b.c"
