@@ -34,6 +34,20 @@ contains "$T/err" "trial 1: clean failed" "failing clean reported"
 run 3 "trial timeout" "$BW" wall --timeout 0.5 --clean true -- sleep 5
 contains "$T/err" "timed out after 0.5 s" "timeout reported"
 
+# Ctrl-C during a trial: exit 130, the build's processes gone.
+marker="sleep 31.$$"
+"$BW" wall --clean true -- sh -c "$marker; echo built" >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+# ^: the sleep itself, not the commands that carry its text in their argv
+while [ $i -lt 50 ] && ! pgrep -f "^$marker" >/dev/null; do sleep 0.1; i=$((i + 1)); done
+check "the build is running" pgrep -f "^$marker"
+kill -INT "$pid"
+wait "$pid"
+check "Ctrl-C during wall exits 130" [ $? -eq 130 ]
+sleep 0.2
+check "Ctrl-C during wall leaves no build process" no_process "^$marker"
+
 # With -C: ninja -t clean, then ninja; the tree is built afterwards.
 build_toy "$T/toy"
 run 0 "wall -C" "$BW" wall -n 2 -j 1 -C "$T/toy" --json
