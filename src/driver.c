@@ -72,8 +72,19 @@ static enum compiler identify_name(const char *name)
 	return COMPILER_UNKNOWN;
 }
 
-/* Full path of `program` as execvp would find it, or NULL. */
-static char *find_in_path(const char *program)
+/* Does this executable resolve (through links) to a launcher? */
+static bool resolves_to_launcher(const char *path)
+{
+	char *real = realpath(path, NULL);
+	bool launcher = real && driver_is_launcher(real);
+	free(real);
+	return launcher;
+}
+
+/* Full path of `program` as execvp would find it, or NULL; with
+ * skip_launchers, the first one that is not a launcher in disguise (the
+ * /usr/lib/ccache/gcc -> ccache links a masquerading setup puts on PATH). */
+static char *find_in_path(const char *program, bool skip_launchers)
 {
 	if (strchr(program, '/'))
 		return access(program, X_OK) ? NULL : xstrdup(program);
@@ -83,7 +94,7 @@ static char *find_in_path(const char *program)
 	char *copy = xstrdup(path), *save = NULL;
 	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
 		char *cand = xasprintf("%s/%s", *dir ? dir : ".", program);
-		if (!access(cand, X_OK)) {
+		if (!access(cand, X_OK) && !(skip_launchers && resolves_to_launcher(cand))) {
 			free(copy);
 			return cand;
 		}
@@ -100,7 +111,7 @@ enum compiler driver_identify(const char *program)
 	free(name);
 	/* cc and c++ are often alternatives for clang: ask the file system. */
 	if (c == COMPILER_GCC || c == COMPILER_UNKNOWN) {
-		char *found = find_in_path(program);
+		char *found = find_in_path(program, true);
 		char *real = found ? realpath(found, NULL) : NULL;
 		if (real) {
 			char *real_name = bare_tool_name(real);
@@ -181,6 +192,20 @@ char *driver_parse(const char *line, const char *cwd, struct compile_command *cm
 			strvec_push(&cmd->argv, words.v[i]);
 	}
 	strvec_clear(&words);
+	/* A compiler name that PATH resolves to ccache & co.: run the real
+	 * compiler behind it, and count the launcher as stripped. */
+	char *first = find_in_path(cmd->argv.v[0], false);
+	if (first && resolves_to_launcher(first)) {
+		char *real = find_in_path(cmd->argv.v[0], true);
+		char *launcher = realpath(first, NULL);
+		strvec_push(&cmd->launchers, base_name(launcher));
+		if (real) {
+			free(cmd->argv.v[0]);
+			cmd->argv.v[0] = real;
+		}
+		free(launcher);
+	}
+	free(first);
 	cmd->compiler = driver_identify(cmd->argv.v[0]);
 	return err;
 }

@@ -52,6 +52,18 @@ check "ccache listed as stripped" [ "$(json "$T/out" 'd["method"]["launchers_str
 contains "$T/err" "stripped ccache" "stripped launcher noted"
 check "the launcher never ran" [ ! -e "$T/launched" ]
 
+# ccache masquerading as gcc through a PATH of links, as /usr/lib/ccache does.
+mkdir -p "$T/fake" "$T/masq"
+printf '#!/bin/sh\necho "$@" >>%s/masq-launched\nPATH=${PATH#*:} exec "$(basename "$0")" "$@"\n' "$T" >"$T/fake/ccache"
+chmod +x "$T/fake/ccache"
+ln -s "$T/fake/ccache" "$T/masq/gcc"
+PATH="$T/masq:$PATH" build_toy "$T/masqbuild"
+check "the masquerading ccache ran for the build" [ -s "$T/masq-launched" ]
+rm "$T/masq-launched"
+PATH="$T/masq:$PATH" run 0 "rank behind a masquerading ccache" "$BW" rank -C "$T/masqbuild" --json
+check "masquerading ccache listed as stripped" [ "$(json "$T/out" 'd["method"]["launchers_stripped"]')" = "['ccache']" ]
+check "the masquerading launcher never ran" [ ! -e "$T/masq-launched" ]
+
 # The safety net: a compiler that writes into the build dir anyway is caught.
 mkdir -p "$T/stray/bin"
 printf '#!/bin/sh\ntouch stray.txt\nexec gcc "$@"\n' >"$T/stray/bin/cc"
