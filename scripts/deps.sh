@@ -4,7 +4,7 @@
 #   build: compiler, jansson (JSON), ninja (buildwall asks ninja itself)
 #   test:  + cmocka (unit tests), python3 (JSON checks), the demo's headers
 #   demo:  + pybind11 and Python headers for the demo module
-#   (test and demo add clang-19 when there is no nvcc: see below)
+#   (clang-19 for the HIP demo: always for test, for demo without nvcc)
 set -eu
 what=${1:-build}
 pkgs="gcc make libjansson-dev ninja-build"
@@ -15,8 +15,9 @@ demo) pkgs="$pkgs pybind11-dev python3-dev" ;;
 *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
 esac
 # The demo's kernels need a GPU compiler: nvcc when it is there (CUDA is not
-# a Debian package), else Debian's clang-19 builds them as HIP.
-if [ "$what" != build ] && ! command -v nvcc >/dev/null 2>&1 && ! command -v clang++-22 >/dev/null 2>&1; then
+# a Debian package), else Debian's clang-19 builds them as HIP. The tests
+# build the HIP variant too, so they always want clang-19.
+if [ "$what" = test ] || { [ "$what" = demo ] && ! command -v nvcc >/dev/null 2>&1; }; then
 	pkgs="$pkgs clang-19 lld-19 clang-tools-19"
 fi
 

@@ -1,0 +1,23 @@
+# rank on the HIP build of the demo (Debian's clang-19 or clang-22, gfx90a
+# and gfx942, -nogpulib -nogpuinc): the same planted slowest TU, found
+# through the clang driver.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v clang++-19 >/dev/null && ! command -v clang++-22 >/dev/null; then
+	not_ok "clang++-19 or clang++-22 installed (make test installs clang-19)"
+	finish
+	exit 0
+fi
+demo=$(demo_dir hip) || { not_ok "HIP demo module builds"; finish; exit 0; }
+ok "HIP demo module builds"
+contains "$demo/build.ninja" "--offload-arch=gfx90a --offload-arch=gfx942 -nogpulib -nogpuinc" "HIP for gfx90a and gfx942"
+before=$(tree_hash "$demo")
+run 0 "rank on the HIP demo" "$BW" rank -C "$demo" -j 2 --json
+cp "$T/out" "$T/hip.json"
+check "build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
+check "kernel TUs recognised as clang" [ "$(json "$T/hip.json" 'sorted(set(t["compiler"] for t in d["tus"]))')" = "['clang', 'gcc']" ]
+check "planted slowest TU ranks first" [ "$(json "$T/hip.json" 'd["tus"][0]["target"]')" = opus_gemm_bigtile.cuda.o ]
+ratio=$(json "$T/hip.json" 'round(d["tus"][0]["wall_s"] / d["tus"][1]["wall_s"], 2)')
+echo "# slowest / runner-up = $ratio (planted: >= 1.5)"
+check "slowest TU well ahead of the runner-up ($ratio x)" python3 -c "import sys; sys.exit(0 if $ratio >= 1.3 else 1)"
+finish
