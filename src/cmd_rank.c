@@ -80,7 +80,7 @@ static void check_built(const struct rank *r, const struct ninja_edge *e)
 	for (int l = 0; l < 2; l++) {
 		for (size_t i = 0; i < lists[l]->n; i++) {
 			const char *in = lists[l]->v[i];
-			char *path = in[0] == '/' ? xstrdup(in) : xasprintf("%s/%s", r->dir, in);
+			char *path = path_in(r->dir, in);
 			bool ok = file_exists(path);
 			free(path);
 			if (!ok)
@@ -263,8 +263,7 @@ static bool link_inputs_available(const struct rank *r, const struct ninja_edge 
 		bool ours = false;
 		for (size_t t = 0; t < r->ntus && !ours; t++)
 			ours = strvec_contains(&r->build.edges[r->tus[t].edge].outputs, e->inputs.v[i]);
-		char *path = e->inputs.v[i][0] == '/' ? xstrdup(e->inputs.v[i])
-						      : xasprintf("%s/%s", r->dir, e->inputs.v[i]);
+		char *path = path_in(r->dir, e->inputs.v[i]);
 		bool there = ours || file_exists(path);
 		free(path);
 		if (!there)

@@ -141,7 +141,7 @@ static bool is_env_assignment(const char *w)
 
 static char *expand_response_file(const char *arg, const char *cwd, struct strvec *out)
 {
-	char *path = arg[1] == '/' || !cwd ? xstrdup(arg + 1) : xasprintf("%s/%s", cwd, arg + 1);
+	char *path = path_in(cwd, arg + 1);
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		/* Not a file: an argument that happens to start with '@'. */

@@ -177,6 +177,11 @@ const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+char *path_in(const char *dir, const char *path)
+{
+	return path[0] == '/' || !dir ? xstrdup(path) : xasprintf("%s/%s", dir, path);
+}
+
 bool is_directory(const char *path)
 {
 	struct stat st;

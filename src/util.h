@@ -45,6 +45,9 @@ bool strvec_contains(const struct strvec *sv, const char *s);
 bool has_suffix(const char *s, const char *suffix);
 bool has_prefix(const char *s, const char *prefix);
 const char *base_name(const char *path);
+/* `path` as seen from `dir`: itself when absolute (or dir is NULL), else
+ * "dir/path". Always a new string. */
+char *path_in(const char *dir, const char *path);
 bool is_directory(const char *path);
 bool file_exists(const char *path);
 /* Parse a whole-string number; false on junk, empty input or overflow. */
