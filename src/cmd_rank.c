@@ -60,7 +60,7 @@ struct tu {
 
 struct step_time {
 	double seconds;
-	const char *source;	/* "measured", ".ninja_log", "re-run link", "none" */
+	const char *source;	/* "measured", ".ninja_log", "re-run link", "phony", "none" */
 };
 
 struct rank {
@@ -68,10 +68,20 @@ struct rank {
 	struct ninja_build build;
 	struct tu *tus;
 	size_t ntus;
+	long *tu_of;		/* edge -> index in tus, or -1 */
 	long repeats, parallel, jobs, top;
 	double timeout;
 	size_t failures;
 	struct strvec stripped;	/* launchers we removed, for the report */
+
+	/* The model the renderers show, filled by predict(). */
+	struct step_time *steps;	/* per edge */
+	struct graph_node *nodes;
+	struct schedule sched;
+	size_t *chain, nchain;
+	struct tu **order;	/* slowest first, failed last */
+	double serial;
+	size_t measured, unknown;
 };
 
 static void check_built(const struct rank *r, const struct ninja_edge *e)
@@ -125,9 +135,12 @@ static void select_tus(struct rank *r, char **patterns, size_t npatterns)
 			selected[i] = ninja_edge_is_compile(&b->edges[i]);
 	}
 	r->tus = xcalloc(b->n, sizeof(struct tu));
+	r->tu_of = xcalloc(b->n, sizeof(long));
 	for (size_t i = 0; i < b->n; i++) {
+		r->tu_of[i] = -1;
 		if (!selected[i])
 			continue;
+		r->tu_of[i] = (long)r->ntus;
 		struct tu *t = &r->tus[r->ntus];
 		t->edge = i;
 		t->walls = xcalloc((size_t)r->repeats, sizeof(double));
@@ -247,24 +260,16 @@ static void measure(struct rank *r)
 	}
 }
 
-static long tu_of_edge(const struct rank *r, size_t edge)
-{
-	for (size_t i = 0; i < r->ntus; i++)
-		if (r->tus[i].edge == edge)
-			return (long)i;
-	return -1;
-}
-
 /* Can the link run? Every explicit input is one of our temp objects or
  * already exists in the build dir. */
 static bool link_inputs_available(const struct rank *r, const struct ninja_edge *e)
 {
 	for (size_t i = 0; i < e->inputs.n; i++) {
-		bool ours = false;
-		for (size_t t = 0; t < r->ntus && !ours; t++)
-			ours = strvec_contains(&r->build.edges[r->tus[t].edge].outputs, e->inputs.v[i]);
+		long d = ninja_edge_of(&r->build, e->inputs.v[i]);
+		if (d >= 0 && r->tu_of[d] >= 0)
+			continue;
 		char *path = path_in(r->dir, e->inputs.v[i]);
-		bool there = ours || file_exists(path);
+		bool there = file_exists(path);
 		free(path);
 		if (!there)
 			return false;
@@ -323,41 +328,41 @@ static double time_link(struct rank *r, size_t edge, size_t k)
 
 /* Durations for every edge: measured TUs, else .ninja_log, else a link
  * re-run for steps that consume our objects, else unknown (0). */
-static struct step_time *step_times(struct rank *r, bool *have_log)
+static void step_times(struct rank *r)
 {
 	struct ninja_build *b = &r->build;
-	struct step_time *st = xcalloc(b->n, sizeof(*st));
 	struct ninja_log log;
 	char *log_path = xasprintf("%s/.ninja_log", r->dir);
-	*have_log = ninja_log_read_latest(log_path, &log);
+	bool have_log = ninja_log_read_latest(log_path, &log);
 	size_t links = 0;
+	r->steps = xcalloc(b->n, sizeof(*r->steps));
 	for (size_t i = 0; i < b->n; i++) {
 		const struct ninja_edge *e = &b->edges[i];
-		long t = tu_of_edge(r, i);
-		const struct log_entry *le = *have_log ? ninja_log_find(&log, e->outputs.v[0]) : NULL;
-		st[i] = (struct step_time){ 0, "none" };
+		long t = r->tu_of[i];
+		const struct log_entry *le;
+		struct step_time *st = &r->steps[i];
+		*st = (struct step_time){ 0, "none" };
 		if (ninja_edge_is_phony(e)) {
-			st[i].source = "phony";
+			st->source = "phony";
 		} else if (t >= 0) {
 			if (!r->tus[t].failed)
-				st[i] = (struct step_time){ r->tus[t].wall.median, "measured" };
-		} else if (le) {
-			st[i] = (struct step_time){ (le->end_ms - le->start_ms) / 1000.0, ".ninja_log" };
+				*st = (struct step_time){ r->tus[t].wall.median, "measured" };
+		} else if (have_log && (le = ninja_log_find(&log, e->outputs.v[0]))) {
+			*st = (struct step_time){ (le->end_ms - le->start_ms) / 1000.0, ".ninja_log" };
 		} else {
 			bool consumes = false;
 			for (size_t d = 0; d < e->ndeps; d++)
-				consumes |= tu_of_edge(r, e->deps[d]) >= 0;
+				consumes |= r->tu_of[e->deps[d]] >= 0;
 			if (consumes && !r->failures && link_inputs_available(r, e)) {
-				double s = time_link(r, i, links++);
-				if (!isnan(s))
-					st[i] = (struct step_time){ s, "re-run link" };
+				double sec = time_link(r, i, links++);
+				if (!isnan(sec))
+					*st = (struct step_time){ sec, "re-run link" };
 			}
 		}
 	}
-	if (*have_log)
+	if (have_log)
 		ninja_log_free(&log);
 	free(log_path);
-	return st;
 }
 
 /* The safety net: say so if anything in the build dir changed anyway. */
@@ -377,11 +382,193 @@ static void report_tree_changes(const char *dir, const struct snapshot *before, 
 
 static int cmp_tu(const void *a, const void *b)
 {
-	const struct tu *x = a, *y = b;
+	const struct tu *x = *(struct tu *const *)a, *y = *(struct tu *const *)b;
 	if (x->failed != y->failed)
 		return x->failed - y->failed;
 	double d = y->wall.median - x->wall.median;
 	return (d > 0) - (d < 0);
+}
+
+/* The prediction and the figures the renderers show. */
+static void predict(struct rank *r)
+{
+	size_t n = r->build.n;
+	r->nodes = xcalloc(n, sizeof(*r->nodes));
+	for (size_t i = 0; i < n; i++) {
+		const struct ninja_edge *e = &r->build.edges[i];
+		r->nodes[i] = (struct graph_node){ r->steps[i].seconds, ninja_edge_is_phony(e), e->deps, e->ndeps };
+		r->unknown += !strcmp(r->steps[i].source, "none");
+	}
+	if (!graph_schedule(r->nodes, n, (int)r->jobs, &r->sched))
+		die(EXIT_BAD_INPUT, "%s: the build graph has a cycle", r->dir);
+	r->chain = xcalloc(n, sizeof(size_t));
+	r->nchain = graph_critical_chain(&r->sched, n, r->chain);
+	r->order = xcalloc(r->ntus, sizeof(*r->order));
+	for (size_t i = 0; i < r->ntus; i++) {
+		r->order[i] = &r->tus[i];
+		if (!r->tus[i].failed) {
+			r->serial += r->tus[i].wall.median;
+			r->measured++;
+		}
+	}
+	qsort(r->order, r->ntus, sizeof(*r->order), cmp_tu);
+}
+
+/* Steps that are neither phony nor a ranked TU but have a time: the link
+ * and the like, with where their time came from. */
+static bool is_other_step(const struct rank *r, size_t i)
+{
+	return r->tu_of[i] < 0 && strcmp(r->steps[i].source, "phony") && strcmp(r->steps[i].source, "none");
+}
+
+static const char *const measured_text =
+	"each compile re-run in isolation, outputs in a private temp dir: wall = median of repeats "
+	"(monotonic clock); cpu = user+sys incl. children; max_rss = largest single process";
+
+static json_t *json_step(const struct rank *r, size_t i)
+{
+	return json_pack("{s:s, s:o, s:s}", "target", r->build.edges[i].outputs.v[0],
+			 "seconds", json_seconds(r->steps[i].seconds), "source", r->steps[i].source);
+}
+
+static void render_json(const struct rank *r)
+{
+	json_t *doc = json_document("rank");
+	json_t *stripped = json_array();
+	for (size_t i = 0; i < r->stripped.n; i++)
+		json_array_append_new(stripped, json_string(r->stripped.v[i]));
+	json_object_set_new(doc, "build_dir", json_string(r->dir));
+	json_object_set_new(doc, "method", json_pack("{s:I, s:I, s:s, s:o}", "repeats", (json_int_t)r->repeats,
+		"parallel", (json_int_t)r->parallel, "measured", measured_text, "launchers_stripped", stripped));
+	json_t *tus = json_array();
+	for (size_t i = 0; i < r->ntus; i++) {
+		const struct tu *t = r->order[i];
+		const struct ninja_edge *e = &r->build.edges[t->edge];
+		json_t *walls = json_array();
+		for (size_t k = 0; k < t->runs; k++)
+			json_array_append_new(walls, json_seconds(t->walls[k]));
+		double missing = NAN;
+		json_array_append_new(tus, json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
+			"rank", (int)i + 1, "target", e->outputs.v[0], "rule", e->rule,
+			"compiler", compiler_name(t->cmd.compiler), "status", t->failed ? "failed" : "ok",
+			"wall_s", json_seconds(t->failed ? missing : t->wall.median),
+			"wall_min_s", json_seconds(t->failed ? missing : t->wall.min),
+			"wall_max_s", json_seconds(t->failed ? missing : t->wall.max),
+			"walls_s", walls, "cpu_s", json_seconds(t->failed ? missing : t->cpu.median),
+			"max_rss_kib", (json_int_t)t->maxrss_kb,
+			"share", t->failed || r->serial <= 0 ? json_null() : json_real(round(t->wall.median / r->serial * 10000) / 10000),
+			"failure", t->failure ? json_string(t->failure) : json_null()));
+	}
+	json_object_set_new(doc, "tus", tus);
+	json_object_set_new(doc, "serial_sum_s", json_seconds(r->serial));
+	json_t *path = json_array(), *others = json_array();
+	for (size_t i = 0; i < r->nchain; i++)
+		if (!r->nodes[r->chain[i]].free)
+			json_array_append_new(path, json_step(r, r->chain[i]));
+	for (size_t i = 0; i < r->build.n; i++)
+		if (is_other_step(r, i))
+			json_array_append_new(others, json_step(r, i));
+	json_object_set_new(doc, "prediction", json_pack("{s:I, s:o, s:s, s:o, s:o, s:I}",
+		"jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->sched.makespan),
+		"policy", "manifest order (ninja <= 1.11)", "critical_path", path, "other_steps", others,
+		"steps_without_time", (json_int_t)r->unknown));
+	json_print(doc);
+}
+
+static void render_table(const struct rank *r)
+{
+	printf("%srank%s: %zu compile step%s in %s, each re-run in isolation (%ld repeat%s, %ld at a time)\n",
+	       c_bold(stdout), c_reset(stdout), r->ntus, r->ntus == 1 ? "" : "s", r->dir, r->repeats,
+	       r->repeats == 1 ? "" : "s", r->parallel);
+	printf("measured: wall = %s (monotonic clock), CPU = user+sys incl. children, RSS = largest process\n\n",
+	       r->repeats > 1 ? "median of the repeats" : "one run");
+	struct table *tab = table_new();
+	table_column(tab, "#", true);
+	table_column(tab, "TU", false);
+	table_column(tab, "wall s", true);
+	if (r->repeats > 1)
+		table_column(tab, "min-max s", true);
+	table_column(tab, "cpu s", true);
+	table_column(tab, "peak RSS", true);
+	table_column(tab, "share", true);
+	table_column(tab, "compiler", false);
+	size_t shown = r->top && (size_t)r->top < r->ntus ? (size_t)r->top : r->ntus;
+	for (size_t i = 0; i < shown; i++) {
+		const struct tu *t = r->order[i];
+		table_cell(tab, "%zu", i + 1);
+		table_cell(tab, "%s", r->build.edges[t->edge].outputs.v[0]);
+		if (t->failed) {
+			table_cell(tab, "FAILED");
+			for (int k = r->repeats > 1 ? 4 : 3; k > 0; k--)
+				table_cell(tab, "-");
+		} else {
+			char *mem = format_kib(t->maxrss_kb);
+			table_cell(tab, "%.2f", t->wall.median);
+			if (r->repeats > 1)
+				table_cell(tab, "%.2f-%.2f", t->wall.min, t->wall.max);
+			table_cell(tab, "%.2f", t->cpu.median);
+			table_cell(tab, "%s", mem);
+			table_cell(tab, "%.1f%%", r->serial > 0 ? 100 * t->wall.median / r->serial : 0);
+			free(mem);
+		}
+		table_cell(tab, "%s", compiler_name(t->cmd.compiler));
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	if (shown < r->ntus)
+		printf("(%zu more; --top shows the %zu slowest)\n", r->ntus - shown, shown);
+
+	printf("\nserial sum: %.2f s over %zu compile step%s\n", r->serial, r->measured, r->measured == 1 ? "" : "s");
+	printf("predicted wall at -j %ld: %s%.2f s%s (list scheduling over ninja's graph, manifest order)\n",
+	       r->jobs, c_bold(stdout), r->sched.makespan, c_reset(stdout));
+	size_t others = 0;
+	for (size_t i = 0; i < r->build.n; i++) {
+		if (!is_other_step(r, i))
+			continue;
+		if (others++ < 5)
+			printf("%s %s %.2f s (%s)", others == 1 ? "other steps:" : ",", r->build.edges[i].outputs.v[0],
+			       r->steps[i].seconds, !strcmp(r->steps[i].source, ".ninja_log") ? "from .ninja_log"
+			       : "re-run on the temp objects");
+	}
+	if (others > 5)
+		printf(", +%zu more", others - 5);
+	if (others)
+		printf("\n");
+	if (r->unknown)
+		printf("note: %zu step%s without a time (not re-run, not in .ninja_log) counted as 0 s\n",
+		       r->unknown, r->unknown == 1 ? "" : "s");
+	printf("critical path:");
+	bool first = true;
+	for (size_t i = 0; i < r->nchain; i++) {
+		size_t e = r->chain[i];
+		if (r->nodes[e].free)
+			continue;
+		printf("%s %s (%.2f s)", first ? "" : " ->", r->build.edges[e].outputs.v[0], r->steps[e].seconds);
+		first = false;
+	}
+	printf("\n");
+	if (r->parallel > 1)
+		printf("note: %ld TUs were measured at once; contention for cores and memory inflates their walls\n",
+		       r->parallel);
+}
+
+static void rank_free(struct rank *r)
+{
+	for (size_t i = 0; i < r->ntus; i++) {
+		compile_command_clear(&r->tus[i].cmd);
+		free(r->tus[i].walls);
+		free(r->tus[i].cpus);
+		free(r->tus[i].failure);
+	}
+	free(r->tus);
+	free(r->tu_of);
+	free(r->steps);
+	free(r->nodes);
+	schedule_free(&r->sched);
+	free(r->chain);
+	free(r->order);
+	strvec_clear(&r->stripped);
+	ninja_build_free(&r->build);
 }
 
 int cmd_rank(int argc, char **argv)
@@ -416,166 +603,27 @@ int cmd_rank(int argc, char **argv)
 
 	ninja_load(r.dir, &r.build);
 	select_tus(&r, argv + optind, (size_t)(argc - optind));
-	if (r.stripped.n)
-		note("stripped %s from the commands: re-timing measures the compiler, not the launcher", r.stripped.v[0]);
+	if (r.stripped.n) {
+		char *names = cmdline_join(r.stripped.v, r.stripped.n);
+		note("stripped %s from the commands: re-timing measures the compiler, not the launcher", names);
+		free(names);
+	}
 	struct snapshot before, after;
 	snapshot_take(r.dir, &before);
 	measure(&r);
-	bool have_log;
-	struct step_time *st = step_times(&r, &have_log);
+	step_times(&r);
 	snapshot_take(r.dir, &after);
 	report_tree_changes(r.dir, &before, &after);
 	snapshot_free(&before);
 	snapshot_free(&after);
-	size_t n = r.build.n;
-	struct graph_node *nodes = xcalloc(n, sizeof(*nodes));
-	size_t unknown = 0;
-	for (size_t i = 0; i < n; i++) {
-		nodes[i] = (struct graph_node){ st[i].seconds, ninja_edge_is_phony(&r.build.edges[i]),
-						r.build.edges[i].deps, r.build.edges[i].ndeps };
-		unknown += !strcmp(st[i].source, "none");
-	}
-	struct schedule sched;
-	if (!graph_schedule(nodes, n, (int)r.jobs, &sched))
-		die(EXIT_BAD_INPUT, "%s: the build graph has a cycle", r.dir);
-	size_t *chain = xcalloc(n, sizeof(size_t));
-	size_t nchain = graph_critical_chain(&sched, n, chain);
-
-	double serial = 0;
-	size_t measured = 0;
-	for (size_t i = 0; i < r.ntus; i++)
-		if (!r.tus[i].failed) {
-			serial += r.tus[i].wall.median;
-			measured++;
-		}
-	qsort(r.tus, r.ntus, sizeof(struct tu), cmp_tu);
-	size_t shown = r.top && (size_t)r.top < r.ntus ? (size_t)r.top : r.ntus;
-	const char *link_source = NULL;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(st[i].source, ".ninja_log") || !strcmp(st[i].source, "re-run link"))
-			link_source = link_source ? link_source : st[i].source;
-
-	if (json) {
-		json_t *doc = json_document("rank");
-		json_object_set_new(doc, "build_dir", json_string(r.dir));
-		json_object_set_new(doc, "method", json_pack("{s:I, s:I, s:s, s:o}",
-			"repeats", (json_int_t)r.repeats, "parallel", (json_int_t)r.parallel,
-			"measured", "each compile re-run in isolation, outputs in a private temp dir: wall = median of repeats (monotonic clock); cpu = user+sys incl. children; max_rss = largest single process",
-			"launchers_stripped", json_array()));
-		for (size_t i = 0; i < r.stripped.n; i++)
-			json_array_append_new(json_object_get(json_object_get(doc, "method"), "launchers_stripped"),
-					      json_string(r.stripped.v[i]));
-		json_t *tus = json_array();
-		for (size_t i = 0; i < r.ntus; i++) {
-			struct tu *t = &r.tus[i];
-			const struct ninja_edge *e = &r.build.edges[t->edge];
-			json_t *walls = json_array();
-			for (size_t k = 0; k < t->runs; k++)
-				json_array_append_new(walls, json_seconds(t->walls[k]));
-			json_array_append_new(tus, json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
-				"rank", (int)i + 1, "target", e->outputs.v[0], "rule", e->rule,
-				"compiler", compiler_name(t->cmd.compiler), "status", t->failed ? "failed" : "ok",
-				"wall_s", json_seconds(t->failed ? NAN : t->wall.median),
-				"wall_min_s", json_seconds(t->failed ? NAN : t->wall.min),
-				"wall_max_s", json_seconds(t->failed ? NAN : t->wall.max),
-				"walls_s", walls, "cpu_s", json_seconds(t->failed ? NAN : t->cpu.median),
-				"max_rss_kib", (json_int_t)t->maxrss_kb,
-				"share", t->failed || serial <= 0 ? json_null() : json_real(round(t->wall.median / serial * 10000) / 10000),
-				"failure", t->failure ? json_string(t->failure) : json_null()));
-		}
-		json_object_set_new(doc, "tus", tus);
-		json_object_set_new(doc, "serial_sum_s", json_seconds(serial));
-		json_t *path = json_array();
-		for (size_t i = 0; i < nchain; i++)
-			if (!nodes[chain[i]].free)
-				json_array_append_new(path, json_pack("{s:s, s:o, s:s}",
-					"target", r.build.edges[chain[i]].outputs.v[0],
-					"seconds", json_seconds(st[chain[i]].seconds), "source", st[chain[i]].source));
-		json_object_set_new(doc, "prediction", json_pack("{s:I, s:o, s:s, s:o, s:I}",
-			"jobs", (json_int_t)r.jobs, "wall_s", json_seconds(sched.makespan),
-			"policy", "manifest order (ninja <= 1.11)", "critical_path", path,
-			"steps_without_time", (json_int_t)unknown));
-		json_print(doc);
-	} else {
-		printf("%srank%s: %zu compile step%s in %s, each re-run in isolation (%ld repeat%s, %ld at a time)\n",
-		       c_bold(stdout), c_reset(stdout), r.ntus, r.ntus == 1 ? "" : "s", r.dir, r.repeats,
-		       r.repeats == 1 ? "" : "s", r.parallel);
-		printf("measured: wall = %s (monotonic clock), CPU = user+sys incl. children, RSS = largest process\n\n",
-		       r.repeats > 1 ? "median of the repeats" : "one run");
-		struct table *tab = table_new();
-		table_column(tab, "#", true);
-		table_column(tab, "TU", false);
-		table_column(tab, "wall s", true);
-		if (r.repeats > 1)
-			table_column(tab, "min-max s", true);
-		table_column(tab, "cpu s", true);
-		table_column(tab, "peak RSS", true);
-		table_column(tab, "share", true);
-		table_column(tab, "compiler", false);
-		for (size_t i = 0; i < shown; i++) {
-			struct tu *t = &r.tus[i];
-			char *rss = format_kib(t->maxrss_kb);
-			table_cell(tab, "%zu", i + 1);
-			table_cell(tab, "%s", r.build.edges[t->edge].outputs.v[0]);
-			if (t->failed) {
-				table_cell(tab, "FAILED");
-				if (r.repeats > 1)
-					table_cell(tab, "-");
-				table_cell(tab, "-");
-				table_cell(tab, "-");
-				table_cell(tab, "-");
-			} else {
-				table_cell(tab, "%.2f", t->wall.median);
-				if (r.repeats > 1)
-					table_cell(tab, "%.2f-%.2f", t->wall.min, t->wall.max);
-				table_cell(tab, "%.2f", t->cpu.median);
-				table_cell(tab, "%s", rss);
-				table_cell(tab, "%.1f%%", serial > 0 ? 100 * t->wall.median / serial : 0);
-			}
-			table_cell(tab, "%s", compiler_name(t->cmd.compiler));
-			free(rss);
-		}
-		table_print(tab, stdout);
-		table_free(tab);
-		if (shown < r.ntus)
-			printf("(%zu more; --top shows the %zu slowest)\n", r.ntus - shown, shown);
-		printf("\nserial sum: %.2f s over %zu compile step%s\n", serial, measured, measured == 1 ? "" : "s");
-		printf("predicted wall at -j %ld: %s%.2f s%s (list scheduling over ninja's graph, manifest order)\n",
-		       r.jobs, c_bold(stdout), sched.makespan, c_reset(stdout));
-		if (link_source)
-			printf("link and other steps: %s\n", !strcmp(link_source, ".ninja_log")
-			       ? "times from .ninja_log (the last build)" : "measured by re-running the link on the temp objects");
-		if (unknown)
-			printf("note: %zu step%s without a time (not re-run, not in .ninja_log) counted as 0 s\n",
-			       unknown, unknown == 1 ? "" : "s");
-		printf("critical path:");
-		bool first = true;
-		for (size_t i = 0; i < nchain; i++) {
-			if (nodes[chain[i]].free)
-				continue;
-			printf("%s %s (%.2f s)", first ? "" : " ->", r.build.edges[chain[i]].outputs.v[0], st[chain[i]].seconds);
-			first = false;
-		}
-		printf("\n");
-		if (r.parallel > 1)
-			printf("note: %ld TUs were measured at once; contention for cores and memory inflates their walls\n",
-			       r.parallel);
-	}
+	predict(&r);
+	if (json)
+		render_json(&r);
+	else
+		render_table(&r);
 	if (r.failures)
 		fprintf(stderr, "buildwall: %zu step%s failed; see above\n", r.failures, r.failures == 1 ? "" : "s");
-
-	free(chain);
-	schedule_free(&sched);
-	free(nodes);
-	free(st);
-	for (size_t i = 0; i < r.ntus; i++) {
-		compile_command_clear(&r.tus[i].cmd);
-		free(r.tus[i].walls);
-		free(r.tus[i].cpus);
-		free(r.tus[i].failure);
-	}
-	free(r.tus);
-	strvec_clear(&r.stripped);
-	ninja_build_free(&r.build);
-	return r.failures ? EXIT_BUILD_FAILED : EXIT_OK;
+	int status = r.failures ? EXIT_BUILD_FAILED : EXIT_OK;
+	rank_free(&r);
+	return status;
 }

@@ -43,11 +43,6 @@ static const char usage[] =
 	"  --timeout S        give up on a trial after S seconds (exit 3)\n"
 	"  --json             one JSON document (docs/json.md) instead of tables\n";
 
-struct trial {
-	double wall_s, cpu_s, match;
-	long maxrss_kb;
-};
-
 /* A compiler cache makes clean rebuilds measure cache hits. */
 static const char *cache_in_use(const char *dir, char *const *build_argv)
 {
@@ -65,26 +60,22 @@ static const char *cache_in_use(const char *dir, char *const *build_argv)
 		if (hit)
 			return names[i];
 	}
-	if (dir) {
-		struct ninja_build b;
-		ninja_load(dir, &b);
-		const char *found = NULL;
-		for (size_t i = 0; i < b.n && !found; i++) {
-			struct compile_command cmd = { 0 };
-			if (!b.edges[i].command)
-				continue;
-			char *err = driver_parse(b.edges[i].command, dir, &cmd);
-			for (size_t k = 0; k < cmd.launchers.n && !found; k++)
-				for (int j = 0; names[j] && !found; j++)
-					if (!strcmp(base_name(cmd.launchers.v[k]), names[j]))
-						found = names[j];
-			free(err);
-			compile_command_clear(&cmd);
-		}
-		ninja_build_free(&b);
-		return found;
+	if (!dir)
+		return NULL;
+	struct strvec commands = { 0 };
+	const char *found = NULL;
+	ninja_commands(dir, &commands);
+	for (size_t i = 0; i < commands.n && !found; i++) {
+		struct compile_command cmd = { 0 };
+		free(driver_parse(commands.v[i], dir, &cmd));
+		for (size_t k = 0; k < cmd.launchers.n && !found; k++)
+			for (int j = 0; names[j] && !found; j++)
+				if (!strcmp(base_name(cmd.launchers.v[k]), names[j]))
+					found = names[j];
+		compile_command_clear(&cmd);
 	}
-	return NULL;
+	strvec_clear(&commands);
+	return found;
 }
 
 static void run_step(const char *what, int trial, struct proc *p, const char *log)
@@ -177,7 +168,11 @@ int cmd_wall(int argc, char **argv)
 		warn("%s is in use: clean rebuilds may be cache hits, not compiles (set CCACHE_DISABLE=1 or remove it to time real builds)", cache);
 	proc_warn_if_loaded();
 
-	struct trial *t = xcalloc((size_t)trials, sizeof(*t));
+	size_t n = (size_t)trials;
+	double *walls = xcalloc(n, sizeof(double)), *cpus = xcalloc(n, sizeof(double));
+	double *matches = xcalloc(n, sizeof(double));
+	long *rss = xcalloc(n, sizeof(long));
+	char *clean_line = cmdline_join(clean_argv.v, clean_argv.n);
 	char *build_line = cmdline_join(build_argv.v, build_argv.n);
 	for (long k = 0; k < trials; k++) {
 		char *clean_log = xasprintf("%s/clean-%ld.out", tmpdir_path(), k + 1);
@@ -188,27 +183,17 @@ int cmd_wall(int argc, char **argv)
 		struct proc pb = { .argv = build_argv.v, .out_path = build_log, .timeout_s = timeout };
 		progress_set("[trial %ld/%ld] building", k + 1, trials);
 		run_step("build", (int)k + 1, &pb, build_log);
-		t[k] = (struct trial){ pb.wall_s, pb.cpu_s, NAN, pb.maxrss_kb };
-		if (match) {
-			t[k].match = match_last_number(&re, build_log);
-			if (isnan(t[k].match))
-				warn("trial %ld: --match found no number in the build's output", k + 1);
-		}
+		walls[k] = pb.wall_s;
+		cpus[k] = pb.cpu_s;
+		rss[k] = pb.maxrss_kb;
+		matches[k] = match ? match_last_number(&re, build_log) : NAN;
+		if (match && isnan(matches[k]))
+			warn("trial %ld: --match found no number in the build's output", k + 1);
 		free(clean_log);
 		free(build_log);
 	}
 
-	double *walls = xcalloc((size_t)trials, sizeof(double));
-	double *cpus = xcalloc((size_t)trials, sizeof(double));
-	double *matches = xcalloc((size_t)trials, sizeof(double));
-	for (long k = 0; k < trials; k++) {
-		walls[k] = t[k].wall_s;
-		cpus[k] = t[k].cpu_s;
-		matches[k] = t[k].match;
-	}
-	struct summary sw = summarize(walls, (size_t)trials), sc = summarize(cpus, (size_t)trials);
-	struct summary sm = summarize(matches, (size_t)trials);
-	const char *jobs_text = dir ? (jobs ? "" : "ninja's default jobs") : "";
+	struct summary sw = summarize(walls, n), sc = summarize(cpus, n), sm = summarize(matches, n);
 	bool noisy = sw.spread > 0.10;
 
 	if (json) {
@@ -216,11 +201,10 @@ int cmd_wall(int argc, char **argv)
 		json_t *arr = json_array();
 		for (long k = 0; k < trials; k++)
 			json_array_append_new(arr, json_pack("{s:i, s:o, s:o, s:I, s:o}", "trial", (int)k + 1,
-				"wall_s", json_seconds(t[k].wall_s), "cpu_s", json_seconds(t[k].cpu_s),
-				"max_rss_kib", (json_int_t)t[k].maxrss_kb,
-				"match", match ? json_seconds(t[k].match) : json_null()));
+				"wall_s", json_seconds(walls[k]), "cpu_s", json_seconds(cpus[k]),
+				"max_rss_kib", (json_int_t)rss[k], "match", json_seconds(matches[k])));
 		json_object_set_new(doc, "build_dir", dir ? json_string(dir) : json_null());
-		json_object_set_new(doc, "clean_command", json_string(dir ? "ninja -t clean" : clean));
+		json_object_set_new(doc, "clean_command", json_string(dir ? clean_line : clean));
 		json_object_set_new(doc, "build_command", json_string(build_line));
 		json_object_set_new(doc, "jobs", jobs ? json_integer(jobs) : json_null());
 		json_object_set_new(doc, "measured", json_string(
@@ -233,8 +217,9 @@ int cmd_wall(int argc, char **argv)
 		json_object_set_new(doc, "noisy", json_boolean(noisy));
 		json_print(doc);
 	} else {
-		printf("%swall%s: %ld clean rebuild%s of %s: %s%s%s\n", c_bold(stdout), c_reset(stdout), trials,
-		       trials == 1 ? "" : "s", dir ? dir : ".", build_line, *jobs_text ? ", " : "", jobs_text);
+		printf("%swall%s: %ld clean rebuild%s of %s: %s%s\n", c_bold(stdout), c_reset(stdout), trials,
+		       trials == 1 ? "" : "s", dir ? dir : ".", build_line,
+		       dir && !jobs ? " (ninja's default jobs)" : "");
 		printf("measured: the build command's wall (monotonic clock), CPU (user+sys, incl. children), peak RSS (largest process)\n\n");
 		struct table *tab = table_new();
 		table_column(tab, "trial", true);
@@ -244,18 +229,18 @@ int cmd_wall(int argc, char **argv)
 		if (match)
 			table_column(tab, "match", true);
 		for (long k = 0; k < trials; k++) {
-			char *rss = format_kib(t[k].maxrss_kb);
+			char *mem = format_kib(rss[k]);
 			table_cell(tab, "%ld", k + 1);
-			table_cell(tab, "%.2f", t[k].wall_s);
-			table_cell(tab, "%.2f", t[k].cpu_s);
-			table_cell(tab, "%s", rss);
+			table_cell(tab, "%.2f", walls[k]);
+			table_cell(tab, "%.2f", cpus[k]);
+			table_cell(tab, "%s", mem);
 			if (match) {
-				if (isnan(t[k].match))
+				if (isnan(matches[k]))
 					table_cell(tab, "-");
 				else
-					table_cell(tab, "%g", t[k].match);
+					table_cell(tab, "%g", matches[k]);
 			}
-			free(rss);
+			free(mem);
 		}
 		table_print(tab, stdout);
 		table_free(tab);
@@ -271,7 +256,8 @@ int cmd_wall(int argc, char **argv)
 	free(walls);
 	free(cpus);
 	free(matches);
-	free(t);
+	free(rss);
+	free(clean_line);
 	free(build_line);
 	if (match)
 		regfree(&re);

@@ -195,40 +195,47 @@ char *driver_parse(const char *line, const char *cwd, struct compile_command *cm
 	/* A compiler name that PATH resolves to ccache & co.: run the real
 	 * compiler behind it, and count the launcher as stripped. */
 	char *first = find_in_path(cmd->argv.v[0], false);
-	if (first && resolves_to_launcher(first)) {
-		char *real = find_in_path(cmd->argv.v[0], true);
+	char *real = first && resolves_to_launcher(first) ? find_in_path(cmd->argv.v[0], true) : NULL;
+	if (real) {
 		char *launcher = realpath(first, NULL);
 		strvec_push(&cmd->launchers, base_name(launcher));
-		if (real) {
-			free(cmd->argv.v[0]);
-			cmd->argv.v[0] = real;
-		}
 		free(launcher);
+		free(cmd->argv.v[0]);
+		cmd->argv.v[0] = real;
 	}
 	free(first);
 	cmd->compiler = driver_identify(cmd->argv.v[0]);
 	return err;
 }
 
-/* How a flag that names an output file is spelled, per driver family. */
+/* A flag that names a file the compiler writes, per driver family. Every
+ * flag takes its value as the next argument or after '='; the bits say
+ * what else is true of it. */
+enum {
+	OUT_DIR = 1,		/* the value is a directory (or a path prefix) */
+	OUT_JOINED = 2,		/* also glued on: -oFILE, -MFfile */
+	OUT_PRIMARY = 4,	/* the step's main output */
+	OUT_EQ_ONLY = 8,	/* only "=value"; alone it writes next to -o */
+};
+
 struct output_flag {
 	const char *name;
-	bool is_dir;	/* the value is a directory (or a path prefix) */
+	unsigned how;
 };
 
 static const struct output_flag gcc_outputs[] = {
-	{ "-o", false }, { "-MF", false }, { "-MJ", false },
-	{ "--serialize-diagnostics", false }, { "-ftime-trace", false },
-	{ "-dumpdir", true }, { "-fcrash-diagnostics-dir", true }, { NULL, false }
+	{ "-o", OUT_JOINED | OUT_PRIMARY }, { "-MF", OUT_JOINED }, { "-MJ", OUT_JOINED },
+	{ "--serialize-diagnostics", 0 }, { "-ftime-trace", OUT_EQ_ONLY },
+	{ "-dumpdir", OUT_DIR }, { "-fcrash-diagnostics-dir", OUT_DIR }, { NULL, 0 }
 };
 
 static const struct output_flag nvcc_outputs[] = {
-	{ "-o", false }, { "--output-file", false },
-	{ "-MF", false }, { "--dependency-output", false },
-	{ "--time", false }, { "-time", false },
-	{ "-fdevice-time-trace", false }, { "--fdevice-time-trace", false },
-	{ "-odir", true }, { "--output-directory", true },
-	{ NULL, false }
+	{ "-o", OUT_PRIMARY }, { "--output-file", OUT_PRIMARY },
+	{ "-MF", 0 }, { "--dependency-output", 0 },
+	{ "--time", 0 }, { "-time", 0 },
+	{ "-fdevice-time-trace", 0 }, { "--fdevice-time-trace", 0 },
+	{ "-odir", OUT_DIR | OUT_PRIMARY }, { "--output-directory", OUT_DIR | OUT_PRIMARY },
+	{ NULL, 0 }
 };
 
 /* Flags whose side outputs land where we cannot redirect them. */
@@ -279,23 +286,19 @@ static char *refused_in_list(const char *list)
 	return hit;
 }
 
-static bool is_primary_output(const char *flag)
+/* Point the value in *slot (after its first `keep` characters, the flag
+ * itself when glued on) into dir, and record the move. */
+static void redirect_slot(struct compile_command *cmd, char **slot, size_t keep, const char *dir, bool is_dir)
 {
-	return !strcmp(flag, "-o") || !strcmp(flag, "--output-file") || !strcmp(flag, "-odir") ||
-	       !strcmp(flag, "--output-directory");
-}
-
-static char *redirected(const char *dir, const char *value, bool is_dir)
-{
-	if (is_dir || has_suffix(value, "/"))
-		return xasprintf("%s/", dir);
-	return xasprintf("%s/%s", dir, base_name(value));
-}
-
-static void record_move(struct compile_command *cmd, const char *from, const char *to)
-{
-	strvec_push(&cmd->moved_from, from);
+	const char *value = *slot + keep;
+	char *to = is_dir || has_suffix(value, "/") ? xasprintf("%s/", dir)
+						  : xasprintf("%s/%s", dir, base_name(value));
+	strvec_push(&cmd->moved_from, value);
 	strvec_push(&cmd->moved_to, to);
+	char *arg = xasprintf("%.*s%s", (int)keep, *slot, to);
+	free(to);
+	free(*slot);
+	*slot = arg;
 }
 
 char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
@@ -337,35 +340,18 @@ char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
 			size_t n = strlen(f->name);
 			if (strncmp(arg, f->name, n))
 				continue;
-			const char *value;
-			char *new_arg;
 			if (arg[n] == '\0') {
-				/* "-ftime-trace" alone writes next to -o: already ours. */
-				if (!strcmp(f->name, "-ftime-trace"))
-					break;
+				if (f->how & OUT_EQ_ONLY)
+					break;	/* writes next to -o: already ours */
 				if (i + 1 >= cmd->argv.n)
 					return xasprintf("%s is missing its file name", arg);
-				value = argv[i + 1];
-				have_output |= is_primary_output(f->name);
-				char *to = redirected(dir, value, f->is_dir);
-				record_move(cmd, value, to);
-				free(argv[i + 1]);
-				argv[i + 1] = to;
-				i++;
-				break;
+				redirect_slot(cmd, &argv[++i], 0, dir, f->how & OUT_DIR);
+			} else if (arg[n] == '=' || (f->how & OUT_JOINED)) {
+				redirect_slot(cmd, &argv[i], n + (arg[n] == '='), dir, f->how & OUT_DIR);
+			} else {
+				continue;	/* a longer flag that starts the same */
 			}
-			bool eq = arg[n] == '=';
-			/* Joined forms: -oFILE and -MFfile (gcc), or --flag=value. */
-			if (!eq && !(!nvcc && (!strcmp(f->name, "-o") || !strcmp(f->name, "-MF") || !strcmp(f->name, "-MJ"))))
-				continue;
-			value = arg + n + eq;
-			have_output |= is_primary_output(f->name);
-			char *to = redirected(dir, value, f->is_dir);
-			record_move(cmd, value, to);
-			new_arg = xasprintf("%.*s%s", (int)(n + eq), arg, to);
-			free(to);
-			free(argv[i]);
-			argv[i] = new_arg;
+			have_output |= (f->how & OUT_PRIMARY) != 0;
 			break;
 		}
 	}

@@ -94,7 +94,31 @@ static void chomp(char *line)
 		line[--n] = '\0';
 }
 
-/* Index from output path to edge, for the graph and for lookups. */
+/* Run a ninja tool and collect its output lines (small outputs only: the
+ * one big one, -t query, is streamed by read_query). */
+static void ninja_tool_lines(const char *dir, const char *const *args, size_t nargs, struct strvec *lines)
+{
+	char *path = ninja_tool(dir, args, nargs);
+	FILE *f = open_output(path);
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) >= 0) {
+		chomp(line);
+		strvec_push(lines, line);
+	}
+	free(line);
+	fclose(f);
+	remove(path);
+	free(path);
+}
+
+void ninja_commands(const char *dir, struct strvec *commands)
+{
+	const char *args[] = { "commands" };
+	ninja_tool_lines(dir, args, 1, commands);
+}
+
+/* Output path -> edge, for the graph and for lookups. */
 struct output_index {
 	const char *path;
 	size_t edge;
@@ -120,10 +144,10 @@ static struct output_index *index_outputs(const struct ninja_build *b, size_t *c
 	return idx;
 }
 
-static long lookup(const struct output_index *idx, size_t n, const char *path)
+long ninja_edge_of(const struct ninja_build *b, const char *output)
 {
-	struct output_index key = { path, 0 };
-	const struct output_index *hit = bsearch(&key, idx, n, sizeof(*idx), cmp_index);
+	struct output_index key = { output, 0 };
+	const struct output_index *hit = bsearch(&key, b->index, b->nindex, sizeof(key), cmp_index);
 	return hit ? (long)hit->edge : -1;
 }
 
@@ -184,46 +208,25 @@ static bool read_commands(const char *dir, struct ninja_edge *edges, size_t n)
 		strvec_push(&args, edges[i].outputs.v[0]);
 		want++;
 	}
-	char *out = ninja_tool(dir, (const char *const *)args.v, args.n);
-	FILE *f = open_output(out);
 	struct strvec lines = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	while (getline(&line, &cap, f) >= 0) {
-		chomp(line);
-		strvec_push(&lines, line);
-	}
-	fclose(f);
-	free(line);
+	ninja_tool_lines(dir, (const char *const *)args.v, args.n, &lines);
 	bool multi = lines.n != want;
-	if (!multi) {
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++)
-			if (!ninja_edge_is_phony(&edges[i]))
-				edges[i].command = xstrdup(lines.v[k++]);
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			if (ninja_edge_is_phony(&edges[i]))
-				continue;
-			const char *one[] = { "commands", "-s", edges[i].outputs.v[0] };
-			char *path = ninja_tool(dir, one, 3);
-			FILE *g = open_output(path);
-			char *cmd = NULL;
-			size_t c = 0;
-			if (getline(&cmd, &c, g) >= 0) {
-				chomp(cmd);
-				edges[i].command = cmd;
-			} else {
-				free(cmd);
-				edges[i].command = xstrdup("");
-			}
-			fclose(g);
-			free(path);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (ninja_edge_is_phony(&edges[i]))
+			continue;
+		if (!multi) {
+			edges[i].command = xstrdup(lines.v[k++]);
+			continue;
 		}
+		const char *one[] = { "commands", "-s", edges[i].outputs.v[0] };
+		struct strvec cmd = { 0 };
+		ninja_tool_lines(dir, one, 3, &cmd);
+		edges[i].command = xstrdup(cmd.n ? cmd.v[0] : "");
+		strvec_clear(&cmd);
 	}
 	strvec_clear(&lines);
 	strvec_clear(&args);
-	free(out);
 	return multi;
 }
 
@@ -274,11 +277,10 @@ static size_t merge_multi_output(struct ninja_edge *edges, size_t n)
 	return kept;
 }
 
-static void add_deps(const struct output_index *idx, size_t nidx, struct ninja_edge *e,
-		     const struct strvec *inputs)
+static void add_deps(const struct ninja_build *b, struct ninja_edge *e, const struct strvec *inputs)
 {
 	for (size_t i = 0; i < inputs->n; i++) {
-		long d = lookup(idx, nidx, inputs->v[i]);
+		long d = ninja_edge_of(b, inputs->v[i]);
 		if (d < 0)
 			continue;
 		bool dup = false;
@@ -298,30 +300,22 @@ void ninja_load(const char *dir, struct ninja_build *b)
 	b->dir = xstrdup(dir);
 
 	const char *targets_args[] = { "targets", "all" };
-	char *path = ninja_tool(dir, targets_args, 2);
-	FILE *f = open_output(path);
-	char *line = NULL;
-	size_t cap = 0, alloc = 0;
-	while (getline(&line, &cap, f) >= 0) {
-		chomp(line);
-		char *sep = strstr(line, ": ");
-		for (char *s = sep; s; s = strstr(s + 1, ": "))
+	struct strvec targets = { 0 };
+	ninja_tool_lines(dir, targets_args, 2, &targets);
+	b->edges = xcalloc(targets.n, sizeof(*b->edges));
+	for (size_t i = 0; i < targets.n; i++) {
+		/* "path: rule"; the path may itself hold ": ", the rule does not. */
+		char *line = targets.v[i], *sep = NULL;
+		for (char *s = strstr(line, ": "); s; s = strstr(s + 1, ": "))
 			sep = s;
 		if (!sep)
 			continue;
 		*sep = '\0';
-		if (b->n == alloc) {
-			alloc = alloc ? 2 * alloc : 64;
-			b->edges = xrealloc(b->edges, alloc * sizeof(*b->edges));
-		}
 		struct ninja_edge *e = &b->edges[b->n++];
-		memset(e, 0, sizeof(*e));
 		strvec_push(&e->outputs, line);
 		e->rule = xstrdup(sep + 2);
 	}
-	fclose(f);
-	free(line);
-	free(path);
+	strvec_clear(&targets);
 	if (!b->n)
 		die(EXIT_BAD_INPUT, "%s: build.ninja defines no build edges", dir);
 
@@ -329,23 +323,22 @@ void ninja_load(const char *dir, struct ninja_build *b)
 	strvec_push(&query, "query");
 	for (size_t i = 0; i < b->n; i++)
 		strvec_push(&query, b->edges[i].outputs.v[0]);
-	path = ninja_tool(dir, (const char *const *)query.v, query.n);
+	char *path = ninja_tool(dir, (const char *const *)query.v, query.n);
 	read_query(path, b->edges, b->n);
+	remove(path);
 	free(path);
 	strvec_clear(&query);
 
 	if (read_commands(dir, b->edges, b->n))
 		b->n = merge_multi_output(b->edges, b->n);
 
-	size_t nidx;
-	struct output_index *idx = index_outputs(b, &nidx);
+	b->index = index_outputs(b, &b->nindex);
 	for (size_t i = 0; i < b->n; i++) {
 		struct ninja_edge *e = &b->edges[i];
-		add_deps(idx, nidx, e, &e->inputs);
-		add_deps(idx, nidx, e, &e->implicit);
-		add_deps(idx, nidx, e, &e->order_only);
+		add_deps(b, e, &e->inputs);
+		add_deps(b, e, &e->implicit);
+		add_deps(b, e, &e->order_only);
 	}
-	free(idx);
 }
 
 void ninja_build_free(struct ninja_build *b)
@@ -353,6 +346,7 @@ void ninja_build_free(struct ninja_build *b)
 	for (size_t i = 0; i < b->n; i++)
 		edge_clear(&b->edges[i]);
 	free(b->edges);
+	free(b->index);
 	free(b->dir);
 	memset(b, 0, sizeof(*b));
 }

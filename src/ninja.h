@@ -17,10 +17,14 @@ struct ninja_edge {
 	size_t ndeps;
 };
 
+struct output_index;
+
 struct ninja_build {
 	char *dir;
 	struct ninja_edge *edges;	/* in manifest order */
 	size_t n;
+	struct output_index *index;	/* every output, sorted, -> its edge */
+	size_t nindex;
 };
 
 /* The ninja program: $NINJA, else "ninja". */
@@ -30,6 +34,11 @@ void ninja_check_dir(const char *dir);
 /* Load the whole build graph; dies with a clear message when ninja fails. */
 void ninja_load(const char *dir, struct ninja_build *b);
 void ninja_build_free(struct ninja_build *b);
+/* Index of the edge that writes `output`, or -1 (a source file). */
+long ninja_edge_of(const struct ninja_build *b, const char *output);
+/* Every command ninja would run to build the default targets
+ * (ninja -t commands), without loading the graph. */
+void ninja_commands(const char *dir, struct strvec *commands);
 bool ninja_edge_is_phony(const struct ninja_edge *e);
 /* Object files: what rank and passes treat as compile steps. */
 bool ninja_edge_is_compile(const struct ninja_edge *e);

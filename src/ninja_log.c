@@ -99,17 +99,36 @@ bool ninja_log_read_latest(const char *path, struct ninja_log *log)
 	return true;	/* an empty file is a log with no builds yet */
 }
 
-const struct log_entry *ninja_log_find(const struct ninja_log *log, const char *output)
+/* By output, then by position: the last line for an output sorts last. */
+static int cmp_by_output(const void *a, const void *b)
 {
-	/* Completion order: the last line for an output is the one that counts. */
-	for (size_t i = log->n; i-- > 0;)
-		if (!strcmp(log->entries[i].output, output))
-			return &log->entries[i];
-	return NULL;
+	const struct log_entry *x = *(const struct log_entry *const *)a, *y = *(const struct log_entry *const *)b;
+	int c = strcmp(x->output, y->output);
+	return c ? c : (x > y) - (x < y);
+}
+
+const struct log_entry *ninja_log_find(struct ninja_log *log, const char *output)
+{
+	if (!log->by_output) {
+		log->by_output = xcalloc(log->n, sizeof(*log->by_output));
+		for (size_t i = 0; i < log->n; i++)
+			log->by_output[i] = &log->entries[i];
+		qsort(log->by_output, log->n, sizeof(*log->by_output), cmp_by_output);
+	}
+	size_t lo = 0, hi = log->n;	/* first index whose output sorts after `output` */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(log->by_output[mid]->output, output) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && !strcmp(log->by_output[lo - 1]->output, output) ? log->by_output[lo - 1] : NULL;
 }
 
 void ninja_log_free(struct ninja_log *log)
 {
+	free(log->by_output);
 	drop_entries(log);
 	free(log->entries);
 	memset(log, 0, sizeof(*log));

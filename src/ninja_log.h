@@ -16,6 +16,7 @@ struct ninja_log {
 	int version;
 	struct log_entry *entries;	/* the latest build, in completion order */
 	size_t n;
+	const struct log_entry **by_output;	/* sorted by output, built on first find */
 };
 
 /* Read the latest build from a .ninja_log (v5, v6 or v7: same columns).
@@ -28,7 +29,8 @@ struct ninja_log {
  * end times never fall within a run, and the latest build is the longest
  * tail of the file whose end times do not fall. */
 bool ninja_log_read_latest(const char *path, struct ninja_log *log);
-const struct log_entry *ninja_log_find(const struct ninja_log *log, const char *output);
+/* The entry for an output (its last line when it appears twice), or NULL. */
+const struct log_entry *ninja_log_find(struct ninja_log *log, const char *output);
 void ninja_log_free(struct ninja_log *log);
 
 #endif

@@ -80,14 +80,13 @@ static void track(pid_t pid, bool add)
 /* In the child: never returns. Reports exec failure through errfd. */
 static _Noreturn void child_exec(const struct proc *p, int errfd)
 {
-	int err;
 	setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 
-	int in = open("/dev/null", O_RDONLY);
+	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	int out = open(p->out_path ? p->out_path : "/dev/null",
 		       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	int errout = p->err_path ? open(p->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : out;
@@ -95,16 +94,20 @@ static _Noreturn void child_exec(const struct proc *p, int errfd)
 		goto fail;
 	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errout, 2) < 0)
 		goto fail;
+	/* dup2 onto the same fd keeps close-on-exec (buildwall started with
+	 * stdin closed, say): clear it on the three the command gets. */
+	for (int fd = 0; fd < 3; fd++)
+		fcntl(fd, F_SETFD, 0);
 	if (p->cwd && chdir(p->cwd))
 		goto fail;
 	setenv("TMPDIR", tmpdir_path(), 1);
 	for (char *const *e = p->env_extra; e && *e; e++)
 		putenv((char *)*e);
 	execvp(p->argv[0], p->argv);
-fail:
-	err = errno;
-	if (write(errfd, &err, sizeof(err)) < 0)
-		_exit(127);
+fail:;
+	int err = errno;
+	ssize_t reported = write(errfd, &err, sizeof(err));
+	(void)reported;	/* nothing more a failed child can do */
 	_exit(127);
 }
 

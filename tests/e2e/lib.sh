@@ -34,7 +34,7 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 check() {
 	_desc=$1
 	shift
-	if "$@"; then ok "$_desc"; else not_ok "$_desc"; fi
+	if "$@" >/dev/null; then ok "$_desc"; else not_ok "$_desc"; fi
 }
 # A fingerprint of every entry under a directory: path, type, size, mode,
 # mtime and content hash. Equal fingerprints = byte-identical tree.

@@ -17,10 +17,13 @@ check "shares add up to 1" [ "$(json "$T/r.json" 'round(sum(t["share"] for t in 
 check "prediction uses -j 3" [ "$(json "$T/r.json" 'd["prediction"]["jobs"]')" = 3 ]
 check "critical path ends at the link" [ "$(json "$T/r.json" 'd["prediction"]["critical_path"][-1]["target"]')" = prog ]
 check "link time from .ninja_log" [ "$(json "$T/r.json" 'd["prediction"]["critical_path"][-1]["source"]')" = .ninja_log ]
+check "other steps: the link and the generated header, with their sources" [ "$(json "$T/r.json" '[(s["target"], s["source"]) for s in d["prediction"]["other_steps"]]')" = "[('gen.h', '.ninja_log'), ('prog', '.ninja_log')]" ]
 check "prediction at -j3 = slowest TU + link" [ "$(json "$T/r.json" 'abs(d["prediction"]["wall_s"] - d["tus"][0]["wall_s"] - d["prediction"]["critical_path"][-1]["seconds"]) < 0.01')" = True ]
 run 0 "rank table" "$BW" rank -C "$T/toy" --top 2
 contains "$T/out" "predicted wall at -j" "table shows the prediction"
 contains "$T/out" "critical path:" "table shows the critical path"
+contains "$T/out" "prog" "table names the link step"
+contains "$T/out" "(from .ninja_log)" "table says where the link time came from"
 contains "$T/out" "(1 more; --top shows the 2 slowest)" "--top limits the rows"
 run 0 "rank by glob and basename" "$BW" rank -C "$T/toy" --json 'a*.o' b.o
 check "glob + basename select two TUs" [ "$(json "$T/out" 'sorted(t["target"] for t in d["tus"])')" = "['a.o', 'b.o']" ]
@@ -33,6 +36,7 @@ rm "$T/nolog/.ninja_log"
 before=$(tree_hash "$T/nolog")
 run 0 "rank without .ninja_log" "$BW" rank -C "$T/nolog" --json
 check "link re-run on temp objects" [ "$(json "$T/out" 'd["prediction"]["critical_path"][-1]["source"]')" = "re-run link" ]
+check "re-run link listed among other steps" [ "$(json "$T/out" '[s["target"] for s in d["prediction"]["other_steps"] if s["source"] == "re-run link"]')" = "['prog']" ]
 check "no .ninja_log appeared, tree identical" [ "$(tree_hash "$T/nolog")" = "$before" ]
 
 # A link whose other inputs are missing is not re-run: no time, no failure.

@@ -16,19 +16,11 @@ static const char manifest[] =
 	"build all: phony prog\n"
 	"default all\n";
 
-static long edge_of(const struct ninja_build *b, const char *output)
-{
-	for (size_t i = 0; i < b->n; i++)
-		if (strvec_contains(&b->edges[i].outputs, output))
-			return (long)i;
-	return -1;
-}
-
 static bool depends_on(const struct ninja_build *b, const char *user, const char *dep)
 {
-	const struct ninja_edge *e = &b->edges[edge_of(b, user)];
+	const struct ninja_edge *e = &b->edges[ninja_edge_of(b, user)];
 	for (size_t k = 0; k < e->ndeps; k++)
-		if ((long)e->deps[k] == edge_of(b, dep))
+		if ((long)e->deps[k] == ninja_edge_of(b, dep))
 			return true;
 	return false;
 }
@@ -47,25 +39,26 @@ static void test_graph_from_ninja(void **state)
 	ninja_load(dir, &b);
 	/* gen.h and gen2.h are one edge: six edges, in manifest order. */
 	assert_int_equal(b.n, 6);
-	assert_int_equal(edge_of(&b, "gen.h"), 0);
-	assert_int_equal(edge_of(&b, "gen2.h"), 0);
+	assert_int_equal(ninja_edge_of(&b, "gen.h"), 0);
+	assert_int_equal(ninja_edge_of(&b, "gen2.h"), 0);
 	assert_int_equal(b.edges[0].outputs.n, 2);
 	assert_string_equal(b.edges[0].command, "touch gen.h gen2.h");
-	const struct ninja_edge *a = &b.edges[edge_of(&b, "a.o")];
+	const struct ninja_edge *a = &b.edges[ninja_edge_of(&b, "a.o")];
 	assert_string_equal(a->rule, "cc");
 	assert_string_equal(a->command, "gcc -c a.c -o a.o");
 	assert_string_equal(a->inputs.v[0], "a.c");
 	assert_string_equal(a->implicit.v[0], "gen.h");
 	assert_string_equal(a->order_only.v[0], "ord");
 	assert_true(ninja_edge_is_compile(a));
+	assert_int_equal(ninja_edge_of(&b, "a.c"), -1);	/* a source */
 	assert_true(depends_on(&b, "a.o", "gen.h"));
 	assert_true(depends_on(&b, "a.o", "ord"));
 	assert_true(depends_on(&b, "ord", "gen2.h"));
 	assert_true(depends_on(&b, "prog", "a.o") && depends_on(&b, "prog", "b.o"));
-	const struct ninja_edge *all = &b.edges[edge_of(&b, "all")];
+	const struct ninja_edge *all = &b.edges[ninja_edge_of(&b, "all")];
 	assert_true(ninja_edge_is_phony(all));
 	assert_null(all->command);
-	assert_false(ninja_edge_is_compile(&b.edges[edge_of(&b, "prog")]));
+	assert_false(ninja_edge_is_compile(&b.edges[ninja_edge_of(&b, "prog")]));
 	ninja_build_free(&b);
 	free(path);
 	free(dir);

@@ -2,7 +2,7 @@
 #include "ninja_log.h"
 #include "util.h"
 
-static long duration(const struct ninja_log *log, const char *output)
+static long duration(struct ninja_log *log, const char *output)
 {
 	const struct log_entry *e = ninja_log_find(log, output);
 	assert_non_null(e);
@@ -52,6 +52,15 @@ static void test_v6_cut_off_and_empty(void **state)
 	assert_int_equal(log.version, 6);
 	assert_int_equal(log.n, 2);
 	assert_int_equal(duration(&log, "b.o"), 150);
+	assert_null(ninja_log_find(&log, "c.o"));
+	ninja_log_free(&log);
+	unlink(path);
+	free(path);
+
+	/* An output built twice in one run: the later line counts. */
+	path = write_temp("# ninja log v5\n0\t100\t5\ta.o\tab\n100\t300\t5\ta.o\tab\n");
+	assert_true(ninja_log_read_latest(path, &log));
+	assert_int_equal(duration(&log, "a.o"), 200);
 	ninja_log_free(&log);
 	unlink(path);
 	free(path);
