@@ -67,7 +67,9 @@ demo: deps-demo
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) examples/demo-module/demo.sh $(BUILD)/demo
 
 bench: all
+	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/log_speed.sh
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/rank_vs_loop.sh
+	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/sim_validate.sh
 
 install: $(BUILD)/buildwall
 	install -d $(DESTDIR)$(PREFIX)/bin

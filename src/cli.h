@@ -23,5 +23,8 @@ long jobs_from_env(const char *cmd);
 
 int cmd_wall(int argc, char **argv);
 int cmd_rank(int argc, char **argv);
+int cmd_passes(int argc, char **argv);
+int cmd_log(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 #endif

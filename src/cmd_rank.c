@@ -3,7 +3,6 @@
  * directory is only read: every output goes to buildwall's temp dir. */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "cmdline.h"
 #include "driver.h"
 #include "graph.h"
 #include "ninja.h"
@@ -14,7 +13,7 @@
 #include "progress.h"
 #include "snapshot.h"
 #include "stats.h"
-#include "target.h"
+#include "steps.h"
 #include "tmpdir.h"
 #include "util.h"
 
@@ -84,56 +83,11 @@ struct rank {
 	size_t measured, unknown;
 };
 
-static void check_built(const struct rank *r, const struct ninja_edge *e)
-{
-	const struct strvec *lists[] = { &e->inputs, &e->implicit };
-	for (int l = 0; l < 2; l++) {
-		for (size_t i = 0; i < lists[l]->n; i++) {
-			const char *in = lists[l]->v[i];
-			char *path = path_in(r->dir, in);
-			bool ok = file_exists(path);
-			free(path);
-			if (!ok)
-				die(EXIT_BAD_INPUT, "%s: the tree is not built: %s (input of %s) is missing; run 'ninja -C %s' first",
-				    r->dir, in, e->outputs.v[0], r->dir);
-		}
-	}
-}
-
-/* Parse and rewrite one step's command so everything it writes goes to a
- * fresh directory of ours. Dies (exit 2) when that is impossible. */
-static void prepare(struct rank *r, const struct ninja_edge *e, const char *subdir, struct compile_command *cmd)
-{
-	char *err = driver_parse(e->command, r->dir, cmd);
-	if (!err) {
-		char *dir = tmpdir_subdir(subdir);
-		err = driver_redirect_outputs(cmd, dir);
-		free(dir);
-	}
-	if (err)
-		die(EXIT_BAD_INPUT, "%s: cannot re-run this step safely: %s", e->outputs.v[0], err);
-	for (size_t i = 0; i < cmd->launchers.n; i++)
-		if (!strvec_contains(&r->stripped, base_name(cmd->launchers.v[i])))
-			strvec_push(&r->stripped, base_name(cmd->launchers.v[i]));
-}
-
 static void select_tus(struct rank *r, char **patterns, size_t npatterns)
 {
 	struct ninja_build *b = &r->build;
 	bool *selected = xcalloc(b->n, sizeof(bool));
-	char **names = xcalloc(b->n, sizeof(char *));
-	for (size_t i = 0; i < b->n; i++)
-		names[i] = b->edges[i].outputs.v[0];
-	if (npatterns) {
-		target_select(patterns, npatterns, names, b->n, selected);
-		for (size_t i = 0; i < b->n; i++)
-			if (selected[i] && !ninja_edge_is_compile(&b->edges[i]))
-				die(EXIT_BAD_INPUT, "%s is not a compile step (rule %s): rank re-runs object files",
-				    names[i], b->edges[i].rule);
-	} else {
-		for (size_t i = 0; i < b->n; i++)
-			selected[i] = ninja_edge_is_compile(&b->edges[i]);
-	}
+	steps_select("rank", b, patterns, npatterns, selected);
 	r->tus = xcalloc(b->n, sizeof(struct tu));
 	r->tu_of = xcalloc(b->n, sizeof(long));
 	for (size_t i = 0; i < b->n; i++) {
@@ -145,16 +99,13 @@ static void select_tus(struct rank *r, char **patterns, size_t npatterns)
 		t->edge = i;
 		t->walls = xcalloc((size_t)r->repeats, sizeof(double));
 		t->cpus = xcalloc((size_t)r->repeats, sizeof(double));
-		check_built(r, &b->edges[i]);
+		steps_check_built(r->dir, &b->edges[i]);
 		char *sub = xasprintf("tu-%zu", r->ntus);
-		prepare(r, &b->edges[i], sub, &t->cmd);
+		steps_prepare(r->dir, &b->edges[i], sub, &t->cmd, &r->stripped);
 		free(sub);
 		r->ntus++;
 	}
 	free(selected);
-	free(names);
-	if (!r->ntus)
-		die(EXIT_BAD_INPUT, "%s: no compile steps (object files) in this build", r->dir);
 }
 
 static void record_failure(struct rank *r, struct tu *t, struct proc *p, const char *log)
@@ -284,7 +235,7 @@ static double time_link(struct rank *r, size_t edge, size_t k)
 	const struct ninja_edge *e = &r->build.edges[edge];
 	struct compile_command cmd = { 0 };
 	char *sub = xasprintf("link-%zu", k);
-	prepare(r, e, sub, &cmd);
+	steps_prepare(r->dir, e, sub, &cmd, &r->stripped);
 	struct strvec from = { 0 }, to = { 0 };
 	for (size_t i = 0; i < r->ntus; i++) {
 		const struct compile_command *c = &r->tus[i].cmd;
@@ -365,21 +316,6 @@ static void step_times(struct rank *r)
 	free(log_path);
 }
 
-/* The safety net: say so if anything in the build dir changed anyway. */
-static void report_tree_changes(const char *dir, const struct snapshot *before, const struct snapshot *after)
-{
-	struct strvec changes = { 0 };
-	size_t n = snapshot_diff(before, after, &changes, 5);
-	if (n) {
-		warn("%s changed while buildwall was probing it (%zu entr%s, first: %s); a compile wrote outside "
-		     "its redirected outputs, or something else is writing there",
-		     dir, n, n == 1 ? "y" : "ies", changes.v[0]);
-		for (size_t i = 1; i < changes.n; i++)
-			fprintf(stderr, "  %s\n", changes.v[i]);
-	}
-	strvec_clear(&changes);
-}
-
 static int cmp_tu(const void *a, const void *b)
 {
 	const struct tu *x = *(struct tu *const *)a, *y = *(struct tu *const *)b;
@@ -399,7 +335,8 @@ static void predict(struct rank *r)
 		r->nodes[i] = (struct graph_node){ r->steps[i].seconds, ninja_edge_is_phony(e), e->deps, e->ndeps };
 		r->unknown += !strcmp(r->steps[i].source, "none");
 	}
-	if (!graph_schedule(r->nodes, n, (int)r->jobs, &r->sched))
+	const struct sched_options opts = { (int)r->jobs, POLICY_MANIFEST, 0 };
+	if (!graph_schedule(r->nodes, n, &opts, &r->sched))
 		die(EXIT_BAD_INPUT, "%s: the build graph has a cycle", r->dir);
 	r->chain = xcalloc(n, sizeof(size_t));
 	r->nchain = graph_critical_chain(&r->sched, n, r->chain);
@@ -603,17 +540,13 @@ int cmd_rank(int argc, char **argv)
 
 	ninja_load(r.dir, &r.build);
 	select_tus(&r, argv + optind, (size_t)(argc - optind));
-	if (r.stripped.n) {
-		char *names = cmdline_join(r.stripped.v, r.stripped.n);
-		note("stripped %s from the commands: re-timing measures the compiler, not the launcher", names);
-		free(names);
-	}
+	steps_note_stripped(&r.stripped);
 	struct snapshot before, after;
 	snapshot_take(r.dir, &before);
 	measure(&r);
 	step_times(&r);
 	snapshot_take(r.dir, &after);
-	report_tree_changes(r.dir, &before, &after);
+	snapshot_report_changes(r.dir, &before, &after);
 	snapshot_free(&before);
 	snapshot_free(&after);
 	predict(&r);

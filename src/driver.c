@@ -142,23 +142,17 @@ static bool is_env_assignment(const char *w)
 static char *expand_response_file(const char *arg, const char *cwd, struct strvec *out)
 {
 	char *path = path_in(cwd, arg + 1);
-	FILE *f = fopen(path, "r");
-	if (!f) {
+	char *text = read_text_file(path);
+	if (!text) {
 		/* Not a file: an argument that happens to start with '@'. */
 		free(path);
 		strvec_push(out, arg);
 		return NULL;
 	}
-	char *text = NULL;
-	size_t cap = 0;
-	ssize_t len = getdelim(&text, &cap, '\0', f);
-	fclose(f);
 	char *err = NULL;
-	if (len >= 0) {
-		const char *msg = cmdline_split(text, out);
-		if (msg)
-			err = xasprintf("response file %s: %s", path, msg);
-	}
+	const char *msg = cmdline_split(text, out);
+	if (msg)
+		err = xasprintf("response file %s: %s", path, msg);
 	free(text);
 	free(path);
 	return err;

@@ -1,43 +1,9 @@
 #include "graph.h"
+#include "heap.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A binary min-heap of node indices: the lowest (earliest in the
- * manifest) ready node starts first. */
-struct heap {
-	size_t *v, n;
-};
-
-static void heap_push(struct heap *h, size_t x)
-{
-	size_t i = h->n++;
-	while (i && h->v[(i - 1) / 2] > x) {
-		h->v[i] = h->v[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h->v[i] = x;
-}
-
-static size_t heap_pop(struct heap *h)
-{
-	size_t top = h->v[0], x = h->v[--h->n], i = 0;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && h->v[c + 1] < h->v[c])
-			c++;
-		if (h->v[c] >= x)
-			break;
-		h->v[i] = h->v[c];
-		i = c;
-	}
-	if (h->n)
-		h->v[i] = x;
-	return top;
-}
 
 struct sim {
 	const struct graph_node *nodes;
@@ -45,7 +11,8 @@ struct sim {
 	size_t *pending;	/* unfinished deps per node */
 	size_t **users;		/* reverse edges */
 	size_t *nusers;
-	struct heap ready;
+	struct heap ready;	/* by policy key, then manifest order */
+	const double *key;
 	struct schedule *s;
 	size_t done;
 };
@@ -57,7 +24,7 @@ static void finish(struct sim *m, size_t node, double t)
 	for (size_t k = 0; k < m->nusers[node]; k++) {
 		size_t u = m->users[node][k];
 		if (--m->pending[u] == 0)
-			heap_push(&m->ready, u);
+			heap_push(&m->ready, m->key[u], u);
 	}
 }
 
@@ -76,41 +43,97 @@ static size_t latest_dep(const struct sim *m, size_t node, double *when)
 	return best;
 }
 
-bool graph_schedule(const struct graph_node *nodes, size_t n, int jobs, struct schedule *s)
+static void build_users(struct sim *m)
+{
+	m->users = xcalloc(m->n, sizeof(size_t *));
+	m->nusers = xcalloc(m->n, sizeof(size_t));
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t k = 0; k < m->nodes[i].ndeps; k++) {
+			size_t d = m->nodes[i].deps[k];
+			m->users[d] = xrealloc(m->users[d], (m->nusers[d] + 1) * sizeof(size_t));
+			m->users[d][m->nusers[d]++] = i;
+		}
+}
+
+static void free_users(struct sim *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->users[i]);
+	free(m->users);
+	free(m->nusers);
+}
+
+double graph_longest_path(const struct graph_node *nodes, size_t n, double *tail)
+{
+	/* Kahn's order on the reverse graph: a node's tail is known once
+	 * every node that needs it is. */
+	struct sim m = { .nodes = nodes, .n = n };
+	build_users(&m);
+	double *t = tail ? tail : xcalloc(n, sizeof(double));
+	size_t *left = xcalloc(n, sizeof(size_t)), *queue = xcalloc(n, sizeof(size_t)), head = 0, len = 0;
+	for (size_t i = 0; i < n; i++) {
+		t[i] = 0;
+		left[i] = m.nusers[i];
+		if (!left[i])
+			queue[len++] = i;
+	}
+	double longest = 0;
+	while (head < len) {
+		size_t v = queue[head++];
+		double after = 0;
+		for (size_t k = 0; k < m.nusers[v]; k++)
+			if (t[m.users[v][k]] > after)
+				after = t[m.users[v][k]];
+		t[v] = (nodes[v].free ? 0 : nodes[v].duration) + after;
+		if (t[v] > longest)
+			longest = t[v];
+		for (size_t k = 0; k < nodes[v].ndeps; k++)
+			if (--left[nodes[v].deps[k]] == 0)
+				queue[len++] = nodes[v].deps[k];
+	}
+	bool acyclic = len == n;
+	free(left);
+	free(queue);
+	if (!tail)
+		free(t);
+	free_users(&m);
+	return acyclic ? longest : -1;
+}
+
+bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched_options *o, struct schedule *s)
 {
 	struct sim m = { .nodes = nodes, .n = n, .s = s };
-	if (jobs < 1)
-		jobs = 1;
+	int jobs = o->jobs < 1 ? 1 : o->jobs;
 	s->start = xcalloc(n, sizeof(double));
 	s->end = xcalloc(n, sizeof(double));
 	s->via = xcalloc(n, sizeof(size_t));
 	s->makespan = 0;
 	s->last = GRAPH_NONE;
+	double *key = xcalloc(n, sizeof(double));
+	if (o->policy == POLICY_CRITICAL && graph_longest_path(nodes, n, key) >= 0)
+		for (size_t i = 0; i < n; i++)
+			key[i] = -key[i];	/* longest remaining path first */
+	else
+		memset(key, 0, n * sizeof(double));	/* index order */
+	m.key = key;
 	m.pending = xcalloc(n, sizeof(size_t));
-	m.users = xcalloc(n, sizeof(size_t *));
-	m.nusers = xcalloc(n, sizeof(size_t));
-	m.ready.v = xcalloc(n, sizeof(size_t));
+	build_users(&m);
 	for (size_t i = 0; i < n; i++) {
 		m.pending[i] = nodes[i].ndeps;
-		for (size_t k = 0; k < nodes[i].ndeps; k++) {
-			size_t d = nodes[i].deps[k];
-			m.users[d] = xrealloc(m.users[d], (m.nusers[d] + 1) * sizeof(size_t));
-			m.users[d][m.nusers[d]++] = i;
-		}
-	}
-	for (size_t i = 0; i < n; i++)
 		if (!m.pending[i])
-			heap_push(&m.ready, i);
+			heap_push(&m.ready, key[i], i);
+	}
 
 	size_t *running = xcalloc((size_t)jobs, sizeof(size_t));
+	double *left = xcalloc(n, sizeof(double));	/* work still to do, at full speed */
 	size_t nrunning = 0;
 	double t = 0;
 	size_t freed_by = GRAPH_NONE;	/* the node whose end opened a slot at t */
 	bool acyclic = true;
 	while (m.done < n && acyclic) {
-		/* Start everything ready that fits, in manifest order. */
+		/* Start everything ready that fits, in policy order. */
 		while (m.ready.n) {
-			size_t node = m.ready.v[0];
+			size_t node = m.ready.v[0].value;
 			if (!nodes[node].free && nrunning == (size_t)jobs)
 				break;
 			heap_pop(&m.ready);
@@ -120,25 +143,28 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, int jobs, struct s
 			s->via[node] = (dep != GRAPH_NONE && ready_at >= t) ? dep : freed_by;
 			if (dep == GRAPH_NONE && t == 0)
 				s->via[node] = GRAPH_NONE;
-			if (nodes[node].free)
+			if (nodes[node].free) {
 				finish(&m, node, t);
-			else
+			} else {
+				left[node] = nodes[node].duration;
 				running[nrunning++] = node;
+			}
 		}
 		if (!nrunning) {
 			acyclic = m.done == n;	/* nothing runs, nothing is ready */
 			continue;
 		}
-		/* Advance to the next completion; finish every node ending then. */
-		size_t first = 0;
+		/* Jobs beyond the cores share them; advance to the next end. */
+		double speed = o->cores > 0 && nrunning > o->cores ? o->cores / (double)nrunning : 1;
+		double step = left[running[0]];
 		for (size_t k = 1; k < nrunning; k++)
-			if (s->start[running[k]] + nodes[running[k]].duration <
-			    s->start[running[first]] + nodes[running[first]].duration)
-				first = k;
-		t = s->start[running[first]] + nodes[running[first]].duration;
+			if (left[running[k]] < step)
+				step = left[running[k]];
+		t += step / speed;
 		for (size_t k = 0; k < nrunning;) {
 			size_t node = running[k];
-			if (s->start[node] + nodes[node].duration <= t) {
+			left[node] -= step;
+			if (left[node] <= 1e-9 * (1 + nodes[node].duration)) {
 				running[k] = running[--nrunning];
 				freed_by = node;
 				finish(&m, node, t);
@@ -148,6 +174,8 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, int jobs, struct s
 		}
 	}
 	free(running);
+	free(left);
+	free(key);
 	for (size_t i = 0; i < n; i++) {
 		if (s->last == GRAPH_NONE || s->end[i] > s->makespan ||
 		    (s->end[i] == s->makespan && !nodes[i].free && nodes[s->last].free)) {
@@ -155,12 +183,9 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, int jobs, struct s
 			s->last = i;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		free(m.users[i]);
-	free(m.users);
-	free(m.nusers);
+	free_users(&m);
 	free(m.pending);
-	free(m.ready.v);
+	heap_free(&m.ready);
 	return acyclic;
 }
 

@@ -24,9 +24,23 @@ struct schedule {
 	size_t last;		/* the node that finishes last */
 };
 
-/* Simulate `jobs` slots; ready nodes start in index (manifest) order, as
- * ninja up to 1.11 does. Returns false when the graph has a cycle. */
-bool graph_schedule(const struct graph_node *nodes, size_t n, int jobs, struct schedule *s);
+/* Which ready node starts first: the earliest in the manifest (ninja up to
+ * 1.11), or the one with the longest path still ahead of it (ninja 1.12+). */
+enum sched_policy { POLICY_MANIFEST, POLICY_CRITICAL };
+
+struct sched_options {
+	int jobs;		/* slots, as ninja -j */
+	enum sched_policy policy;
+	double cores;		/* > 0: more running jobs than cores share them
+				 * (each runs at cores/running speed); 0: no limit */
+};
+
+/* Simulate the build. Returns false when the graph has a cycle. */
+bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched_options *o, struct schedule *s);
+/* The longest path by durations (the critical-path lower bound of any
+ * schedule). With `tail` (n entries): each node's longest path from its
+ * start to the end of the build. Returns -1 on a cycle. */
+double graph_longest_path(const struct graph_node *nodes, size_t n, double *tail);
 /* The chain of nodes that set the makespan, first to last; returns its
  * length (chain must hold n entries). */
 size_t graph_critical_chain(const struct schedule *s, size_t n, size_t *chain);

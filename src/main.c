@@ -11,6 +11,9 @@
 static const struct command commands[] = {
 	{ "wall", cmd_wall, "time N clean rebuilds of the module (median, spread)" },
 	{ "rank", cmd_rank, "re-time every TU in isolation, rank them, predict the wall" },
+	{ "passes", cmd_passes, "split TUs into host and device passes, per arch and phase; host or device?" },
+	{ "log", cmd_log, "the last build's timeline from .ninja_log: weighted time, parallelism, critical path" },
+	{ "sim", cmd_sim, "simulate ninja's scheduling per job count, and what-if edits to the graph" },
 };
 
 static void print_usage(FILE *f)

@@ -45,9 +45,26 @@ static bool split_tabs(char *line, char **fields, int n)
 	return true;
 }
 
-bool ninja_log_read_latest(const char *path, struct ninja_log *log)
+static bool rewritten(const struct ninja_log *b)
 {
-	memset(log, 0, sizeof(*log));
+	long earliest = b->n ? b->entries[0].start_ms : 0;
+	for (size_t i = 1; i < b->n; i++)
+		if (b->entries[i].start_ms < earliest)
+			earliest = b->entries[i].start_ms;
+	return earliest > LOG_RUN_START_MS;
+}
+
+static void emit(struct ninja_log *cur, ninja_log_visit visit, void *ctx)
+{
+	if (!cur->n)
+		return;
+	visit(cur, rewritten(cur), ctx);
+	drop_entries(cur);
+}
+
+bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx)
+{
+	struct ninja_log cur = { 0 };
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		if (errno == ENOENT)
@@ -64,10 +81,10 @@ bool ninja_log_read_latest(const char *path, struct ninja_log *log)
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		if (lineno == 1) {
-			if (sscanf(line, "# ninja log v%d", &log->version) != 1)
+			if (sscanf(line, "# ninja log v%d", &cur.version) != 1)
 				die_at(path, lineno, "not a .ninja_log (no '# ninja log vN' header)");
-			if (log->version < 5 || log->version > 7)
-				die_at(path, lineno, ".ninja_log version %d is not supported (5 to 7 are)", log->version);
+			if (cur.version < 5 || cur.version > 7)
+				die_at(path, lineno, ".ninja_log version %d is not supported (5 to 7 are)", cur.version);
 			continue;
 		}
 		if (!len)
@@ -83,20 +100,83 @@ bool ninja_log_read_latest(const char *path, struct ninja_log *log)
 			die_at(path, lineno, "malformed .ninja_log entry (want start, end, mtime, output, hash separated by tabs)");
 		if (end < start)
 			die_at(path, lineno, "step ends (%lld ms) before it starts (%lld ms)", end, start);
-		if (log->n && end < log->entries[log->n - 1].end_ms)
-			drop_entries(log);	/* end times fell: a new run began */
-		if (log->n == alloc) {
+		if (cur.n && end < cur.entries[cur.n - 1].end_ms)
+			emit(&cur, visit, ctx);	/* end times fell: a new run began */
+		if (!cur.n)
+			cur.first_line = lineno;
+		if (cur.n == alloc) {
 			alloc = alloc ? 2 * alloc : 64;
-			log->entries = xrealloc(log->entries, alloc * sizeof(*log->entries));
+			cur.entries = xrealloc(cur.entries, alloc * sizeof(*cur.entries));
 		}
-		log->entries[log->n++] = (struct log_entry){
+		cur.entries[cur.n++] = (struct log_entry){
 			.start_ms = (long)start, .end_ms = (long)end, .mtime = mtime,
 			.output = xstrdup(fields[3]), .hash = xstrdup(fields[4]),
 		};
 	}
+	emit(&cur, visit, ctx);
 	free(line);
 	fclose(f);
+	free(cur.entries);
 	return true;	/* an empty file is a log with no builds yet */
+}
+
+/* Keep the last `keep` builds seen, oldest first. */
+struct ring {
+	struct ninja_log *builds;
+	size_t keep, n;
+	long total;
+	int version;
+};
+
+static void keep_build(const struct ninja_log *b, bool is_rewritten, void *ctx)
+{
+	struct ring *r = ctx;
+	r->version = b->version;
+	if (is_rewritten)
+		return;
+	r->total++;
+	if (r->n == r->keep) {
+		ninja_log_free(&r->builds[0]);
+		memmove(&r->builds[0], &r->builds[1], (r->n - 1) * sizeof(r->builds[0]));
+		r->n--;
+	}
+	struct ninja_log *copy = &r->builds[r->n++];
+	*copy = (struct ninja_log){ .version = b->version, .n = b->n, .first_line = b->first_line,
+				    .entries = xcalloc(b->n ? b->n : 1, sizeof(*b->entries)) };
+	for (size_t i = 0; i < b->n; i++) {
+		copy->entries[i] = b->entries[i];
+		copy->entries[i].output = xstrdup(b->entries[i].output);
+		copy->entries[i].hash = xstrdup(b->entries[i].hash);
+	}
+}
+
+bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, long *nbuilds)
+{
+	struct ring r = { .keep = (size_t)back + 1 };
+	r.builds = xcalloc(r.keep, sizeof(*r.builds));
+	memset(log, 0, sizeof(*log));
+	bool exists = ninja_log_each(path, keep_build, &r);
+	if (nbuilds)
+		*nbuilds = r.total;
+	log->version = r.version;
+	bool found = exists && r.n == r.keep;
+	if (found) {
+		*log = r.builds[0];
+		r.builds[0] = (struct ninja_log){ 0 };
+	}
+	for (size_t i = 0; i < r.n; i++)
+		ninja_log_free(&r.builds[i]);
+	free(r.builds);
+	return found;
+}
+
+bool ninja_log_read_latest(const char *path, struct ninja_log *log)
+{
+	long n;
+	if (ninja_log_read_build(path, 0, log, &n))
+		return true;
+	/* No file: false. A file without builds: an empty, valid log. */
+	return n == 0 && file_exists(path);
 }
 
 /* By output, then by position: the last line for an output sorts last. */

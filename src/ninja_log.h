@@ -12,22 +12,39 @@ struct log_entry {
 	char *hash;		/* command hash, hex */
 };
 
+/* One build (one ninja run) of a log. */
 struct ninja_log {
 	int version;
-	struct log_entry *entries;	/* the latest build, in completion order */
+	struct log_entry *entries;	/* in completion order */
 	size_t n;
+	long first_line;		/* where its lines start in the file */
 	const struct log_entry **by_output;	/* sorted by output, built on first find */
 };
 
-/* Read the latest build from a .ninja_log (v5, v6 or v7: same columns).
+/* Which lines are one build: ninja appends one line per finished step, in
+ * completion order, with times that restart at 0 every run. So end times
+ * never fall within a run: a build is a maximal stretch of lines whose end
+ * times do not fall, and the latest build is the longest such tail.
+ * When the log grows too redundant, ninja recompacts it at the start of a
+ * run: it rewrites one line per output, in hash order, then appends the
+ * run. The rewritten lines fall apart into short stretches; a stretch
+ * whose earliest step starts more than LOG_RUN_START_MS into its clock
+ * cannot be the start of a run (ninja starts its first jobs at once), so it
+ * is reported as rewritten and not counted as a build. (A rewritten line of
+ * a step that did start at 0 still looks like a one-step build; the latest
+ * build, after the rewritten lines, is never affected.) */
+#define LOG_RUN_START_MS 1000
+
+/* Stream a .ninja_log (v5, v6 or v7: same columns), calling `visit` for
+ * every stretch, oldest first; `build` is valid during the call only.
  * Returns false when the file does not exist; dies with "file:line: what"
- * (exit 2) on malformed content. The file is streamed: only the current
- * build's lines are kept in memory.
- *
- * Which lines are the latest build: ninja appends one line per finished
- * step, in completion order, with times that restart at 0 every run. So
- * end times never fall within a run, and the latest build is the longest
- * tail of the file whose end times do not fall. */
+ * (exit 2) on malformed content. Only the current stretch is in memory. */
+typedef void (*ninja_log_visit)(const struct ninja_log *build, bool rewritten, void *ctx);
+bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx);
+/* The build `back` builds before the latest (0: the latest); *nbuilds
+ * (when not NULL) gets the number of builds in the file. False when the
+ * file does not exist or has fewer builds; `log` is then empty. */
+bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, long *nbuilds);
 bool ninja_log_read_latest(const char *path, struct ninja_log *log);
 /* The entry for an output (its last line when it appears twice), or NULL. */
 const struct log_entry *ninja_log_find(struct ninja_log *log, const char *output);

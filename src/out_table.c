@@ -7,11 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_COLUMNS 16
-
 struct table {
-	const char *header[MAX_COLUMNS];
-	bool right[MAX_COLUMNS];
+	struct strvec header;	/* copies: callers may pass temporary titles */
+	bool *right;
 	int ncols;
 	struct strvec cells;	/* row-major */
 };
@@ -23,9 +21,8 @@ struct table *table_new(void)
 
 void table_column(struct table *t, const char *header, bool align_right)
 {
-	if (t->ncols == MAX_COLUMNS)
-		die(EXIT_BUILD_FAILED, "internal error: too many table columns");
-	t->header[t->ncols] = header;
+	strvec_push(&t->header, header);
+	t->right = xrealloc(t->right, (size_t)(t->ncols + 1) * sizeof(bool));
 	t->right[t->ncols++] = align_right;
 }
 
@@ -39,9 +36,9 @@ void table_cell(struct table *t, const char *fmt, ...)
 
 void table_print(const struct table *t, FILE *f)
 {
-	size_t width[MAX_COLUMNS];
+	size_t *width = xcalloc((size_t)t->ncols + 1, sizeof(size_t));
 	for (int c = 0; c < t->ncols; c++)
-		width[c] = strlen(t->header[c]);
+		width[c] = strlen(t->header.v[c]);
 	for (size_t i = 0; i < t->cells.n; i++) {
 		size_t len = strlen(t->cells.v[i]);
 		int c = (int)(i % (size_t)t->ncols);
@@ -49,8 +46,10 @@ void table_print(const struct table *t, FILE *f)
 			width[c] = len;
 	}
 	fputs(c_bold(f), f);
-	for (int c = 0; c < t->ncols; c++)
-		fprintf(f, "%s%*s", c ? "  " : "", t->right[c] ? (int)width[c] : -(int)width[c], t->header[c]);
+	for (int c = 0; c < t->ncols; c++) {
+		int w = c == t->ncols - 1 && !t->right[c] ? 0 : (int)width[c];
+		fprintf(f, "%s%*s", c ? "  " : "", t->right[c] ? w : -w, t->header.v[c]);
+	}
 	fprintf(f, "%s\n", c_reset(f));
 	for (size_t i = 0; i < t->cells.n; i++) {
 		int c = (int)(i % (size_t)t->ncols);
@@ -61,6 +60,7 @@ void table_print(const struct table *t, FILE *f)
 		if (last)
 			fputc('\n', f);
 	}
+	free(width);
 }
 
 void table_free(struct table *t)
@@ -68,6 +68,8 @@ void table_free(struct table *t)
 	if (!t)
 		return;
 	strvec_clear(&t->cells);
+	strvec_clear(&t->header);
+	free(t->right);
 	free(t);
 }
 

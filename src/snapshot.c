@@ -2,6 +2,7 @@
 #include "snapshot.h"
 
 #include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -82,4 +83,18 @@ void snapshot_free(struct snapshot *s)
 		free(s->entries[i].path);
 	free(s->entries);
 	memset(s, 0, sizeof(*s));
+}
+
+void snapshot_report_changes(const char *dir, const struct snapshot *before, const struct snapshot *after)
+{
+	struct strvec changes = { 0 };
+	size_t n = snapshot_diff(before, after, &changes, 5);
+	if (n) {
+		warn("%s changed while buildwall was probing it (%zu entr%s, first: %s); a compile wrote outside "
+		     "its redirected outputs, or something else is writing there",
+		     dir, n, n == 1 ? "y" : "ies", changes.v[0]);
+		for (size_t i = 1; i < changes.n; i++)
+			fprintf(stderr, "  %s\n", changes.v[i]);
+	}
+	strvec_clear(&changes);
 }

@@ -182,6 +182,27 @@ char *path_in(const char *dir, const char *path)
 	return path[0] == '/' || !dir ? xstrdup(path) : xasprintf("%s/%s", dir, path);
 }
 
+char *read_text_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t len = getdelim(&text, &cap, '\0', f);
+	bool failed = ferror(f);
+	fclose(f);
+	if (failed) {
+		free(text);
+		return NULL;
+	}
+	if (len < 0) {	/* an empty file */
+		free(text);
+		text = xstrdup("");
+	}
+	return text;
+}
+
 bool is_directory(const char *path)
 {
 	struct stat st;

@@ -49,6 +49,8 @@ const char *base_name(const char *path);
  * "dir/path". Always a new string. */
 char *path_in(const char *dir, const char *path);
 bool is_directory(const char *path);
+/* A small file's whole text (NUL-terminated), or NULL with errno set. */
+char *read_text_file(const char *path);
 bool file_exists(const char *path);
 /* Parse a whole-string number; false on junk, empty input or overflow. */
 bool parse_double(const char *s, double *out);

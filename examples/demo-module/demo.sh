@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make demo`: build both variants of the demo module and run every buildwall
-# command on each. DEMO_SIZE=small|full (default full), DEMO_TRIALS (3).
+# command on each (wall, rank, passes, log with a Chrome trace, and sim of
+# splitting the slowest TU). DEMO_SIZE=small|full (default full), DEMO_TRIALS (3).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bw=${BUILDWALL:-buildwall}
@@ -23,6 +24,12 @@ for v in baseline optimized; do
 	"$bw" wall -n "$trials" -C "$dir" | tee "$dir/wall.txt"
 	echo
 	"$bw" rank -C "$dir"
+	echo
+	"$bw" passes -C "$dir" --top 3
+	echo
+	"$bw" log -C "$dir" --trace "$dir/build-trace.json"
+	echo
+	"$bw" sim -C "$dir" -j "1-$((2 * MAX_JOBS))" --split opus_gemm_bigtile.cuda.o=2
 	echo
 done
 

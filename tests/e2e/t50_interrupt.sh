@@ -1,5 +1,5 @@
-# The safety guarantees under stress: Ctrl-C midway through rank and a
-# compile timeout leave the build dir byte-identical, no compiler running
+# The safety guarantees under stress: Ctrl-C midway through rank or passes
+# and a compile timeout leave the build dir byte-identical, no compiler running
 # and no temp files behind.
 . "$(dirname "$0")/lib.sh"
 
@@ -43,4 +43,22 @@ contains "$T/err" "opus_gemm_bigtile.cuda.o: compile failed (timed out after 1 s
 check "timeout: no compiler left running" no_process "$demo"
 check "timeout: build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 check "timeout: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+
+# passes runs the driver's jobs one by one: the same guarantees.
+TMPDIR="$T/tmp" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! compile_child "$pid"; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+check "passes, SIGINT: exit 130" [ $? -eq 130 ]
+sleep 0.2
+check "passes, SIGINT: no compiler left running" no_process "$demo"
+check "passes, SIGINT: build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
+check "passes, SIGINT: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+TMPDIR="$T/tmp" run 3 "passes: a timeout exits 3" "$BW" passes -C "$demo" --timeout 1 opus_gemm_bigtile.cuda.o
+contains "$T/err" "opus_gemm_bigtile.cuda.o: the compile failed (timed out after 1 s)" "passes: timeout reported"
+check "passes, timeout: build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
+check "passes, timeout: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
 finish

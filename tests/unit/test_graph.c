@@ -6,6 +6,13 @@
 
 #include <math.h>
 
+/* ninja up to 1.11: manifest order, one job a core. */
+static bool schedule_manifest(const struct graph_node *n, size_t count, int jobs, struct schedule *s)
+{
+	const struct sched_options o = { jobs, POLICY_MANIFEST, 0 };
+	return graph_schedule(n, count, &o, s);
+}
+
 static void test_chain_and_slots(void **state)
 {
 	(void)state;
@@ -13,7 +20,7 @@ static void test_chain_and_slots(void **state)
 	 * 0 and 1 start at 0; 2 takes 0's slot at 1; 3 takes 1's at 2. */
 	struct graph_node n[4] = { { 1, false, NULL, 0 }, { 2, false, NULL, 0 }, { 3, false, NULL, 0 }, { 4, false, NULL, 0 } };
 	struct schedule s;
-	assert_true(graph_schedule(n, 4, 2, &s));
+	assert_true(schedule_manifest(n, 4, 2, &s));
 	assert_true(s.makespan == 6);
 	assert_true(s.start[2] == 1 && s.start[3] == 2);
 	size_t chain[4];
@@ -23,7 +30,7 @@ static void test_chain_and_slots(void **state)
 	assert_int_equal(chain[1], 3);
 	schedule_free(&s);
 
-	assert_true(graph_schedule(n, 4, 8, &s));
+	assert_true(schedule_manifest(n, 4, 8, &s));
 	assert_true(s.makespan == 4);
 	schedule_free(&s);
 }
@@ -35,10 +42,10 @@ static void test_deps_and_phony(void **state)
 	size_t p_deps[] = { 0, 1 }, l_deps[] = { 2 };
 	struct graph_node n[4] = { { 2, false, NULL, 0 }, { 5, false, NULL, 0 }, { 0, true, p_deps, 2 }, { 1, false, l_deps, 1 } };
 	struct schedule s;
-	assert_true(graph_schedule(n, 4, 1, &s));
+	assert_true(schedule_manifest(n, 4, 1, &s));
 	assert_true(s.makespan == 8);
 	schedule_free(&s);
-	assert_true(graph_schedule(n, 4, 4, &s));
+	assert_true(schedule_manifest(n, 4, 4, &s));
 	assert_true(s.makespan == 6);
 	size_t chain[4];
 	size_t len = graph_critical_chain(&s, 4, chain);
@@ -48,14 +55,42 @@ static void test_deps_and_phony(void **state)
 	schedule_free(&s);
 }
 
+/* ninja 1.12+ starts the ready step with the longest path ahead first:
+ * here the chain c(1) -> d(4), listed last, goes before a(3) and b(3). */
+static void test_critical_policy_and_bounds(void **state)
+{
+	(void)state;
+	size_t d_deps[] = { 2 };
+	struct graph_node n[4] = { { 3, false, NULL, 0 }, { 3, false, NULL, 0 }, { 1, false, NULL, 0 }, { 4, false, d_deps, 1 } };
+	double tail[4];
+	assert_true(graph_longest_path(n, 4, tail) == 5);
+	assert_true(tail[2] == 5 && tail[3] == 4 && tail[0] == 3);
+	struct schedule s;
+	assert_true(schedule_manifest(n, 4, 2, &s));
+	assert_true(s.makespan == 8);	/* a, b first; c at 3, d at 4..8 */
+	schedule_free(&s);
+	const struct sched_options crit = { 2, POLICY_CRITICAL, 0 };
+	assert_true(graph_schedule(n, 4, &crit, &s));
+	assert_true(s.makespan == 6);	/* c, a; d at 1..5, b at 3..6 */
+	assert_true(s.start[2] == 0 && s.start[3] == 1);
+	schedule_free(&s);
+	/* Four 2 s jobs on 4 slots but 2 cores: each runs at half speed. */
+	struct graph_node eq[4] = { { 2, false, NULL, 0 }, { 2, false, NULL, 0 }, { 2, false, NULL, 0 }, { 2, false, NULL, 0 } };
+	const struct sched_options shared = { 4, POLICY_MANIFEST, 2 };
+	assert_true(graph_schedule(eq, 4, &shared, &s));
+	assert_float_equal(s.makespan, 4, 1e-9);
+	schedule_free(&s);
+}
+
 static void test_cycle(void **state)
 {
 	(void)state;
 	size_t d0[] = { 1 }, d1[] = { 0 };
 	struct graph_node n[2] = { { 1, false, d0, 1 }, { 1, false, d1, 1 } };
 	struct schedule s;
-	assert_false(graph_schedule(n, 2, 2, &s));
+	assert_false(schedule_manifest(n, 2, 2, &s));
 	schedule_free(&s);
+	assert_true(graph_longest_path(n, 2, NULL) < 0);
 }
 
 /* Replay a recorded build: the fixture's graph (from ninja) with the
@@ -80,7 +115,7 @@ static void replay(const char *manifest, const char *logfile)
 			recorded = e->end_ms / 1000.0;
 	}
 	struct schedule s;
-	assert_true(graph_schedule(n, b.n, 2, &s));
+	assert_true(schedule_manifest(n, b.n, 2, &s));
 	double err = fabs(s.makespan - recorded) / recorded;
 	if (err > 0.10)
 		fail_msg("%s: predicted %.2f s, recorded %.2f s", manifest, s.makespan, recorded);
@@ -109,6 +144,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain_and_slots),
 		cmocka_unit_test(test_deps_and_phony),
+		cmocka_unit_test(test_critical_policy_and_bounds),
 		cmocka_unit_test(test_cycle),
 		cmocka_unit_test(test_replay_fixture_builds),
 	};

@@ -73,6 +73,59 @@ static void test_v6_cut_off_and_empty(void **state)
 	assert_false(ninja_log_read_latest("/nonexistent/.ninja_log", &log));
 }
 
+/* Going back: the fixture holds three clean builds of 11 steps. */
+static void test_builds_back(void **state)
+{
+	(void)state;
+	struct ninja_log log;
+	long n;
+	assert_true(ninja_log_read_build(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run3"), 2, &log, &n));
+	assert_int_equal(n, 3);
+	assert_int_equal(log.n, 11);
+	assert_int_equal(log.first_line, 2);
+	assert_int_equal(duration(&log, "pybind.o"), 76591 - 43151);	/* the first build's */
+	ninja_log_free(&log);
+	assert_true(ninja_log_read_build(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run3"), 1, &log, &n));
+	assert_int_equal(log.first_line, 13);
+	ninja_log_free(&log);
+	assert_false(ninja_log_read_build(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run3"), 3, &log, &n));
+	assert_int_equal(n, 3);
+	assert_int_equal(log.n, 0);
+}
+
+/* A recompacted log: ninja rewrote one line per output, in hash order,
+ * then appended a run. The latest build is the run's four lines; rewritten
+ * stretches that start late are not builds. A rewritten line of a step
+ * that started its run (a.o, at 2 ms) cannot be told from a one-step build. */
+static void test_recompacted(void **state)
+{
+	(void)state;
+	char *path = write_temp("# ninja log v7\n"
+				"4200\t9100\t1\tc.o\t0c\n"	/* rewritten: hash order */
+				"4150\t8000\t1\tb.o\t0b\n"
+				"9100\t9400\t1\tprog\t0d\n"
+				"2\t4100\t1\ta.o\t0a\n"
+				"1\t3900\t1\ta.o\t0a\n"		/* the new run */
+				"2\t4000\t1\tb.o\t0b\n"
+				"3900\t8800\t1\tc.o\t0c\n"
+				"8800\t9000\t1\tprog\t0d\n");
+	struct ninja_log log;
+	long n;
+	assert_true(ninja_log_read_build(path, 0, &log, &n));
+	assert_int_equal(n, 2);	/* not 4: c.o and b.o+prog started late */
+	assert_int_equal(log.version, 7);
+	assert_int_equal(log.n, 4);
+	assert_int_equal(log.first_line, 6);
+	assert_int_equal(duration(&log, "c.o"), 4900);
+	ninja_log_free(&log);
+	assert_true(ninja_log_read_build(path, 1, &log, &n));
+	assert_int_equal(log.n, 1);
+	assert_string_equal(log.entries[0].output, "a.o");
+	ninja_log_free(&log);
+	unlink(path);
+	free(path);
+}
+
 static void read_log(void *path)
 {
 	struct ninja_log log;
@@ -107,6 +160,8 @@ int main(void)
 		cmocka_unit_test(test_v7_torch211),
 		cmocka_unit_test(test_v6_cut_off_and_empty),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_builds_back),
+		cmocka_unit_test(test_recompacted),
 	};
 	return cmocka_run_group_tests_name("ninja_log", tests, NULL, NULL);
 }

@@ -3,6 +3,13 @@
 #include <torch/extension.h>
 #include "opus/dispatch.h"
 
+#if !defined(OPUS_OPTIMIZED)
+// The device-heavy kernel TU stays framework-free; its tensor glue is here
+// (in the fused host TU when optimized).
+#include "opus/launcher.h"
+OPUS_TENSOR_WRAPPER(opus_gemm_bigtile)
+#endif
+
 namespace opus {
 GemmArgs args_from(const at::Tensor &a, const at::Tensor &b, at::Tensor &c)
 {

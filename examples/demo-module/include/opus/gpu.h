@@ -9,9 +9,18 @@
 // src/kernels/opus_gemm_bigtile.cu), sized per backend so that it stays the
 // module's slowest TU, at least 1.5x the runner-up, on each.
 #if !defined(OPUS_BIGTILE_KS) && defined(__HIP__)
-#define OPUS_BIGTILE_KS 96, 80, 64, 112, 128, 144
+#define OPUS_BIGTILE_KS 6, 8, 10, 12
 #elif !defined(OPUS_BIGTILE_KS)
-#define OPUS_BIGTILE_KS 96, 80, 64
+#define OPUS_BIGTILE_KS 12
+#endif
+
+// The host-heavy TU's compile-time key checks (src/kernels/opus_epilogue.cu):
+// clang parses faster than gcc, so HIP builds get some, to keep the host
+// front end over the playbook's 5 s on each backend.
+#if !defined(OPUS_EPILOGUE_KEY_CHECKS) && defined(__HIP__)
+#define OPUS_EPILOGUE_KEY_CHECKS 9
+#elif !defined(OPUS_EPILOGUE_KEY_CHECKS)
+#define OPUS_EPILOGUE_KEY_CHECKS 0
 #endif
 
 #if defined(__CUDACC__)

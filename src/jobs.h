@@ -1,0 +1,42 @@
+/* A compile's jobs: the processes its driver runs, as the driver itself
+ * lists them (-### for clang, hipcc and gcc; --dryrun for nvcc), each
+ * labeled with its pass (host or device), its arch and its tool. */
+#ifndef BUILDWALL_JOBS_H
+#define BUILDWALL_JOBS_H
+
+#include "driver.h"
+#include "util.h"
+
+enum pass_kind { PASS_HOST, PASS_DEVICE, PASS_OTHER };
+
+struct job {
+	struct strvec argv;
+	struct strvec env;	/* NAME=value settings the job needs (nvcc's) */
+	enum pass_kind pass;
+	char *arch;		/* "gfx90a", "sm_80", "compute_80"; NULL for none */
+	char *tool;		/* "cc1", "lld", "offload bundler", "cicc", "ptxas", "gcc -E", … */
+	const char *nvcc_phase;	/* the row nvcc --time writes for it; NULL elsewhere */
+	bool time_report;	/* a compiler proper that takes -ftime-report */
+};
+
+struct job_list {
+	struct job *v;
+	size_t n;
+};
+
+/* "host", "device", "other". */
+const char *pass_kind_name(enum pass_kind p);
+
+/* Parse the stderr of `clang|hipcc|gcc -###`. Returns NULL or a message
+ * (owned by the caller) naming the line that cannot be read. */
+char *jobs_parse_dashdashdash(const char *text, struct job_list *jobs);
+/* Parse the stderr of `nvcc --dryrun`: "#$ NAME=value" settings become each
+ * job's env and expand $NAME in the commands; nvcc's cleanup (rm) is not a
+ * job. */
+char *jobs_parse_dryrun(const char *text, struct job_list *jobs);
+/* Run the driver with -### (or --dryrun) in cwd, its output captured in
+ * `log`, and parse what it prints. Returns NULL or a message. */
+char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, struct job_list *jobs);
+void job_list_free(struct job_list *jobs);
+
+#endif

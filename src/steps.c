@@ -1,0 +1,70 @@
+#include "steps.h"
+
+#include "cmdline.h"
+#include "target.h"
+#include "tmpdir.h"
+
+#include <stdlib.h>
+
+void steps_select(const char *cmd, const struct ninja_build *b, char **patterns, size_t npatterns, bool *selected)
+{
+	char **names = xcalloc(b->n, sizeof(char *));
+	for (size_t i = 0; i < b->n; i++)
+		names[i] = b->edges[i].outputs.v[0];
+	if (npatterns) {
+		target_select(patterns, npatterns, names, b->n, selected);
+		for (size_t i = 0; i < b->n; i++)
+			if (selected[i] && !ninja_edge_is_compile(&b->edges[i]))
+				die(EXIT_BAD_INPUT, "%s is not a compile step (rule %s): %s re-runs object files",
+				    names[i], b->edges[i].rule, cmd);
+	} else {
+		for (size_t i = 0; i < b->n; i++)
+			selected[i] = ninja_edge_is_compile(&b->edges[i]);
+	}
+	free(names);
+	for (size_t i = 0; i < b->n; i++)
+		if (selected[i])
+			return;
+	die(EXIT_BAD_INPUT, "%s: no compile steps (object files) in this build", b->dir);
+}
+
+void steps_check_built(const char *dir, const struct ninja_edge *e)
+{
+	const struct strvec *lists[] = { &e->inputs, &e->implicit };
+	for (int l = 0; l < 2; l++) {
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const char *in = lists[l]->v[i];
+			char *path = path_in(dir, in);
+			bool ok = file_exists(path);
+			free(path);
+			if (!ok)
+				die(EXIT_BAD_INPUT, "%s: the tree is not built: %s (input of %s) is missing; run 'ninja -C %s' first",
+				    dir, in, e->outputs.v[0], dir);
+		}
+	}
+}
+
+void steps_prepare(const char *dir, const struct ninja_edge *e, const char *subdir, struct compile_command *cmd,
+		   struct strvec *stripped)
+{
+	char *err = driver_parse(e->command, dir, cmd);
+	if (!err) {
+		char *out = tmpdir_subdir(subdir);
+		err = driver_redirect_outputs(cmd, out);
+		free(out);
+	}
+	if (err)
+		die(EXIT_BAD_INPUT, "%s: cannot re-run this step safely: %s", e->outputs.v[0], err);
+	for (size_t i = 0; i < cmd->launchers.n; i++)
+		if (!strvec_contains(stripped, base_name(cmd->launchers.v[i])))
+			strvec_push(stripped, base_name(cmd->launchers.v[i]));
+}
+
+void steps_note_stripped(const struct strvec *stripped)
+{
+	if (!stripped->n)
+		return;
+	char *names = cmdline_join(stripped->v, stripped->n);
+	note("stripped %s from the commands: re-timing measures the compiler, not the launcher", names);
+	free(names);
+}

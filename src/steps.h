@@ -1,0 +1,24 @@
+/* The compile steps a probe re-runs: chosen from ninja's graph by the
+ * TARGET rule, checked to be built, and rewritten so that everything they
+ * write lands in buildwall's temp dir. Shared by rank and passes. */
+#ifndef BUILDWALL_STEPS_H
+#define BUILDWALL_STEPS_H
+
+#include "driver.h"
+#include "ninja.h"
+
+/* Mark the compile steps the patterns name (every compile step when there
+ * are none). Dies (exit 2) when a pattern names a step that is not a
+ * compile, or when nothing is selected. */
+void steps_select(const char *cmd, const struct ninja_build *b, char **patterns, size_t npatterns, bool *selected);
+/* Die (exit 2) unless every input of e exists: probes need a built tree. */
+void steps_check_built(const char *dir, const struct ninja_edge *e);
+/* Parse e's command and point its outputs into a fresh temp subdir; dies
+ * (exit 2) when that is impossible. Launchers stripped are added, once
+ * each, to `stripped`. */
+void steps_prepare(const char *dir, const struct ninja_edge *e, const char *subdir, struct compile_command *cmd,
+		   struct strvec *stripped);
+/* The note that says which launchers were stripped, if any. */
+void steps_note_stripped(const struct strvec *stripped);
+
+#endif

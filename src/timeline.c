@@ -1,0 +1,141 @@
+#include "timeline.h"
+
+#include "heap.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const step_kind_names[NKINDS] = { "kernel TU", "host TU", "link", "other" };
+
+enum step_kind step_kind_of(const char *output)
+{
+	static const char *const kernels[] = { ".cuda.o", ".cu.o", ".hip.o", ".cu.obj", ".cuda.obj" };
+	static const char *const objects[] = { ".o", ".obj" };
+	static const char *const links[] = { ".so", ".a", ".lib", ".dll", ".dylib", ".pyd", ".exe" };
+	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
+		if (has_suffix(output, kernels[i]))
+			return KIND_KERNEL_TU;
+	for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
+		if (has_suffix(output, objects[i]))
+			return KIND_HOST_TU;
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (has_suffix(output, links[i]) || strstr(output, ".so."))
+			return KIND_LINK;
+	return strchr(base_name(output), '.') ? KIND_OTHER : KIND_LINK;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* Weighted time: W(t) = integral of 1/running; a step's weight is
+ * W(end) - W(start). Steps are logged in end order, so the end events are
+ * sorted already; merged with the starts (sorted by the caller), ends
+ * first at equal times, so a finished step's slot is free at once. Also
+ * the most steps that ran at once. */
+static void weigh(struct timeline *t, struct step *const *by_start)
+{
+	double w = 0, prev = 0;
+	long running = 0;
+	size_t si = 0, ei = 0;
+	while (ei < t->n) {
+		bool start = si < t->n && by_start[si]->start < t->steps[ei].end;
+		struct step *s = start ? by_start[si++] : &t->steps[ei++];
+		double now = start ? s->start : s->end;
+		if (running > 0)
+			w += (now - prev) / (double)running;
+		prev = now;
+		if (start) {
+			s->weighted = w;	/* W(start), until the end */
+			if (++running > t->slots)
+				t->slots = (int)running;
+		} else {
+			s->weighted = w - s->weighted;
+			running--;
+		}
+	}
+}
+
+/* The lowest slot free at each step's start, in start order. */
+static void assign_slots(struct timeline *t, struct step *const *order)
+{
+	struct heap running = { 0 }, free_slots = { 0 };	/* (end, slot), (slot, slot) */
+	size_t used = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		while (running.n && running.v[0].key <= order[i]->start) {
+			size_t done = heap_pop(&running).value;
+			heap_push(&free_slots, (double)done, done);
+		}
+		size_t slot = free_slots.n ? heap_pop(&free_slots).value : used++;
+		order[i]->slot = (int)slot;
+		heap_push(&running, order[i]->end, slot);
+	}
+	heap_free(&running);
+	heap_free(&free_slots);
+}
+
+static void fill_profile(struct timeline *t)
+{
+	if (t->wall <= 0)
+		return;
+	double width = t->wall / TIMELINE_BUCKETS;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct step *s = &t->steps[i];
+		int first = (int)(s->start / width), last = (int)(s->end / width);
+		for (int b = first; b <= last && b < TIMELINE_BUCKETS; b++) {
+			double lo = b * width, hi = lo + width;
+			double overlap = (s->end < hi ? s->end : hi) - (s->start > lo ? s->start : lo);
+			if (overlap > 0)
+				t->profile[b] += overlap / width;
+		}
+	}
+}
+
+void timeline_build(const struct ninja_log *build, struct timeline *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->steps = xcalloc(build->n ? build->n : 1, sizeof(*t->steps));
+	for (size_t i = 0; i < build->n; i++) {
+		const struct log_entry *e = &build->entries[i];
+		struct step *prev = t->n ? &t->steps[t->n - 1] : NULL;
+		/* ninja logs each output of an edge on its own line, one after
+		 * the other, with the same times and command hash. */
+		if (prev && prev->first[prev->noutputs - 1].start_ms == e->start_ms &&
+		    prev->first[prev->noutputs - 1].end_ms == e->end_ms && !strcmp(prev->first->hash, e->hash) &&
+		    prev->first + prev->noutputs == e) {
+			prev->noutputs++;
+			continue;
+		}
+		t->steps[t->n++] = (struct step){ .first = e, .noutputs = 1, .start = e->start_ms / 1000.0,
+						  .end = e->end_ms / 1000.0, .kind = step_kind_of(e->output) };
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct step *s = &t->steps[i];
+		if (s->end > t->wall)
+			t->wall = s->end;
+		t->busy += s->end - s->start;
+		t->by_kind[s->kind] += s->end - s->start;
+		t->count_by_kind[s->kind]++;
+	}
+	struct step **by_start = xcalloc(t->n ? t->n : 1, sizeof(*by_start));
+	for (size_t i = 0; i < t->n; i++)
+		by_start[i] = &t->steps[i];
+	qsort(by_start, t->n, sizeof(*by_start), cmp_start);
+	weigh(t, by_start);
+	for (size_t i = 0; i < t->n; i++)
+		t->weighted_by_kind[t->steps[i].kind] += t->steps[i].weighted;
+	assign_slots(t, by_start);
+	free(by_start);
+	fill_profile(t);
+}
+
+void timeline_free(struct timeline *t)
+{
+	free(t->steps);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,87 @@
+# passes: jobs, passes, phases and verdicts on the demo module (CUDA and
+# HIP), --top on a C toy, a job that fails, bad options, and the
+# byte-identical build dir.
+. "$(dirname "$0")/lib.sh"
+
+tu_eval() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=[t for t in d["tus"] if t["target"] == sys.argv[2]][0]; print(eval(sys.argv[3]))' "$@"; }
+
+run 2 "passes needs a TARGET, --all or --top" "$BW" passes -C .
+one_line "$T/err" "usage error in one line"
+run 2 "--codegen-share must be a share" "$BW" passes --codegen-share 2x --all
+contains "$T/err" "--codegen-share wants a share" "names the bad option"
+
+# --top on a gcc build: chosen from .ninja_log, cc1 + as, gcc's phases.
+build_toy "$T/toy"
+before=$(tree_hash "$T/toy")
+run 0 "passes --top 1 on the toy" "$BW" passes -C "$T/toy" --top 1 --json
+cp "$T/out" "$T/toy.json"
+check "toy tree byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
+check "the slowest TU from .ninja_log" [ "$(json "$T/toy.json" '(d["method"]["chosen_by"], [t["target"] for t in d["tus"]])')" = "('.ninja_log', ['c.o'])" ]
+check "gcc's jobs: cc1 then as, host pass" [ "$(tu_eval "$T/toy.json" c.o '[(j["tool"], j["pass"]) for j in t["jobs"]]')" = "[('cc1', 'host'), ('as', 'host')]" ]
+check "gcc front end and combined back end read" [ "$(tu_eval "$T/toy.json" c.o 't["passes"][0]["phases"]["front_end"] > 0 and t["passes"][0]["phases"]["codegen"] > 0 and t["passes"][0]["optimizer_in_codegen"]')" = True ]
+check "each job has wall, CPU and peak RSS" [ "$(tu_eval "$T/toy.json" c.o 'all(j["wall_s"] > 0 and j["cpu_s"] >= 0 and j["max_rss_kib"] > 0 for j in t["jobs"])')" = True ]
+run 0 "passes --all table" "$BW" passes -C "$T/toy" --all
+contains "$T/out" "verdict" "summary table has a verdict column"
+contains "$T/out" "a.o" "summary table lists every TU"
+
+# A job that fails on its own: which job, and its output's tail; exit 3.
+mkdir -p "$T/bin"
+cat >"$T/bin/clang" <<'EOF'
+#!/bin/sh
+for a; do
+	if [ "$a" = "-###" ]; then
+		echo 'clang version 99 (fake)' >&2
+		echo ' "/bin/true" "-cc1" "-triple" "x86_64-pc-linux-gnu"' >&2
+		echo ' "/bin/sh" "-c" "echo the assembler choked >&2; exit 1"' >&2
+		exit 0
+	fi
+done
+exec gcc "$@"
+EOF
+chmod +x "$T/bin/clang"
+TOY_CC="$T/bin/clang" build_toy "$T/fake"
+before=$(tree_hash "$T/fake")
+run 3 "a failing job exits 3" "$BW" passes -C "$T/fake" a.o
+contains "$T/err" "a.o: job 2 of 2 (other sh) failed (exit status 1)" "names the failing job"
+contains "$T/err" "the assembler choked" "shows the job's output tail"
+check "fake tree byte-identical" [ "$(tree_hash "$T/fake")" = "$before" ]
+
+# The demo, CUDA: nvcc's jobs timed by nvcc --time.
+if command -v nvcc >/dev/null; then
+	demo=$(demo_dir) || { not_ok "CUDA demo builds"; finish; exit 0; }
+	before=$(tree_hash "$demo")
+	run 0 "passes on the CUDA demo's planted TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o --json
+	cp "$T/out" "$T/cuda.json"
+	check "CUDA build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
+	check "host jobs: gcc -E, cudafe++, gcc" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[j["tool"] for j in t["jobs"] if j["pass"] == "host"]')" = "['gcc -E', 'cudafe++', 'gcc']" ]
+	check "device jobs per arch: gcc -E, cicc (compute_80), ptxas (sm_80)" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[(j["tool"], j["arch"]) for j in t["jobs"] if j["pass"] == "device"]')" = "[('gcc -E', 'compute_80'), ('cicc', 'compute_80'), ('ptxas', 'sm_80')]" ]
+	for target in opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o; do
+		ratio=$(tu_eval "$T/cuda.json" $target 'round(t["jobs_sum_s"] / t["wall_s"], 3)')
+		check "$target: jobs add up to the TU's wall ($ratio)" python3 -c "import sys; sys.exit(0 if abs($ratio - 1) <= 0.15 else 1)"
+	done
+	check "device-heavy TU: device-pass dominant" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["kind"]')" = device ]
+	check "host-heavy TU: host-pass dominant" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 't["verdict"]["kind"]')" = host ]
+	check "device phases from -fdevice-time-trace" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[p for p in t["passes"] if p["pass"] == "device"][0]["phases"]["optimizer"] > 0')" = True ]
+	echo "# $(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["text"]')"
+	echo "# $(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 't["verdict"]["text"]')"
+	run 0 "passes table (CUDA)" "$BW" passes -C "$demo" opus_epilogue.cuda.o
+	contains "$T/out" "verdict: host-pass dominant" "table states the verdict"
+	contains "$T/out" "jobs sum" "table compares job sum and TU wall"
+fi
+
+# The demo, HIP: the clang driver's jobs re-run one by one.
+if command -v clang++-19 >/dev/null || command -v clang++-22 >/dev/null; then
+	demo=$(demo_dir hip) || { not_ok "HIP demo builds"; finish; exit 0; }
+	before=$(tree_hash "$demo")
+	run 0 "passes on the HIP demo's planted TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o --json
+	cp "$T/out" "$T/hip.json"
+	check "HIP build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
+	check "device jobs carry their gfx arch" [ "$(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o '[(j["tool"], j["arch"]) for j in t["jobs"] if j["pass"] == "device"]')" = "[('cc1', 'gfx90a'), ('lld', 'gfx90a'), ('cc1', 'gfx942'), ('lld', 'gfx942')]" ]
+	check "passes: host, gfx90a, gfx942, other" [ "$(tu_eval "$T/hip.json" opus_epilogue.cuda.o '[(p["pass"], p["arch"]) for p in t["passes"]]')" = "[('host', None), ('device', 'gfx90a'), ('device', 'gfx942'), ('other', None)]" ]
+	check "four phases read for every cc1 job" [ "$(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o 'all(all(v is not None for v in j["phases"].values()) for j in t["jobs"] if j["tool"] == "cc1")')" = True ]
+	check "device-heavy TU: device-pass dominant (HIP)" [ "$(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o 't["verdict"]["kind"]')" = device ]
+	check "host-heavy TU: host-pass dominant (HIP)" [ "$(tu_eval "$T/hip.json" opus_epilogue.cuda.o 't["verdict"]["kind"]')" = host ]
+	echo "# $(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o 't["verdict"]["text"]')"
+	echo "# $(tu_eval "$T/hip.json" opus_epilogue.cuda.o 't["verdict"]["text"]')"
+fi
+finish

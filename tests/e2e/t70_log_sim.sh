@@ -1,0 +1,119 @@
+# log and sim: the recorded builds in the fixture logs, the Chrome trace
+# read back event by event, the critical path of a toy build, sim's
+# replay of the fixture builds, what-if edits, --from a rank document,
+# and bad input.
+. "$(dirname "$0")/lib.sh"
+FIX=$(cd "$(dirname "$0")/../fixtures/ninja" && pwd)
+
+# log on a file alone: the latest of three builds.
+run 0 "log FILE --json" "$BW" log "$FIX/cuda_sm80_sm90_ninja_log_after_run3" --json
+cp "$T/out" "$T/l.json"
+check "the latest of three builds" [ "$(json "$T/l.json" '(d["build"]["builds_in_file"], d["build"]["first_line"], len(d["steps"]))')" = "(3, 24, 11)" ]
+check "wall = the last end of that build" [ "$(json "$T/l.json" 'd["wall_s"]')" = "$(awk -F'\t' 'NR >= 24 && $2 > m { m = $2 } END { print m / 1000 }' "$FIX/cuda_sm80_sm90_ninja_log_after_run3")" ]
+check "weighted times add up to the wall" [ "$(json "$T/l.json" 'abs(sum(s["weighted_s"] for s in d["steps"]) - d["wall_s"]) < 0.02')" = True ]
+check "steps sorted by weighted time" [ "$(json "$T/l.json" 'all(a["weighted_s"] >= b["weighted_s"] for a, b in zip(d["steps"], d["steps"][1:]))')" = True ]
+check "kinds: 8 kernel TUs, 2 host TUs, 1 link" [ "$(json "$T/l.json" '[d["by_kind"][k]["steps"] for k in ("kernel TU", "host TU", "link")]')" = "[8, 2, 1]" ]
+check "without -C: no critical path, and a note" [ "$(json "$T/l.json" '(d["critical_path"], "needs the build dir" in d["note"])')" = "(None, True)" ]
+run 0 "log --build 2" "$BW" log "$FIX/cuda_sm80_sm90_ninja_log_after_run3" --build 2 --json
+check "--build 2 is the first build" [ "$(json "$T/out" 'd["build"]["first_line"]')" = 2 ]
+run 0 "log --all-builds" "$BW" log "$FIX/hip_gfx90a_ninja_log_after_run3" --all-builds
+check "three builds listed" [ "$(grep -cE '^ +[0-9]+ +[0-9]+ +11 ' "$T/out")" = 3 ]
+run 2 "--build past the oldest" "$BW" log "$FIX/torch211_ninja_log" --build 1
+contains "$T/err" "goes back past the oldest of its 1 build" "says how many builds there are"
+one_line "$T/err" "in one line"
+printf '# ninja log v5\n0\t100\t5\ta.o\tab\n12\tx\t5\tb.o\tcd\n' >"$T/bad_log"
+run 2 "corrupt log" "$BW" log "$T/bad_log"
+contains "$T/err" "$T/bad_log:3: malformed .ninja_log entry" "file:line of the bad entry"
+one_line "$T/err" "corrupt log: one line"
+: >"$T/empty_log"
+run 2 "empty log" "$BW" log "$T/empty_log"
+contains "$T/err" "no builds recorded yet" "an empty log says so"
+run 0 "v7 log (ninja 1.13)" "$BW" log "$FIX/torch211_ninja_log" --json
+check "v7: 9 steps, six kernel TUs" [ "$(json "$T/out" '(d["build"]["log_version"], len(d["steps"]), d["by_kind"]["kernel TU"]["steps"])')" = "(7, 9, 6)" ]
+
+# A built toy: the critical path through ninja's graph, and the trace.
+build_toy "$T/toy"
+before=$(tree_hash "$T/toy")
+run 0 "log -C toy --trace" "$BW" log -C "$T/toy" --json --trace "$T/trace.json"
+cp "$T/out" "$T/toy.json"
+check "critical path ends at the link" [ "$(json "$T/toy.json" 'd["critical_path"][-1]["output"]')" = prog ]
+check "critical path: the TU the link waited for, then the link" [ "$(json "$T/toy.json" '[s["output"] for s in d["critical_path"]][-2:]')" = "$(json "$T/toy.json" '[max((s for s in d["steps"] if s["output"].endswith(".o")), key=lambda s: s["end_s"])["output"], "prog"]')" ]
+check "log leaves the tree byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
+python3 - "$T/trace.json" "$T/toy.json" >"$T/trace-check" 2>&1 <<'EOF'
+import json, sys
+trace = json.load(open(sys.argv[1]))
+log = json.load(open(sys.argv[2]))
+events = trace["traceEvents"]
+spans = [e for e in events if e["ph"] == "X"]
+steps = {s["output"]: s for s in log["steps"]}
+assert len(spans) == len(steps), (len(spans), len(steps))
+names = {e["tid"]: e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+for e in spans:
+    s = steps[e["name"]]
+    assert e["pid"] == 1 and e["tid"] in names, e
+    assert abs(e["ts"] / 1e6 - s["start_s"]) < 0.001 and abs(e["dur"] / 1e6 - s["duration_s"]) < 0.001, e
+    assert e["args"]["duration_s"] == s["duration_s"] and e["args"]["weighted_s"] == s["weighted_s"], e
+    assert e["cat"] == s["kind"] and e["tid"] == s["slot"], e
+by_slot = {}
+for e in spans:
+    by_slot.setdefault(e["tid"], []).append((e["ts"], e["ts"] + e["dur"]))
+for slot, iv in by_slot.items():
+    iv.sort()
+    assert all(a[1] <= b[0] for a, b in zip(iv, iv[1:])), ("overlap in slot", slot)
+print("trace ok", len(spans), "events on", len(by_slot), "slots")
+EOF
+check "trace read back event by event" grep -q "trace ok" "$T/trace-check"
+sed 's/^/# /' "$T/trace-check"
+run 2 "--trace into a missing directory" "$BW" log -C "$T/toy" --trace "$T/no/such/dir/t.json"
+check "no partial trace left" [ ! -e "$T/no" ]
+
+# sim replays the fixture builds (graph from ninja, times from the log).
+for f in hip_gfx90a cuda; do
+	mkdir -p "$T/fx-$f"
+	cp "$FIX/${f}_build.ninja" "$T/fx-$f/build.ninja"
+	case $f in hip_gfx90a) log=hip_gfx90a_ninja_log_after_run3 ;; cuda) log=cuda_sm80_sm90_ninja_log_after_run3 ;; esac
+	cp "$FIX/$log" "$T/fx-$f/.ninja_log"
+	recorded=$("$BW" log -C "$T/fx-$f" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["wall_s"])')
+	run 0 "sim on the $f fixture" "$BW" sim -C "$T/fx-$f" -j 2 --policy manifest --json
+	predicted=$(json "$T/out" 'd["predictions"][0]["wall_s"]')
+	echo "# $f: recorded $recorded s, predicted $predicted s at -j 2"
+	check "$f: sim reproduces the recorded wall within 10 %" python3 -c "import sys; sys.exit(0 if abs($predicted - $recorded) / $recorded <= 0.10 else 1)"
+done
+run 0 "sim -j 1-4 table" "$BW" sim -C "$T/fx-cuda" -j 1-4
+contains "$T/out" "binds" "the table says which bound binds"
+run 0 "sim bounds" "$BW" sim -C "$T/fx-cuda" -j 1,64 --json
+check "-j 1: total work binds and equals the wall" [ "$(json "$T/out" '(lambda p: (p["binds"], abs(p["wall_s"] - p["work_bound_s"]) < 0.01))(d["predictions"][0])')" = "('total work / jobs', True)" ]
+check "-j 64: the critical path binds and equals the wall" [ "$(json "$T/out" '(lambda p: (p["binds"], abs(p["wall_s"] - p["critical_path_s"]) < 0.01))(d["predictions"][1])')" = "('critical path', True)" ]
+check "policy from the installed ninja" grep -q "installed ninja" "$T/out"
+
+# What-if edits on the toy (c.o is the heaviest TU; prog links all three).
+"$BW" log -C "$T/toy" --json >"$T/toy.json"
+c=$(json "$T/toy.json" '[s for s in d["steps"] if s["output"] == "c.o"][0]["duration_s"]')
+run 0 "sim --remove c.o" "$BW" sim -C "$T/toy" -j 1 --remove c.o --json
+saved() { json "$T/out" "(lambda p: abs(p['baseline_wall_s'] - p['wall_s'] - $1) < 0.005)(d['predictions'][0])"; }
+check "--remove: -j 1 saves exactly c.o's time" [ "$(saved "$c")" = True ]
+run 0 "sim --scale c.o=0.5" "$BW" sim -C "$T/toy" -j 1 --scale c.o=0.5 --json
+check "--scale: -j 1 saves half of c.o" [ "$(saved "$c / 2")" = True ]
+run 0 "sim --split c.o=4 --overhead 0" "$BW" sim -C "$T/toy" -j 8 --split c.o=4 --overhead 0 --json
+check "--split at -j 8: saves 3/4 of c.o (its pieces run side by side)" [ "$(saved "$c * 3 / 4")" = True ]
+run 0 "sim --fuse a.o,b.o,c.o" "$BW" sim -C "$T/toy" -j 8 --fuse a.o,b.o,c.o --json
+check "--fuse at -j 8: the wall is the sum of the three plus the rest" [ "$(json "$T/out" '(lambda p: p["wall_s"] >= p["baseline_wall_s"])(d["predictions"][0])')" = True ]
+run 0 "sim --cores 1 -j 3" "$BW" sim -C "$T/toy" -j 3 --cores 1 --json
+check "--cores 1: three jobs share one core, no faster than -j 1" [ "$(json "$T/out" '(lambda p: p["wall_s"] >= p["work_bound_s"] - 0.001)(d["predictions"][0])')" = True ]
+run 2 "sim edit naming no step" "$BW" sim -C "$T/toy" --remove nothing.o
+contains "$T/err" "'nothing.o' names no step" "says which name matched nothing"
+run 2 "sim --fuse of a generator and the link" "$BW" sim -C "$T/toy" -j 2 --fuse gen.h,prog
+contains "$T/err" "cycle" "a fuse that makes a cycle is refused"
+run 2 "sim bad -j" "$BW" sim -C "$T/toy" -j 4-2
+one_line "$T/err" "bad -j in one line"
+
+# sim --from a saved rank document.
+run 0 "rank --json for sim" "$BW" rank -C "$T/toy" --json
+cp "$T/out" "$T/rank.json"
+run 0 "sim --from rank.json" "$BW" sim -C "$T/toy" --from "$T/rank.json" -j 1 --json
+check "-j 1 from rank = serial sum + the link (from .ninja_log)" [ "$(json "$T/out" 'round(d["predictions"][0]["wall_s"], 2)')" = "$(python3 -c "import json; r=json.load(open('$T/rank.json')); print(round(r['serial_sum_s'] + sum(s['seconds'] for s in r['prediction']['other_steps']), 2))")" ]
+printf '{"schema": "buildwall/1", "command": "rank",\n "tus": [ {"target": 1,} ]}\n' >"$T/bad.json"
+run 2 "sim --from malformed JSON" "$BW" sim -C "$T/toy" --from "$T/bad.json"
+contains "$T/err" "$T/bad.json:2:" "JSON error with its line"
+one_line "$T/err" "malformed JSON: one line"
+finish
