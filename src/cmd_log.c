@@ -4,10 +4,12 @@
  * (with a build dir), and a Chrome trace. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "graph.h"
 #include "ninja.h"
 #include "ninja_log.h"
 #include "out_json.h"
 #include "out_table.h"
+#include "progress.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -48,8 +50,13 @@ struct log_cmd {
 	struct ninja_log build;
 	long nbuilds;
 	struct timeline tl;
-	/* The recorded critical path, last step first; with a build dir. */
+	/* With a build dir: the longest chain of this build's steps through
+	 * ninja's graph (first to last), and the recorded chain: from the last
+	 * step back, what each one waited for (last step first). */
+	size_t *critical, ncritical;
+	double critical_s;
 	size_t *chain, nchain;
+	const char **waited;	/* per chain entry: "dependency", "slot" or NULL */
 	bool have_graph;
 };
 
@@ -85,31 +92,93 @@ static long last_dep(const struct ninja_build *b, const long *step_of, const str
 		long cand = step_of[d];
 		if (cand < 0 && ninja_edge_is_phony(&b->edges[d]))
 			cand = last_dep(b, step_of, tl, d, start, seen);
-		if (cand >= 0 && tl->steps[cand].end <= start + 1e-3 &&
+		if (cand >= 0 && tl->steps[cand].end <= start + 1e-9 &&
 		    (best < 0 || tl->steps[cand].end > tl->steps[best].end))
 			best = cand;
 	}
 	return best;
 }
 
+/* The step whose end freed a slot at `start`: ninja starts the next ready
+ * step the moment one finishes (same ms, or the next). Steps are in end
+ * order. */
+static long slot_freed_by(const struct timeline *tl, double start, size_t self)
+{
+	size_t lo = 0, hi = tl->n;	/* first step ending after start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tl->steps[mid].end <= start + 1e-9)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0 && lo - 1 == self)
+		lo--;
+	return lo > 0 && tl->steps[lo - 1].end >= start - 0.01 && lo - 1 != self ? (long)(lo - 1) : -1;
+}
+
+/* How many steps were running at time x. */
+static int running_at(const struct timeline *tl, double x)
+{
+	int n = 0;
+	for (size_t i = 0; i < tl->n; i++)
+		n += tl->steps[i].start <= x && x < tl->steps[i].end;
+	return n;
+}
+
 static void critical_path(struct log_cmd *c)
 {
 	struct ninja_build b;
 	ninja_load(c->dir, &b);
-	long *step_of = steps_of_edges(&b, &c->tl);
+	const struct timeline *tl = &c->tl;
+	long *step_of = steps_of_edges(&b, tl);
+
+	/* The longest chain through the graph, with this build's durations
+	 * (steps not rebuilt take none). */
+	struct graph_node *nodes = xcalloc(b.n ? b.n : 1, sizeof(*nodes));
+	for (size_t i = 0; i < b.n; i++) {
+		double d = step_of[i] >= 0 ? tl->steps[step_of[i]].end - tl->steps[step_of[i]].start : 0;
+		nodes[i] = (struct graph_node){ d, ninja_edge_is_phony(&b.edges[i]), b.edges[i].deps, b.edges[i].ndeps };
+	}
+	size_t *path = xcalloc(b.n ? b.n : 1, sizeof(size_t));
+	size_t len = graph_longest_chain(nodes, b.n, path);
+	c->critical = xcalloc(len ? len : 1, sizeof(size_t));
+	for (size_t i = 0; i < len; i++)
+		if (step_of[path[i]] >= 0) {
+			c->critical[c->ncritical++] = (size_t)step_of[path[i]];
+			c->critical_s += nodes[path[i]].duration;
+		}
+	free(path);
+	free(nodes);
+
+	/* The recorded chain: a dependency that ended as the step started, else
+	 * the step whose end freed the slot. */
 	bool *seen = xcalloc(b.n ? b.n : 1, sizeof(bool));
-	c->chain = xcalloc(c->tl.n ? c->tl.n : 1, sizeof(size_t));
-	long cur = -1;
-	for (size_t s = 0; s < c->tl.n; s++)
-		if (cur < 0 || c->tl.steps[s].end > c->tl.steps[cur].end)
-			cur = (long)s;
-	while (cur >= 0 && c->nchain < c->tl.n) {
-		c->chain[c->nchain++] = (size_t)cur;
-		long edge = ninja_edge_of(&b, c->tl.steps[cur].first->output);
-		if (edge < 0)
-			break;	/* not in the manifest any more */
-		memset(seen, 0, b.n * sizeof(bool));
-		cur = last_dep(&b, step_of, &c->tl, (size_t)edge, c->tl.steps[cur].start, seen);
+	c->chain = xcalloc(tl->n ? tl->n : 1, sizeof(size_t));
+	c->waited = xcalloc(tl->n ? tl->n : 1, sizeof(char *));
+	long cur = tl->n ? (long)tl->n - 1 : -1;	/* the last line ends last */
+	while (cur >= 0 && c->nchain < tl->n) {
+		size_t k = c->nchain++;
+		c->chain[k] = (size_t)cur;
+		double start = tl->steps[cur].start;
+		long edge = ninja_edge_of(&b, tl->steps[cur].first->output), dep = -1;
+		if (edge >= 0) {
+			memset(seen, 0, b.n * sizeof(bool));
+			dep = last_dep(&b, step_of, tl, (size_t)edge, start, seen);
+		}
+		long slot = slot_freed_by(tl, start, (size_t)cur);
+		/* A slot wait only when every slot was busy until then. */
+		if (slot >= 0 && running_at(tl, tl->steps[slot].end - 1e-4) < tl->slots)
+			slot = -1;
+		if (dep >= 0 && tl->steps[dep].end >= start - 0.01) {
+			c->waited[k] = "dependency";
+			cur = dep;
+		} else if (slot >= 0) {
+			c->waited[k] = "slot";
+			cur = slot;
+		} else {
+			cur = -1;	/* it started with the build */
+		}
 	}
 	free(seen);
 	free(step_of);
@@ -179,10 +248,16 @@ static void render_table(const struct log_cmd *c)
 		printf("critical path: needs the build dir (-C) for ninja's graph\n");
 		return;
 	}
-	printf("critical path (recorded):");
+	printf("critical path (longest chain through ninja's graph, %.2f s):", c->critical_s);
+	for (size_t i = 0; i < c->ncritical; i++) {
+		const struct step *s = &tl->steps[c->critical[i]];
+		printf("%s %s (%.2f s)", i ? " ->" : "", s->first->output, s->end - s->start);
+	}
+	printf("\nrecorded chain (what each step waited for):");
 	for (size_t i = c->nchain; i-- > 0;) {
 		const struct step *s = &tl->steps[c->chain[i]];
-		printf("%s %s (%.2f s)", i + 1 == c->nchain ? "" : " ->", s->first->output, s->end - s->start);
+		printf("%s%s %s (%.2f s)", i + 1 == c->nchain ? "" : " ->", i + 1 < c->nchain && c->waited[i] &&
+		       !strcmp(c->waited[i], "slot") ? " [slot]" : "", s->first->output, s->end - s->start);
 	}
 	printf("\n");
 }
@@ -227,10 +302,18 @@ static void render_json(const struct log_cmd *c)
 	free(order);
 	json_object_set_new(doc, "steps", steps);
 	if (c->have_graph) {
-		json_t *path = json_array();
-		for (size_t i = c->nchain; i-- > 0;)
-			json_array_append_new(path, json_step(&tl->steps[c->chain[i]]));
+		json_t *path = json_array(), *chain = json_array();
+		for (size_t i = 0; i < c->ncritical; i++)
+			json_array_append_new(path, json_step(&tl->steps[c->critical[i]]));
+		for (size_t i = c->nchain; i-- > 0;) {
+			json_t *step = json_step(&tl->steps[c->chain[i]]);
+			/* What this step waited for: the entry before it. */
+			json_object_set_new(step, "waited_for", c->waited[i] ? json_string(c->waited[i]) : json_null());
+			json_array_append_new(chain, step);
+		}
 		json_object_set_new(doc, "critical_path", path);
+		json_object_set_new(doc, "critical_path_s", json_seconds(c->critical_s));
+		json_object_set_new(doc, "recorded_chain", chain);
 	} else {
 		json_object_set_new(doc, "critical_path", json_null());
 		json_object_set_new(doc, "note", json_string("the critical path needs the build dir (-C)"));
@@ -296,6 +379,7 @@ static void add_build_row(const struct ninja_log *b, bool rewritten, void *ctx)
 	struct timeline tl;
 	timeline_build(b, &tl);
 	a->index++;
+	progress_set("build %ld (line %ld)", a->index, b->first_line);
 	double par = tl.wall > 0 ? tl.busy / tl.wall : 0;
 	if (a->rows) {
 		json_array_append_new(a->rows, json_pack("{s:I, s:I, s:I, s:o, s:o, s:f}", "build", (json_int_t)a->index,
@@ -325,6 +409,7 @@ static int all_builds(struct log_cmd *c)
 	}
 	if (!ninja_log_each(c->path, add_build_row, &a))
 		die(EXIT_BAD_INPUT, "%s: no such file", c->path);
+	progress_clear();
 	if (c->json) {
 		json_t *doc = json_document("log");
 		json_object_set_new(doc, "log", json_string(c->path));
@@ -408,7 +493,9 @@ int cmd_log(int argc, char **argv)
 		printf("trace: %s (open it in Perfetto or chrome://tracing)\n", c.trace);
 	timeline_free(&c.tl);
 	ninja_log_free(&c.build);
+	free(c.critical);
 	free(c.chain);
+	free(c.waited);
 	free(c.path);
 	return EXIT_OK;
 }

@@ -9,6 +9,7 @@
 #include "out_json.h"
 #include "out_table.h"
 #include "proc.h"
+#include "progress.h"
 #include "target.h"
 #include "tmpdir.h"
 #include "util.h"
@@ -387,6 +388,7 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		json_t *edits = json_array();
 		for (size_t k = 0; k < s->nedits; k++)
 			json_array_append_new(edits, json_pack("{s:s, s:s}", "edit", edit_names[s->edits[k].kind], "arg", s->edits[k].arg));
+		json_object_set_new(doc, "split_overhead_s", json_seconds(s->overhead_given ? s->overhead : cheapest_tu(s)));
 		json_object_set_new(doc, "build_dir", json_string(s->dir));
 		json_object_set_new(doc, "from", json_string(s->from ? s->from : ".ninja_log"));
 		json_object_set_new(doc, "policy", json_string(s->policy == POLICY_CRITICAL ? "critical" : "manifest"));
@@ -411,8 +413,13 @@ static void render(const struct sim *s, const struct result *res, bool json)
 	       s->policy_why);
 	if (s->cores > 0)
 		printf("cores: %.0f (jobs beyond them share them)\n", s->cores);
-	for (size_t k = 0; k < s->nedits; k++)
-		printf("edit: --%s %s\n", edit_names[s->edits[k].kind], s->edits[k].arg);
+	for (size_t k = 0; k < s->nedits; k++) {
+		printf("edit: --%s %s", edit_names[s->edits[k].kind], s->edits[k].arg);
+		if (s->edits[k].kind == EDIT_SPLIT)
+			printf(" (each piece %+.2f s: %s)", s->overhead_given ? s->overhead : cheapest_tu(s),
+			       s->overhead_given ? "--overhead" : "the cheapest compile step");
+		printf("\n");
+	}
 	if (s->unknown)
 		printf("note: %zu step%s without a time counted as 0 s\n", s->unknown, s->unknown == 1 ? "" : "s");
 	printf("\n");
@@ -422,7 +429,7 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		table_column(tab, "before s", true);
 	table_column(tab, s->nedits ? "after s" : "wall s", true);
 	if (s->nedits)
-		table_column(tab, "saves", true);
+		table_column(tab, "change", true);
 	table_column(tab, "critical path s", true);
 	table_column(tab, "work/jobs s", true);
 	table_column(tab, "binds", false);
@@ -433,8 +440,8 @@ static void render(const struct sim *s, const struct result *res, bool json)
 			table_cell(tab, "%.2f", r->baseline);
 		table_cell(tab, "%.2f", r->wall);
 		if (s->nedits)
-			table_cell(tab, "%+.2f s (%.0f%%)", r->baseline - r->wall,
-				   r->baseline > 0 ? 100 * (r->baseline - r->wall) / r->baseline : 0);
+			table_cell(tab, "%+.2f s (%+.0f%%)", r->wall - r->baseline,
+				   r->baseline > 0 ? 100 * (r->wall - r->baseline) / r->baseline : 0);
 		table_cell(tab, "%.2f", r->critical);
 		table_cell(tab, "%.2f", r->work);
 		table_cell(tab, "%s", binding(r));
@@ -532,10 +539,12 @@ int cmd_sim(int argc, char **argv)
 		die(EXIT_BAD_INPUT, "%s: the graph has a cycle%s", s.dir, s.nedits ? " after the edits" : "");
 	struct result *res = xcalloc(s.njobs, sizeof(*res));
 	for (size_t i = 0; i < s.njobs; i++) {
+		progress_set("simulating -j %ld", s.jobs[i]);
 		double slots = s.cores > 0 && s.cores < (double)s.jobs[i] ? s.cores : (double)s.jobs[i];
 		res[i] = (struct result){ s.jobs[i], simulate(&s, &edited, s.jobs[i]),
 					  s.nedits ? simulate(&s, &base, s.jobs[i]) : NAN, critical, work / slots };
 	}
+	progress_clear();
 	render(&s, res, json);
 	free(res);
 	model_free(&base);

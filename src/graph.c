@@ -100,6 +100,36 @@ double graph_longest_path(const struct graph_node *nodes, size_t n, double *tail
 	return acyclic ? longest : -1;
 }
 
+size_t graph_longest_chain(const struct graph_node *nodes, size_t n, size_t *chain)
+{
+	double *tail = xcalloc(n ? n : 1, sizeof(double));
+	if (graph_longest_path(nodes, n, tail) < 0) {
+		free(tail);
+		return 0;
+	}
+	struct sim m = { .nodes = nodes, .n = n };
+	build_users(&m);
+	/* Start where the most remains, then follow the user that carries
+	 * the rest of it. */
+	size_t len = 0, cur = GRAPH_NONE;
+	for (size_t i = 0; i < n; i++)
+		if (cur == GRAPH_NONE || tail[i] > tail[cur])
+			cur = i;
+	while (cur != GRAPH_NONE && len < n) {
+		chain[len++] = cur;
+		size_t next = GRAPH_NONE;
+		for (size_t k = 0; k < m.nusers[cur]; k++) {
+			size_t u = m.users[cur][k];
+			if (next == GRAPH_NONE || tail[u] > tail[next])
+				next = u;
+		}
+		cur = next;
+	}
+	free_users(&m);
+	free(tail);
+	return len;
+}
+
 bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched_options *o, struct schedule *s)
 {
 	struct sim m = { .nodes = nodes, .n = n, .s = s };

@@ -41,6 +41,9 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
  * schedule). With `tail` (n entries): each node's longest path from its
  * start to the end of the build. Returns -1 on a cycle. */
 double graph_longest_path(const struct graph_node *nodes, size_t n, double *tail);
+/* The nodes of that longest path, first to last, into chain (n entries);
+ * returns its length, 0 on a cycle. */
+size_t graph_longest_chain(const struct graph_node *nodes, size_t n, size_t *chain);
 /* The chain of nodes that set the makespan, first to last; returns its
  * length (chain must hold n entries). */
 size_t graph_critical_chain(const struct schedule *s, size_t n, size_t *chain);

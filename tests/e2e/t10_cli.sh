@@ -5,9 +5,10 @@
 run 0 "--help" "$BW" --help
 contains "$T/out" "rank" "--help lists rank"
 contains "$T/out" "wall" "--help lists wall"
+for c in passes log sim; do contains "$T/out" "  $c " "--help lists $c"; done
 run 0 "--version" "$BW" --version
 contains "$T/out" "buildwall 0.1.0" "--version prints the version"
-for c in wall rank; do
+for c in wall rank passes log sim; do
 	run 0 "$c --help" "$BW" "$c" --help
 	contains "$T/out" "usage: buildwall $c" "$c --help shows its usage"
 	contains "$T/out" "--json" "$c --help documents --json"
@@ -24,8 +25,13 @@ run 2 "bad number" "$BW" rank -r many
 contains "$T/err" "-r takes a whole number" "bad number explained"
 run 2 "missing option value" "$BW" wall -n
 contains "$T/err" "option '-n' needs a value" "missing value explained"
+for c in rank passes log sim; do
+	extra=; [ $c = passes ] && extra=--all
+	run 2 "$c: missing build dir" "$BW" $c -C "$T/nowhere" $extra
+	one_line "$T/err" "$c: missing build dir: one line"
+	contains "$T/err" "no such build directory" "$c: missing build dir named"
+done
 run 2 "missing build dir" "$BW" rank -C "$T/nowhere"
-one_line "$T/err" "missing build dir: one line"
 contains "$T/err" "$T/nowhere: no such build directory" "missing build dir named"
 mkdir "$T/empty"
 run 2 "dir without build.ninja" "$BW" rank -C "$T/empty"
