@@ -325,9 +325,11 @@ static void time_jobs_nvcc(struct passes *ps, struct tu *t, size_t ti)
 	progress_clear();
 }
 
+/* The TU's whole compile, up to the repeats (--top's re-timing may have
+ * given it its first run already). */
 static void time_whole(struct passes *ps, struct tu *t, size_t ti)
 {
-	for (long r = 0; r < ps->repeats && !t->failed; r++) {
+	for (long r = (long)t->nwalls; r < ps->repeats && !t->failed; r++) {
 		char *log = log_path("tu", ti, (size_t)r);
 		progress_set("%s: whole compile (run %ld/%ld)", ps->build.edges[t->edge].outputs.v[0], r + 1, ps->repeats);
 		struct proc p;
@@ -388,8 +390,7 @@ static void probe(struct passes *ps, struct tu *t, size_t ti)
 	if (t->cmd.compiler == COMPILER_NVCC) {
 		time_jobs_nvcc(ps, t, ti);
 	} else {
-		if (!t->nwalls)
-			time_whole(ps, t, ti);
+		time_whole(ps, t, ti);
 		if (!t->failed)
 			time_jobs_replayed(ps, t, ti);
 	}

@@ -8,7 +8,9 @@ export E2E_RESULTS E2E_WORK
 trap 'rm -rf "$E2E_RESULTS" "$E2E_WORK"' EXIT
 for t in "$here"/t[0-9]*.sh; do
 	echo "# $(basename "$t")"
+	start=$(date +%s)
 	sh "$t" || echo "0 1" >>"$E2E_RESULTS"
+	echo "# $(basename "$t") took $(($(date +%s) - start)) s"
 done
 passed=$(awk '{ p += $1 } END { print p + 0 }' "$E2E_RESULTS")
 failed=$(awk '{ f += $2 } END { print f + 0 }' "$E2E_RESULTS")

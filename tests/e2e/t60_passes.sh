@@ -20,9 +20,16 @@ check "the slowest TU from .ninja_log" [ "$(json "$T/toy.json" '(d["method"]["ch
 check "gcc's jobs: cc1 then as, host pass" [ "$(tu_eval "$T/toy.json" c.o '[(j["tool"], j["pass"]) for j in t["jobs"]]')" = "[('cc1', 'host'), ('as', 'host')]" ]
 check "gcc front end and combined back end read" [ "$(tu_eval "$T/toy.json" c.o 't["passes"][0]["phases"]["front_end"] > 0 and t["passes"][0]["phases"]["codegen"] > 0 and t["passes"][0]["optimizer_in_codegen"]')" = True ]
 check "each job has wall, CPU and peak RSS" [ "$(tu_eval "$T/toy.json" c.o 'all(j["wall_s"] > 0 and j["cpu_s"] >= 0 and j["max_rss_kib"] > 0 for j in t["jobs"])')" = True ]
+cp -a "$T/toy" "$T/nolog" && rm "$T/nolog/.ninja_log"
+run 0 "passes --top 1 without .ninja_log" "$BW" passes -C "$T/nolog" --top 1 --json
+check "without a log, the slowest by re-timing" [ "$(json "$T/out" '(d["method"]["chosen_by"], [t["target"] for t in d["tus"]])')" = "('re-timing', ['c.o'])" ]
 run 0 "passes --all table" "$BW" passes -C "$T/toy" --all
 contains "$T/out" "verdict" "summary table has a verdict column"
 contains "$T/out" "a.o" "summary table lists every TU"
+run 0 "passes table for one TU" "$BW" passes -C "$T/toy" b.o
+contains "$T/out" "verdict: mixed (no threshold crossed)" "the detail table states the verdict and why"
+contains "$T/out" "jobs sum" "the detail table compares job sum and TU wall"
+contains "$T/out" "cc1" "the detail table lists the jobs"
 
 # A job that fails on its own: which job, and its output's tail; exit 3.
 mkdir -p "$T/bin"
@@ -64,9 +71,6 @@ if command -v nvcc >/dev/null; then
 	check "device phases from -fdevice-time-trace" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[p for p in t["passes"] if p["pass"] == "device"][0]["phases"]["optimizer"] > 0')" = True ]
 	echo "# $(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["text"]')"
 	echo "# $(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 't["verdict"]["text"]')"
-	run 0 "passes table (CUDA)" "$BW" passes -C "$demo" opus_epilogue.cuda.o
-	contains "$T/out" "verdict: host-pass dominant" "table states the verdict"
-	contains "$T/out" "jobs sum" "table compares job sum and TU wall"
 fi
 
 # The demo, HIP: the clang driver's jobs re-run one by one.

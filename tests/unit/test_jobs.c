@@ -22,7 +22,7 @@ static void expect_job(const struct job *j, enum pass_kind pass, const char *arc
 	assert_string_equal(j->tool, tool);
 }
 
-/* clang 15, 19, 22: per arch a device cc1 and an lld link, the offload
+/* clang 15, 16, 19, 22: per arch a device cc1 and an lld link, the offload
  * bundler, then the host cc1. */
 static void test_clang_hip(void **state)
 {
@@ -31,10 +31,11 @@ static void test_clang_hip(void **state)
 		const char *file, *second_arch, *lld;
 	} cases[] = {
 		{ FIXTURE("jobs/hip_clang15_2arch_dashdashdash.txt"), "gfx940", "/usr/bin/lld" },
+		{ FIXTURE("jobs/hip_clang16_2arch_dashdashdash.txt"), "gfx940", "/usr/lib/llvm-16/bin/lld" },
 		{ FIXTURE("jobs/hip_clang19_2arch_dashdashdash.txt"), "gfx942", "/usr/lib/llvm-19/bin/lld" },
 		{ FIXTURE("jobs/hip_clang22_2arch_dashdashdash.txt"), "gfx942", "/usr/lib/llvm-22/bin/lld" },
 	};
-	for (size_t c = 0; c < 3; c++) {
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct job_list jobs;
 		parse(cases[c].file, false, &jobs);
 		assert_int_equal(jobs.n, 6);

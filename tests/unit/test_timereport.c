@@ -91,6 +91,7 @@ static void test_clang15_19_hipcc(void **state)
 		double first_total, last_total;
 	} cases[] = {
 		{ FIXTURE("timereport/hip_clang15_2arch_ftime-report.txt"), 3, 0.8532, 0.7817 },
+		{ FIXTURE("timereport/hip_clang16_2arch_ftime-report.txt"), 3, 0.4255, 0.6226 },
 		{ FIXTURE("timereport/hip_clang19_2arch_ftime-report.txt"), 3, 1.1883, 0.9184 },
 		{ FIXTURE("timereport/hip_clang19_2arch_genkernel_ftime-report.txt"), 3, 1.1888, 1.0993 },
 		{ FIXTURE("timereport/hip_hipcc_gfx90a_ftime-report.txt"), 2, 0.7849, 0.7011 },
