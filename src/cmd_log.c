@@ -13,13 +13,11 @@
 #include "timeline.h"
 #include "util.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char usage[] =
 	"usage: buildwall log [-C BUILD_DIR | FILE] [--build N | --all-builds] [--top K]\n"
@@ -65,7 +63,7 @@ struct log_cmd {
 /* The steps of the build that produce each edge's first output. */
 static long *steps_of_edges(const struct ninja_build *b, const struct timeline *tl)
 {
-	long *step_of = xcalloc(b->n ? b->n : 1, sizeof(long));
+	long *step_of = xcalloc(b->n, sizeof(long));
 	for (size_t i = 0; i < b->n; i++)
 		step_of[i] = -1;
 	for (size_t s = 0; s < tl->n; s++)
@@ -80,18 +78,18 @@ static long *steps_of_edges(const struct ninja_build *b, const struct timeline *
 /* The rebuilt dependency (looking through phony edges) that finished last
  * before `edge` started, or -1. */
 static long last_dep(const struct ninja_build *b, const long *step_of, const struct timeline *tl, size_t edge,
-		     double start, bool *seen)
+		     double start, size_t *seen, size_t visit)
 {
 	long best = -1;
 	const struct ninja_edge *e = &b->edges[edge];
 	for (size_t k = 0; k < e->ndeps; k++) {
 		size_t d = e->deps[k];
-		if (seen[d])
+		if (seen[d] == visit)
 			continue;
-		seen[d] = true;
+		seen[d] = visit;	/* stamps, so no clearing between visits */
 		long cand = step_of[d];
 		if (cand < 0 && ninja_edge_is_phony(&b->edges[d]))
-			cand = last_dep(b, step_of, tl, d, start, seen);
+			cand = last_dep(b, step_of, tl, d, start, seen, visit);
 		if (cand >= 0 && tl->steps[cand].end <= start + 1e-9 &&
 		    (best < 0 || tl->steps[cand].end > tl->steps[best].end))
 			best = cand;
@@ -117,15 +115,6 @@ static long slot_freed_by(const struct timeline *tl, double start, size_t self)
 	return lo > 0 && tl->steps[lo - 1].end >= start - 0.01 && lo - 1 != self ? (long)(lo - 1) : -1;
 }
 
-/* How many steps were running at time x. */
-static int running_at(const struct timeline *tl, double x)
-{
-	int n = 0;
-	for (size_t i = 0; i < tl->n; i++)
-		n += tl->steps[i].start <= x && x < tl->steps[i].end;
-	return n;
-}
-
 static void critical_path(struct log_cmd *c)
 {
 	struct ninja_build b;
@@ -135,14 +124,14 @@ static void critical_path(struct log_cmd *c)
 
 	/* The longest chain through the graph, with this build's durations
 	 * (steps not rebuilt take none). */
-	struct graph_node *nodes = xcalloc(b.n ? b.n : 1, sizeof(*nodes));
+	struct graph_node *nodes = xcalloc(b.n, sizeof(*nodes));
 	for (size_t i = 0; i < b.n; i++) {
 		double d = step_of[i] >= 0 ? tl->steps[step_of[i]].end - tl->steps[step_of[i]].start : 0;
 		nodes[i] = (struct graph_node){ d, ninja_edge_is_phony(&b.edges[i]), b.edges[i].deps, b.edges[i].ndeps };
 	}
-	size_t *path = xcalloc(b.n ? b.n : 1, sizeof(size_t));
+	size_t *path = xcalloc(b.n, sizeof(size_t));
 	size_t len = graph_longest_chain(nodes, b.n, path);
-	c->critical = xcalloc(len ? len : 1, sizeof(size_t));
+	c->critical = xcalloc(len, sizeof(size_t));
 	for (size_t i = 0; i < len; i++)
 		if (step_of[path[i]] >= 0) {
 			c->critical[c->ncritical++] = (size_t)step_of[path[i]];
@@ -153,22 +142,20 @@ static void critical_path(struct log_cmd *c)
 
 	/* The recorded chain: a dependency that ended as the step started, else
 	 * the step whose end freed the slot. */
-	bool *seen = xcalloc(b.n ? b.n : 1, sizeof(bool));
-	c->chain = xcalloc(tl->n ? tl->n : 1, sizeof(size_t));
-	c->waited = xcalloc(tl->n ? tl->n : 1, sizeof(char *));
+	size_t *seen = xcalloc(b.n, sizeof(size_t));
+	c->chain = xcalloc(tl->n, sizeof(size_t));
+	c->waited = xcalloc(tl->n, sizeof(char *));
 	long cur = tl->n ? (long)tl->n - 1 : -1;	/* the last line ends last */
 	while (cur >= 0 && c->nchain < tl->n) {
 		size_t k = c->nchain++;
 		c->chain[k] = (size_t)cur;
 		double start = tl->steps[cur].start;
 		long edge = ninja_edge_of(&b, tl->steps[cur].first->output), dep = -1;
-		if (edge >= 0) {
-			memset(seen, 0, b.n * sizeof(bool));
-			dep = last_dep(&b, step_of, tl, (size_t)edge, start, seen);
-		}
+		if (edge >= 0)
+			dep = last_dep(&b, step_of, tl, (size_t)edge, start, seen, k + 1);
 		long slot = slot_freed_by(tl, start, (size_t)cur);
 		/* A slot wait only when every slot was busy until then. */
-		if (slot >= 0 && running_at(tl, tl->steps[slot].end - 1e-4) < tl->slots)
+		if (slot >= 0 && tl->steps[slot].running_at_end < tl->slots)
 			slot = -1;
 		if (dep >= 0 && tl->steps[dep].end >= start - 0.01) {
 			c->waited[k] = "dependency";
@@ -196,7 +183,7 @@ static int cmp_weighted(const void *a, const void *b)
 
 static const struct step **by_weight(const struct timeline *tl)
 {
-	const struct step **order = xcalloc(tl->n ? tl->n : 1, sizeof(*order));
+	const struct step **order = xcalloc(tl->n, sizeof(*order));
 	for (size_t i = 0; i < tl->n; i++)
 		order[i] = &tl->steps[i];
 	qsort(order, tl->n, sizeof(*order), cmp_weighted);
@@ -321,7 +308,7 @@ static void render_json(const struct log_cmd *c)
 	json_print(doc);
 }
 
-/* ---- --trace: a Chrome trace, written to a temp file then renamed ---- */
+/* ---- --trace: a Chrome trace ---- */
 
 static void write_trace(const struct log_cmd *c)
 {
@@ -345,20 +332,7 @@ static void write_trace(const struct log_cmd *c)
 			"outputs", (int)s->noutputs));
 	}
 	json_t *doc = json_pack("{s:o, s:s}", "traceEvents", events, "displayTimeUnit", "ms");
-	char *tmp = xasprintf("%s.tmp.XXXXXX", c->trace);
-	int fd = mkstemp(tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	bool ok = f && json_dumpf(doc, f, JSON_COMPACT) == 0;
-	ok = f && fclose(f) == 0 && ok;
-	if (ok && rename(tmp, c->trace) != 0)
-		ok = false;
-	int saved = errno;
-	json_decref(doc);
-	if (!ok && fd >= 0)
-		unlink(tmp);
-	free(tmp);
-	if (!ok)
-		die(EXIT_BAD_INPUT, "%s: cannot write the trace: %s", c->trace, strerror(saved));
+	json_write_file(doc, c->trace);
 }
 
 /* ---- --all-builds: one row per build, streamed ---- */
@@ -369,7 +343,7 @@ struct all_builds {
 	long index, rewritten;
 };
 
-static void add_build_row(const struct ninja_log *b, bool rewritten, void *ctx)
+static void add_build_row(struct ninja_log *b, bool rewritten, void *ctx)
 {
 	struct all_builds *a = ctx;
 	if (rewritten) {

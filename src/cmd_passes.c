@@ -101,13 +101,9 @@ static char *log_path(const char *what, size_t tu, size_t k)
 static void fail_tu(struct passes *ps, struct tu *t, const char *what, const struct proc *p, const char *log)
 {
 	t->failed = true;
-	char *why = proc_failure(p);
+	char *why = proc_report_failure(p, log, "%s: %s", ps->build.edges[t->edge].outputs.v[0], what);
 	t->failure = xasprintf("%s: %s", what, why);
 	ps->failures++;
-	progress_clear();
-	fprintf(stderr, "buildwall: %s: %s failed (%s); last lines of its output:\n",
-		ps->build.edges[t->edge].outputs.v[0], what, why);
-	print_file_tail(log, 15);
 	free(why);
 }
 
@@ -275,7 +271,7 @@ static void time_jobs_nvcc(struct passes *ps, struct tu *t, size_t ti)
 				free(err);
 			}
 			const struct nvcc_run *run = times.n ? &times.runs[times.n - 1] : NULL;
-			bool *used = xcalloc(run ? run->n : 1, sizeof(bool));
+			bool *used = xcalloc(run ? run->n : 0, sizeof(bool));
 			for (size_t i = 0; i < t->jobs.n; i++) {
 				const struct job *j = &t->jobs.v[i];
 				double wall = NAN, phase[NPHASES];
@@ -325,13 +321,13 @@ static void time_jobs_nvcc(struct passes *ps, struct tu *t, size_t ti)
 	progress_clear();
 }
 
-/* The TU's whole compile, up to the repeats (--top's re-timing may have
- * given it its first run already). */
-static void time_whole(struct passes *ps, struct tu *t, size_t ti)
+/* The TU's whole compile, until it has `runs` runs (--top's re-timing may
+ * have given it its first already). */
+static void time_whole(struct passes *ps, struct tu *t, size_t ti, long runs)
 {
-	for (long r = (long)t->nwalls; r < ps->repeats && !t->failed; r++) {
+	for (long r = (long)t->nwalls; r < runs && !t->failed; r++) {
 		char *log = log_path("tu", ti, (size_t)r);
-		progress_set("%s: whole compile (run %ld/%ld)", ps->build.edges[t->edge].outputs.v[0], r + 1, ps->repeats);
+		progress_set("%s: whole compile (run %ld/%ld)", ps->build.edges[t->edge].outputs.v[0], r + 1, runs);
 		struct proc p;
 		if (run_measured(ps, t, t->cmd.argv.v, t->cmd.env.v, log, "the compile", &p))
 			record_whole(t, &p);
@@ -390,7 +386,7 @@ static void probe(struct passes *ps, struct tu *t, size_t ti)
 	if (t->cmd.compiler == COMPILER_NVCC) {
 		time_jobs_nvcc(ps, t, ti);
 	} else {
-		time_whole(ps, t, ti);
+		time_whole(ps, t, ti, ps->repeats);
 		if (!t->failed)
 			time_jobs_replayed(ps, t, ti);
 	}
@@ -470,10 +466,7 @@ static void choose_top(struct passes *ps, const bool *selected)
 		ps->chosen_by = "re-timing";
 		for (size_t i = 0; i < ps->ntus; i++) {
 			struct tu *t = &ps->tus[i];
-			long keep = ps->repeats;
-			ps->repeats = 1;
-			time_whole(ps, t, i);
-			ps->repeats = keep;
+			time_whole(ps, t, i, 1);
 			c[i].seconds = t->failed ? -1 : t->walls[0];
 		}
 	}

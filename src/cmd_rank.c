@@ -111,12 +111,8 @@ static void select_tus(struct rank *r, char **patterns, size_t npatterns)
 static void record_failure(struct rank *r, struct tu *t, struct proc *p, const char *log)
 {
 	t->failed = true;
-	t->failure = proc_failure(p);
+	t->failure = proc_report_failure(p, log, "%s: compile", r->build.edges[t->edge].outputs.v[0]);
 	r->failures++;
-	progress_clear();
-	fprintf(stderr, "buildwall: %s: compile failed (%s); last lines of its output:\n",
-		r->build.edges[t->edge].outputs.v[0], t->failure);
-	print_file_tail(log, 15);
 }
 
 /* Run every (TU, repeat) pair, P at a time; a TU never runs beside itself. */
@@ -257,10 +253,7 @@ static double time_link(struct rank *r, size_t edge, size_t k)
 		progress_clear();
 		proc_exit_if_interrupted();
 		if (!proc_succeeded(&p)) {
-			char *why = proc_failure(&p);
-			fprintf(stderr, "buildwall: %s: link re-run failed (%s); last lines of its output:\n", e->outputs.v[0], why);
-			print_file_tail(log, 15);
-			free(why);
+			free(proc_report_failure(&p, log, "%s: link re-run", e->outputs.v[0]));
 			r->failures++;
 			break;
 		}

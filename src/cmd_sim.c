@@ -57,7 +57,7 @@ struct sim {
 	const char *dir, *from;
 	struct ninja_build build;
 	double *seconds;	/* per edge */
-	const char **source;	/* per edge: where its time came from */
+	bool *timed;		/* per edge: has a measured time */
 	size_t unknown;
 	struct edit *edits;
 	size_t nedits;
@@ -80,7 +80,7 @@ static void model_add(struct model *m, double duration, bool free_node, const si
 {
 	m->nodes = xrealloc(m->nodes, (m->n + 1) * sizeof(*m->nodes));
 	m->deps = xrealloc(m->deps, (m->n + 1) * sizeof(*m->deps));
-	m->deps[m->n] = xcalloc(ndeps ? ndeps : 1, sizeof(size_t));
+	m->deps[m->n] = xcalloc(ndeps, sizeof(size_t));
 	memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
 	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps };
 	m->n++;
@@ -88,7 +88,7 @@ static void model_add(struct model *m, double duration, bool free_node, const si
 
 static void model_set_deps(struct model *m, size_t node, const size_t *deps, size_t ndeps)
 {
-	size_t *copy = xcalloc(ndeps ? ndeps : 1, sizeof(size_t));
+	size_t *copy = xcalloc(ndeps, sizeof(size_t));
 	memcpy(copy, deps, ndeps * sizeof(size_t));
 	free(m->deps[node]);
 	m->deps[node] = copy;
@@ -106,7 +106,7 @@ static void model_free(struct model *m)
 
 static long edge_named(const struct sim *s, const char *name)
 {
-	char **names = xcalloc(s->build.n ? s->build.n : 1, sizeof(char *));
+	char **names = xcalloc(s->build.n, sizeof(char *));
 	for (size_t i = 0; i < s->build.n; i++)
 		names[i] = s->build.edges[i].outputs.v[0];
 	long e = target_match_one(name, names, s->build.n);
@@ -211,12 +211,12 @@ static void times_from_log(struct sim *s, bool only_missing)
 	if (!have && !only_missing)
 		die(EXIT_BAD_INPUT, "%s: no such file (build the tree with ninja first, or give --from RANK.json)", path);
 	for (size_t i = 0; have && i < s->build.n; i++) {
-		if (only_missing && s->source[i])
+		if (only_missing && s->timed[i])
 			continue;
 		const struct log_entry *e = ninja_log_find(&log, s->build.edges[i].outputs.v[0]);
 		if (e) {
 			s->seconds[i] = (e->end_ms - e->start_ms) / 1000.0;
-			s->source[i] = ".ninja_log";
+			s->timed[i] = true;
 		}
 	}
 	if (have)
@@ -256,7 +256,7 @@ static void times_from_rank(struct sim *s)
 			die(EXIT_BAD_INPUT, "%s: TU %s is not a step of %s (another build's rank?)", s->from, target, s->dir);
 		if (json_is_number(wall)) {
 			s->seconds[e] = json_number_value(wall);
-			s->source[e] = "rank";
+			s->timed[e] = true;
 		}
 	}
 	json_decref(doc);
@@ -458,7 +458,7 @@ static void sim_free(struct sim *s)
 	}
 	free(s->edits);
 	free(s->seconds);
-	free(s->source);
+	free(s->timed);
 	free(s->jobs);
 	free(s->policy_why);
 	ninja_build_free(&s->build);
@@ -516,14 +516,14 @@ int cmd_sim(int argc, char **argv)
 	}
 
 	ninja_load(s.dir, &s.build);
-	s.seconds = xcalloc(s.build.n ? s.build.n : 1, sizeof(double));
-	s.source = xcalloc(s.build.n ? s.build.n : 1, sizeof(char *));
+	s.seconds = xcalloc(s.build.n, sizeof(double));
+	s.timed = xcalloc(s.build.n, sizeof(bool));
 	if (s.from)
 		times_from_rank(&s);
 	else
 		times_from_log(&s, false);
 	for (size_t i = 0; i < s.build.n; i++)
-		if (!s.source[i] && !ninja_edge_is_phony(&s.build.edges[i]))
+		if (!s.timed[i] && !ninja_edge_is_phony(&s.build.edges[i]))
 			s.unknown++;
 	for (size_t k = 0; k < s.nedits; k++)
 		for (size_t t = 0; t < s.edits[k].targets.n; t++)

@@ -84,9 +84,7 @@ static void run_step(const char *what, int trial, struct proc *p, const char *lo
 	progress_clear();
 	proc_exit_if_interrupted();
 	if (!proc_succeeded(p)) {
-		char *why = proc_failure(p);
-		fprintf(stderr, "buildwall: trial %d: %s failed (%s); last lines of its output:\n", trial, what, why);
-		print_file_tail(log, 20);
+		free(proc_report_failure(p, log, "trial %d: %s", trial, what));
 		exit(EXIT_BUILD_FAILED);
 	}
 }

@@ -102,7 +102,7 @@ double graph_longest_path(const struct graph_node *nodes, size_t n, double *tail
 
 size_t graph_longest_chain(const struct graph_node *nodes, size_t n, size_t *chain)
 {
-	double *tail = xcalloc(n ? n : 1, sizeof(double));
+	double *tail = xcalloc(n, sizeof(double));
 	if (graph_longest_path(nodes, n, tail) < 0) {
 		free(tail);
 		return 0;

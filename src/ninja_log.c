@@ -54,12 +54,17 @@ static bool rewritten(const struct ninja_log *b)
 	return earliest > LOG_RUN_START_MS;
 }
 
-static void emit(struct ninja_log *cur, ninja_log_visit visit, void *ctx)
+/* Hand the stretch to the visitor; returns false when it took the
+ * entries, so the reader starts a fresh array. */
+static bool emit(struct ninja_log *cur, ninja_log_visit visit, void *ctx)
 {
 	if (!cur->n)
-		return;
+		return true;
 	visit(cur, rewritten(cur), ctx);
+	if (!cur->entries)
+		return false;
 	drop_entries(cur);
+	return true;
 }
 
 bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx)
@@ -100,8 +105,8 @@ bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx)
 			die_at(path, lineno, "malformed .ninja_log entry (want start, end, mtime, output, hash separated by tabs)");
 		if (end < start)
 			die_at(path, lineno, "step ends (%lld ms) before it starts (%lld ms)", end, start);
-		if (cur.n && end < cur.entries[cur.n - 1].end_ms)
-			emit(&cur, visit, ctx);	/* end times fell: a new run began */
+		if (cur.n && end < cur.entries[cur.n - 1].end_ms && !emit(&cur, visit, ctx))
+			alloc = 0;	/* end times fell: a new run began */
 		if (!cur.n)
 			cur.first_line = lineno;
 		if (cur.n == alloc) {
@@ -128,7 +133,7 @@ struct ring {
 	int version;
 };
 
-static void keep_build(const struct ninja_log *b, bool is_rewritten, void *ctx)
+static void keep_build(struct ninja_log *b, bool is_rewritten, void *ctx)
 {
 	struct ring *r = ctx;
 	r->version = b->version;
@@ -140,14 +145,11 @@ static void keep_build(const struct ninja_log *b, bool is_rewritten, void *ctx)
 		memmove(&r->builds[0], &r->builds[1], (r->n - 1) * sizeof(r->builds[0]));
 		r->n--;
 	}
-	struct ninja_log *copy = &r->builds[r->n++];
-	*copy = (struct ninja_log){ .version = b->version, .n = b->n, .first_line = b->first_line,
-				    .entries = xcalloc(b->n ? b->n : 1, sizeof(*b->entries)) };
-	for (size_t i = 0; i < b->n; i++) {
-		copy->entries[i] = b->entries[i];
-		copy->entries[i].output = xstrdup(b->entries[i].output);
-		copy->entries[i].hash = xstrdup(b->entries[i].hash);
-	}
+	/* Take the entries rather than copy them. */
+	r->builds[r->n++] = (struct ninja_log){ .version = b->version, .n = b->n, .first_line = b->first_line,
+						.entries = b->entries };
+	b->entries = NULL;
+	b->n = 0;
 }
 
 bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, long *nbuilds)

@@ -36,10 +36,12 @@ struct ninja_log {
 #define LOG_RUN_START_MS 1000
 
 /* Stream a .ninja_log (v5, v6 or v7: same columns), calling `visit` for
- * every stretch, oldest first; `build` is valid during the call only.
- * Returns false when the file does not exist; dies with "file:line: what"
- * (exit 2) on malformed content. Only the current stretch is in memory. */
-typedef void (*ninja_log_visit)(const struct ninja_log *build, bool rewritten, void *ctx);
+ * every stretch, oldest first. `build` is valid during the call only,
+ * unless the visitor takes its entries (moves them out and sets entries to
+ * NULL and n to 0). Returns false when the file does not exist; dies with
+ * "file:line: what" (exit 2) on malformed content. Only the current
+ * stretch is in memory. */
+typedef void (*ninja_log_visit)(struct ninja_log *build, bool rewritten, void *ctx);
 bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx);
 /* The build `back` builds before the latest (0: the latest); *nbuilds
  * (when not NULL) gets the number of builds in the file. False when the

@@ -62,8 +62,7 @@ char *nvcc_time_read(const char *path, struct nvcc_time *t)
 			break;
 		}
 		run.jobs = xrealloc(run.jobs, (run.n + 1) * sizeof(*run.jobs));
-		run.jobs[run.n++] = (struct nvcc_job_time){ xstrdup(fields[1]), xstrdup(fields[4]), xstrdup(fields[3]),
-							    ms * scale };
+		run.jobs[run.n++] = (struct nvcc_job_time){ xstrdup(fields[1]), xstrdup(fields[4]), ms * scale };
 		if (!strcmp(fields[1], "nvcc (driver)")) {
 			t->runs = xrealloc(t->runs, (t->n + 1) * sizeof(*t->runs));
 			t->runs[t->n++] = run;
@@ -78,7 +77,6 @@ char *nvcc_time_read(const char *path, struct nvcc_time *t)
 	for (size_t i = 0; i < run.n; i++) {
 		free(run.jobs[i].phase);
 		free(run.jobs[i].arch);
-		free(run.jobs[i].output);
 	}
 	free(run.jobs);
 	free(line);
@@ -94,7 +92,6 @@ void nvcc_time_free(struct nvcc_time *t)
 		for (size_t i = 0; i < t->runs[r].n; i++) {
 			free(t->runs[r].jobs[i].phase);
 			free(t->runs[r].jobs[i].arch);
-			free(t->runs[r].jobs[i].output);
 		}
 		free(t->runs[r].jobs);
 	}

@@ -11,7 +11,6 @@
 struct nvcc_job_time {
 	char *phase;	/* "gcc (preprocessing 4)", "cicc", "ptxas", "nvcc (driver)", … */
 	char *arch;	/* "compute_80", "sm_80", or "" */
-	char *output;
 	double seconds;
 };
 

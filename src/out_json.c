@@ -2,8 +2,13 @@
 #include "util.h"
 #include "version.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 json_t *json_document(const char *command)
 {
@@ -31,4 +36,22 @@ void json_print(json_t *doc)
 	fputc('\n', stdout);
 	fflush(stdout);
 	json_decref(doc);
+}
+
+void json_write_file(json_t *doc, const char *path)
+{
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	bool ok = f && json_dumpf(doc, f, JSON_COMPACT) == 0;
+	ok = f && fclose(f) == 0 && ok;
+	if (ok && rename(tmp, path) != 0)
+		ok = false;
+	int saved = errno;
+	json_decref(doc);
+	if (!ok && fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	if (!ok)
+		die(EXIT_BAD_INPUT, "%s: cannot write: %s", path, strerror(saved));
 }

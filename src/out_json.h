@@ -16,5 +16,8 @@ json_t *json_seconds(double s);
 /* {min, median, max, spread} of repeated measurements in seconds. */
 json_t *json_summary(struct summary s);
 void json_print(json_t *doc);
+/* Write doc (compact) to path through a temp file renamed into place, so
+ * a failure leaves no partial file; dies (exit 2) naming the path. */
+void json_write_file(json_t *doc, const char *path);
 
 #endif

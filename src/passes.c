@@ -41,18 +41,13 @@ static struct pass *pass_for(struct breakdown *b, const struct job *j)
 	return p;
 }
 
+/* The pass's heaviest rows, names borrowed from its jobs. */
 static void add_heavy(struct pass *p, const struct named_seconds *h)
 {
-	size_t at = p->nheaviest;
-	while (at > 0 && p->heaviest[at - 1].seconds < h->seconds)
-		at--;
-	if (at >= TIMEREPORT_HEAVIEST)
-		return;
-	if (p->nheaviest == TIMEREPORT_HEAVIEST)
-		p->nheaviest--;
-	memmove(&p->heaviest[at + 1], &p->heaviest[at], (p->nheaviest - at) * sizeof(p->heaviest[0]));
-	p->heaviest[at] = *h;
-	p->nheaviest++;
+	struct named_seconds dropped;
+	long at = heaviest_make_room(p->heaviest, &p->nheaviest, h->seconds, &dropped);
+	if (at >= 0)
+		p->heaviest[at] = *h;
 }
 
 static void judge(struct breakdown *b, const struct thresholds *t)

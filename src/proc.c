@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -249,6 +250,20 @@ char *proc_failure(const struct proc *p)
 	if (WIFEXITED(p->status))
 		return xasprintf("exit status %d", WEXITSTATUS(p->status));
 	return xstrdup("ended abnormally");
+}
+
+char *proc_report_failure(const struct proc *p, const char *log, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *what = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *why = proc_failure(p);
+	progress_clear();
+	fprintf(stderr, "buildwall: %s failed (%s); last lines of its output:\n", what, why);
+	print_file_tail(log, 15);
+	free(what);
+	return why;
 }
 
 void print_file_tail(const char *path, int lines)

@@ -53,6 +53,11 @@ char *proc_failure(const struct proc *p);
 
 /* Print the last `lines` lines of a captured output file to stderr. */
 void print_file_tail(const char *path, int lines);
+/* "buildwall: <what> failed (<why>); last lines of its output:" and the
+ * tail of `log`, for a finished proc that failed. Returns <why> ("exit
+ * status 1", "timed out after 5 s", …), owned by the caller. */
+char *proc_report_failure(const struct proc *p, const char *log, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Warn when the load average already exceeds the CPU count. */
 void proc_warn_if_loaded(void);
 double monotonic_seconds(void);

@@ -56,7 +56,7 @@ static void weigh(struct timeline *t, struct step *const *by_start)
 				t->slots = (int)running;
 		} else {
 			s->weighted = w - s->weighted;
-			running--;
+			s->running_at_end = (int)running--;
 		}
 	}
 }
@@ -99,7 +99,7 @@ static void fill_profile(struct timeline *t)
 void timeline_build(const struct ninja_log *build, struct timeline *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->steps = xcalloc(build->n ? build->n : 1, sizeof(*t->steps));
+	t->steps = xcalloc(build->n, sizeof(*t->steps));
 	for (size_t i = 0; i < build->n; i++) {
 		const struct log_entry *e = &build->entries[i];
 		struct step *prev = t->n ? &t->steps[t->n - 1] : NULL;
@@ -122,7 +122,7 @@ void timeline_build(const struct ninja_log *build, struct timeline *t)
 		t->by_kind[s->kind] += s->end - s->start;
 		t->count_by_kind[s->kind]++;
 	}
-	struct step **by_start = xcalloc(t->n ? t->n : 1, sizeof(*by_start));
+	struct step **by_start = xcalloc(t->n, sizeof(*by_start));
 	for (size_t i = 0; i < t->n; i++)
 		by_start[i] = &t->steps[i];
 	qsort(by_start, t->n, sizeof(*by_start), cmp_start);

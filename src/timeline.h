@@ -21,6 +21,7 @@ struct step {
 	double start, end;		/* seconds since the run began */
 	double weighted;		/* its duration split among the steps running with it */
 	int slot;			/* the job slot it ran in, from 0 */
+	int running_at_end;		/* steps running just before it ended, itself included */
 	enum step_kind kind;
 };
 

@@ -55,19 +55,29 @@ static void finish_group(struct parser *ps)
 	group_reset(ps);
 }
 
-/* Keep the TIMEREPORT_HEAVIEST largest rows, largest first. */
-static void consider_heavy(struct time_group *g, const char *name, double seconds)
+long heaviest_make_room(struct named_seconds *top, size_t *n, double seconds, struct named_seconds *dropped)
 {
-	size_t at = g->nheaviest;
-	while (at > 0 && g->heaviest[at - 1].seconds < seconds)
+	*dropped = (struct named_seconds){ 0 };
+	size_t at = *n;
+	while (at > 0 && top[at - 1].seconds < seconds)
 		at--;
 	if (at >= TIMEREPORT_HEAVIEST)
-		return;
-	if (g->nheaviest == TIMEREPORT_HEAVIEST)
-		free(g->heaviest[--g->nheaviest].name);
-	memmove(&g->heaviest[at + 1], &g->heaviest[at], (g->nheaviest - at) * sizeof(g->heaviest[0]));
-	g->heaviest[at] = (struct named_seconds){ xstrdup(name), seconds };
-	g->nheaviest++;
+		return -1;
+	if (*n == TIMEREPORT_HEAVIEST)
+		*dropped = top[--*n];
+	memmove(&top[at + 1], &top[at], (*n - at) * sizeof(top[0]));
+	(*n)++;
+	return (long)at;
+}
+
+/* Keep the TIMEREPORT_HEAVIEST largest rows; the group owns their names. */
+static void consider_heavy(struct time_group *g, const char *name, double seconds)
+{
+	struct named_seconds dropped;
+	long at = heaviest_make_room(g->heaviest, &g->nheaviest, seconds, &dropped);
+	free(dropped.name);
+	if (at >= 0)
+		g->heaviest[at] = (struct named_seconds){ xstrdup(name), seconds };
 }
 
 static bool is_separator(const char *line)

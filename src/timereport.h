@@ -45,6 +45,12 @@ struct time_group {
 	size_t nheaviest;
 };
 
+/* Make room for `seconds` in a list kept largest first, at most
+ * TIMEREPORT_HEAVIEST long: returns the index to fill, or -1 when it is too
+ * small to enter. An item pushed off the end goes to *dropped (its name is
+ * NULL when none was). */
+long heaviest_make_room(struct named_seconds *top, size_t *n, double seconds, struct named_seconds *dropped);
+
 struct time_report {
 	struct time_group *groups;
 	size_t n;

@@ -18,6 +18,9 @@ run 0 "log --build 2" "$BW" log "$FIX/cuda_sm80_sm90_ninja_log_after_run3" --bui
 check "--build 2 is the first build" [ "$(json "$T/out" 'd["build"]["first_line"]')" = 2 ]
 run 0 "log --all-builds" "$BW" log "$FIX/hip_gfx90a_ninja_log_after_run3" --all-builds
 check "three builds listed" [ "$(grep -cE '^ +[0-9]+ +[0-9]+ +11 ' "$T/out")" = 3 ]
+run 2 "log of a missing file" "$BW" log "$T/no_such_log"
+contains "$T/err" "$T/no_such_log: no such file" "a missing log is named"
+one_line "$T/err" "missing log: one line"
 run 2 "--build past the oldest" "$BW" log "$FIX/torch211_ninja_log" --build 1
 contains "$T/err" "goes back past the oldest of its 1 build" "says how many builds there are"
 one_line "$T/err" "in one line"
@@ -89,6 +92,7 @@ check "policy from the installed ninja" grep -q "installed ninja" "$T/out"
 
 # What-if edits on the toy (c.o is the heaviest TU; prog links all three).
 "$BW" log -C "$T/toy" --json >"$T/toy.json"
+before=$(tree_hash "$T/toy")
 c=$(json "$T/toy.json" '[s for s in d["steps"] if s["output"] == "c.o"][0]["duration_s"]')
 run 0 "sim --remove c.o" "$BW" sim -C "$T/toy" -j 1 --remove c.o --json
 saved() { json "$T/out" "(lambda p: abs(p['baseline_wall_s'] - p['wall_s'] - $1) < 0.005)(d['predictions'][0])"; }
@@ -101,6 +105,7 @@ run 0 "sim --fuse a.o,b.o,c.o" "$BW" sim -C "$T/toy" -j 8 --fuse a.o,b.o,c.o --j
 check "--fuse at -j 8: the wall is the sum of the three plus the rest" [ "$(json "$T/out" '(lambda p: p["wall_s"] >= p["baseline_wall_s"])(d["predictions"][0])')" = True ]
 run 0 "sim --cores 1 -j 3" "$BW" sim -C "$T/toy" -j 3 --cores 1 --json
 check "--cores 1: three jobs share one core, no faster than -j 1" [ "$(json "$T/out" '(lambda p: p["wall_s"] >= p["work_bound_s"] - 0.001)(d["predictions"][0])')" = True ]
+check "sim leaves the tree byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
 run 2 "sim edit naming no step" "$BW" sim -C "$T/toy" --remove nothing.o
 contains "$T/err" "'nothing.o' names no step" "says which name matched nothing"
 run 2 "sim --fuse of a generator and the link" "$BW" sim -C "$T/toy" -j 2 --fuse gen.h,prog
