@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 _Noreturn void usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -50,4 +51,22 @@ long jobs_from_env(const char *cmd)
 	if (!parse_int(env, 1, 4096, &v))
 		usage_error(cmd, "MAX_JOBS must be a whole number from 1 to 4096, not '%s'", env);
 	return v;
+}
+
+long option_count(const char *cmd, const char *name, const char *value)
+{
+	char *copy = xstrdup(value);
+	size_t n = strlen(copy);
+	double scale = 1, v;
+	if (n && (copy[n - 1] == 'K' || copy[n - 1] == 'k'))
+		scale = 1e3;
+	else if (n && (copy[n - 1] == 'M' || copy[n - 1] == 'm'))
+		scale = 1e6;
+	if (scale > 1)
+		copy[n - 1] = '\0';
+	bool ok = parse_double(copy, &v) && v * scale >= 1 && v * scale < 1e15;
+	free(copy);
+	if (!ok)
+		usage_error(cmd, "%s takes a positive count such as 150000 or 150K, not '%s'", name, value);
+	return (long)(v * scale + 0.5);
 }

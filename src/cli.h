@@ -18,6 +18,8 @@ _Noreturn void usage_error(const char *cmd, const char *fmt, ...) __attribute__(
 _Noreturn void bad_option(const char *cmd, int c, char **argv);
 long option_int(const char *cmd, const char *name, const char *value, long min, long max);
 double option_seconds(const char *cmd, const char *name, const char *value);
+/* A count, with an optional K or M suffix ("150K"). */
+long option_count(const char *cmd, const char *name, const char *value);
 /* -j/MAX_JOBS: the explicit value, else $MAX_JOBS, else 0 (unset). */
 long jobs_from_env(const char *cmd);
 
@@ -26,5 +28,7 @@ int cmd_rank(int argc, char **argv);
 int cmd_passes(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_pp(int argc, char **argv);
+int cmd_leak(int argc, char **argv);
 
 #endif

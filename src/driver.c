@@ -367,6 +367,35 @@ void driver_substitute(struct compile_command *cmd, const struct strvec *from, c
 	}
 }
 
+void driver_include_dirs(char *const *argv, size_t argc, const char *cwd, struct strvec *user, struct strvec *system)
+{
+	static const struct {
+		const char *flag;
+		bool system;
+	} flags[] = {
+		{ "-I", false }, { "-iquote", false }, { "--include-path", false },
+		{ "-isystem", true }, { "-idirafter", true }, { "--system-include", true },
+	};
+	for (size_t i = 1; i < argc; i++) {
+		for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+			size_t n = strlen(flags[f].flag);
+			if (strncmp(argv[i], flags[f].flag, n))
+				continue;
+			const char *dir = argv[i] + n;
+			bool long_flag = flags[f].flag[1] == '-';
+			if (long_flag && *dir == '=')
+				dir++;	/* --include-path=DIR */
+			else if (!*dir && i + 1 < argc)
+				dir = argv[++i];
+			else if ((long_flag && *dir) || *dir == '-')
+				continue;	/* another flag that starts the same (-isystem-after) */
+			if (*dir)
+				strvec_push_nodup(flags[f].system ? system : user, path_normalize(cwd, dir));
+			break;
+		}
+	}
+}
+
 void compile_command_clear(struct compile_command *cmd)
 {
 	strvec_clear(&cmd->env);

@@ -38,6 +38,10 @@ char *driver_parse(const char *line, const char *cwd, struct compile_command *cm
 char *driver_redirect_outputs(struct compile_command *cmd, const char *dir);
 /* Replace whole arguments equal to from[i] by to[i] (link inputs). */
 void driver_substitute(struct compile_command *cmd, const struct strvec *from, const struct strvec *to);
+/* The include directories an argv names, made absolute against cwd, in
+ * order: `user` for -I, -iquote and nvcc's --include-path; `system` for
+ * -isystem, -idirafter and nvcc's --system-include. */
+void driver_include_dirs(char *const *argv, size_t argc, const char *cwd, struct strvec *user, struct strvec *system);
 void compile_command_clear(struct compile_command *cmd);
 
 #endif

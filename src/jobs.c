@@ -219,17 +219,6 @@ static void label_nvcc_job(struct job *j)
 	free(family);
 }
 
-static char *join_words(const struct strvec *words)
-{
-	size_t len = 1;
-	for (size_t i = 0; i < words->n; i++)
-		len += strlen(words->v[i]) + 1;
-	char *out = xcalloc(len, 1), *o = out;
-	for (size_t i = 0; i < words->n; i++)
-		o = stpcpy(stpcpy(o, i ? " " : ""), words->v[i]);
-	return out;
-}
-
 static bool is_setting(const char *s)
 {
 	if (!isalpha((unsigned char)*s) && *s != '_')
@@ -255,7 +244,7 @@ char *jobs_parse_dryrun(const char *text, struct job_list *jobs)
 			/* NAME=value as sh would assign it: quotes removed. */
 			char *eq = strchr(body, '=');
 			struct strvec words = { 0 };
-			char *value = cmdline_split(eq + 1, &words) ? xstrdup(eq + 1) : join_words(&words);
+			char *value = cmdline_split(eq + 1, &words) ? xstrdup(eq + 1) : strvec_join(&words, " ");
 			strvec_clear(&words);
 			*eq = '\0';
 			/* A later setting of the same name wins. */

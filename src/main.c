@@ -14,6 +14,8 @@ static const struct command commands[] = {
 	{ "passes", cmd_passes, "split TUs into host and device passes, per arch and phase; host or device?" },
 	{ "log", cmd_log, "the last build's timeline from .ninja_log: weighted time, parallelism, critical path" },
 	{ "sim", cmd_sim, "simulate ninja's scheduling per job count, and what-if edits to the graph" },
+	{ "pp", cmd_pp, "where a TU's preprocessed lines come from: per file, per header group, per pass" },
+	{ "leak", cmd_leak, "the include chain that lets torch (or any heavy header) into a TU, and the line to fix" },
 };
 
 static void print_usage(FILE *f)

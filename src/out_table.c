@@ -95,3 +95,17 @@ char *format_kib(long kib)
 		return xasprintf("%.0f MiB", kib / 1024.0);
 	return xasprintf("%ld KiB", kib);
 }
+
+char *format_count(size_t n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%zu", n);
+	char *out = xmalloc((size_t)len + (size_t)len / 3 + 1), *o = out;
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			*o++ = ',';
+		*o++ = digits[i];
+	}
+	*o = '\0';
+	return out;
+}

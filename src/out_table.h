@@ -21,5 +21,7 @@ const char *c_reset(FILE *f);
 
 /* "1.2 GiB", "812 MiB", "64 KiB" from kibibytes. */
 char *format_kib(long kib);
+/* "376,239": a count with thousands separated. */
+char *format_count(size_t n);
 
 #endif

@@ -152,6 +152,17 @@ void strvec_clear(struct strvec *sv)
 	sv->n = sv->alloc = 0;
 }
 
+char *strvec_join(const struct strvec *sv, const char *sep)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < sv->n; i++)
+		len += strlen(sv->v[i]) + strlen(sep);
+	char *out = xcalloc(len, 1), *o = out;
+	for (size_t i = 0; i < sv->n; i++)
+		o = stpcpy(stpcpy(o, i ? sep : ""), sv->v[i]);
+	return out;
+}
+
 bool strvec_contains(const struct strvec *sv, const char *s)
 {
 	for (size_t i = 0; i < sv->n; i++)
@@ -180,6 +191,38 @@ const char *base_name(const char *path)
 char *path_in(const char *dir, const char *path)
 {
 	return path[0] == '/' || !dir ? xstrdup(path) : xasprintf("%s/%s", dir, path);
+}
+
+char *path_normalize(const char *dir, const char *path)
+{
+	char *joined = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", dir, path);
+	char *out = xmalloc(strlen(joined) + 2), *o = out;
+	for (char *seg = joined; *seg;) {
+		char *slash = strchr(seg, '/');
+		size_t len = slash ? (size_t)(slash - seg) : strlen(seg);
+		if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+			while (o > out && *--o != '/')
+				;	/* drop the last component ("/.." stays "/") */
+		} else if (len && !(len == 1 && seg[0] == '.')) {
+			*o++ = '/';
+			memcpy(o, seg, len);
+			o += len;
+		}
+		seg += len + (slash != NULL);
+	}
+	if (o == out)
+		*o++ = '/';
+	*o = '\0';
+	free(joined);
+	return out;
+}
+
+const char *path_below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/' ? path + 1 : NULL;
+	return !strncmp(path, dir, n) && path[n] == '/' ? path + n + 1 : NULL;
 }
 
 char *read_text_file(const char *path)

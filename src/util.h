@@ -41,6 +41,8 @@ void strvec_push_nodup(struct strvec *sv, char *s);
 void strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strvec_clear(struct strvec *sv);
 bool strvec_contains(const struct strvec *sv, const char *s);
+/* The strings with sep between them (a new string). */
+char *strvec_join(const struct strvec *sv, const char *sep);
 
 bool has_suffix(const char *s, const char *suffix);
 bool has_prefix(const char *s, const char *prefix);
@@ -48,6 +50,11 @@ const char *base_name(const char *path);
 /* `path` as seen from `dir`: itself when absolute (or dir is NULL), else
  * "dir/path". Always a new string. */
 char *path_in(const char *dir, const char *path);
+/* `path` made absolute against `dir` (itself absolute) with ".", ".." and
+ * repeated slashes resolved by name alone (no symlinks followed). */
+char *path_normalize(const char *dir, const char *path);
+/* The part of `path` below directory `dir` (both normalized), or NULL. */
+const char *path_below(const char *path, const char *dir);
 bool is_directory(const char *path);
 /* A small file's whole text (NUL-terminated), or NULL with errno set. */
 char *read_text_file(const char *path);

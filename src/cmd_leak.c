@@ -1,0 +1,407 @@
+/* buildwall leak: which include lets torch (or any heavy header) into a
+ * TU. The TU is preprocessed as it compiles (or a preprocessed file is
+ * read), and while its line markers stream by, the include stack gives the
+ * chain from the TU to the first file that matches; the nearest header of
+ * the project on that chain holds the #include to fix. */
+#include "chains.h"
+#include "cli.h"
+#include "headers.h"
+#include "out_json.h"
+#include "out_table.h"
+#include "preprocess.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: buildwall leak [-C BUILD_DIR] (TARGET... | --all | FILE.ii... | -) [--pattern REGEX]\n"
+	"                      [--project DIR] [--device] [-j N] [--json]\n"
+	"\n"
+	"Preprocess each TU as its command compiles it (host pass; with --device also each\n"
+	"device pass; or read preprocessed output) and follow its include stack to the\n"
+	"first file that matches: by default a heavy, host-only framework header\n"
+	"(torch/ATen/c10, pybind11, Python; the groups of 'buildwall pp'), else --pattern.\n"
+	"Prints that chain from the TU down, the nearest header on it that belongs to the\n"
+	"project (its #include is the line to fix; system headers never belong to the\n"
+	"project), and every distinct chain with the lines it brings in (code lines\n"
+	"emitted while the matching file is open).\n"
+	"\n"
+	"options:\n"
+	"  -C DIR               ninja build directory (default .)\n"
+	"  --all                every compile step, one row per TU and pass\n"
+	"  --device             also the device passes, one per arch\n"
+	"  --pattern REGEX      the file to look for: POSIX ERE on its absolute path\n"
+	"  --project DIR        the project's own headers live here (default: the TU's git\n"
+	"                       work tree, else its directory and the command's -I dirs)\n"
+	"  -j N                 preprocess N passes at once (default: the CPU count)\n"
+	"  --json               one JSON document (docs/json.md) instead of tables\n";
+
+struct leak_options {
+	struct header_groups groups;
+	const char *project;
+	char *pattern;
+	regex_t re;
+	bool all;
+};
+
+/* What one source's scan needs to decide matches: its header context,
+ * made when a section's TU is known. */
+struct leak_scan {
+	struct chain_finder finder;
+	const struct leak_options *o;
+	const struct pp_source *src;
+	size_t ctx_section;	/* the section ctx was made for; STRMAP_NONE: none */
+	struct header_context ctx;
+};
+
+static void scan_context(struct leak_scan *ls, size_t section)
+{
+	if (ls->ctx_section == section)
+		return;
+	if (ls->ctx_section != STRMAP_NONE)
+		header_context_free(&ls->ctx);
+	pp_section_context(ls->src, section, ls->o->project, &ls->ctx);
+	ls->ctx_section = section;
+}
+
+static bool leak_matches(void *ctx, const struct markers *m, size_t file)
+{
+	struct leak_scan *ls = ctx;
+	const struct pp_file *f = &m->cur->files[file];
+	scan_context(ls, (size_t)(m->cur - m->sections));
+	if (!ls->o->pattern)
+		return ls->o->groups.v[header_classify(&ls->o->groups, &ls->ctx, f->name, f->system)].heavy;
+	char *path = path_normalize(ls->ctx.cwd, f->name);
+	bool hit = !regexec(&ls->o->re, path, 0, NULL, 0);
+	free(path);
+	return hit;
+}
+
+static struct pp_hooks leak_hooks(void *ctx, struct pp_source *src)
+{
+	struct leak_scan *ls = xcalloc(1, sizeof(*ls));
+	ls->o = ctx;
+	ls->src = src;
+	ls->ctx_section = STRMAP_NONE;
+	ls->finder.matches = leak_matches;
+	ls->finder.ctx = ls;
+	src->data = ls;
+	return chain_hooks(&ls->finder);
+}
+
+static void leak_scan_free(struct leak_scan *ls)
+{
+	if (!ls)
+		return;
+	chain_finder_free(&ls->finder);
+	if (ls->ctx_section != STRMAP_NONE)
+		header_context_free(&ls->ctx);
+	free(ls);
+}
+
+/* One pass of a source and its chains (the finder's, in first-seen order). */
+struct leak_view {
+	const struct pp_source *src;
+	size_t section;
+	char *name;
+	struct header_context ctx;	/* the pass's (the scan's was for the last section) */
+	const struct chain **chains;
+	size_t nchains;
+	long fix;			/* link of the first chain to fix, -1: none */
+};
+
+static const struct pp_section *view_section(const struct leak_view *v)
+{
+	return &v->src->scan.sections[v->section];
+}
+
+static char *link_name(const struct leak_view *v, const struct chain *ch, size_t i)
+{
+	const struct pp_file *f = &view_section(v)->files[ch->files[i]];
+	return header_display(&v->ctx, f->name, f->system, i == 0);
+}
+
+/* "a.cpp -> b.h -> <torch/extension.h>" */
+static char *chain_text(const struct leak_view *v, const struct chain *ch)
+{
+	struct strvec names = { 0 };
+	for (size_t i = 0; i < ch->n; i++)
+		strvec_push_nodup(&names, link_name(v, ch, i));
+	char *text = strvec_join(&names, " -> ");
+	strvec_clear(&names);
+	return text;
+}
+
+static void view_init(struct leak_view *v, const struct leak_options *o, const struct pp_source *src, size_t section)
+{
+	bool device;
+	const struct leak_scan *ls = src->data;
+	*v = (struct leak_view){ .src = src, .section = section, .name = pp_section_name(src, section, &device), .fix = -1 };
+	pp_section_context(src, section, o->project, &v->ctx);
+	v->chains = xcalloc(ls->finder.n, sizeof(*v->chains));
+	for (size_t c = 0; c < ls->finder.n; c++)
+		if (ls->finder.chains[c].section == section)
+			v->chains[v->nchains++] = &ls->finder.chains[c];
+	if (!v->nchains)
+		return;
+	/* The nearest project file above the match: its #include is the fix. */
+	const struct chain *first = v->chains[0];
+	for (size_t i = first->n - 1; i-- > 0;) {
+		const struct pp_file *f = &view_section(v)->files[first->files[i]];
+		if (header_in_project(&v->ctx, f->name, f->system)) {
+			v->fix = (long)i;
+			break;
+		}
+	}
+}
+
+static void view_free(struct leak_view *v)
+{
+	free(v->name);
+	free(v->chains);
+	header_context_free(&v->ctx);
+}
+
+static char *rule_text(const struct leak_options *o)
+{
+	if (o->pattern)
+		return xasprintf("--pattern %s", o->pattern);
+	struct strvec titles = { 0 };
+	for (size_t g = 0; g < o->groups.n; g++)
+		if (o->groups.v[g].heavy)
+			strvec_push(&titles, o->groups.v[g].title);
+	char *list = strvec_join(&titles, ", ");
+	char *text = xasprintf("a heavy header (%s)", list);
+	free(list);
+	strvec_clear(&titles);
+	return text;
+}
+
+/* "opus/tensor_args.h:13" */
+static char *fix_text(const struct leak_view *v)
+{
+	const struct chain *ch = v->chains[0];
+	char *name = link_name(v, ch, (size_t)v->fix);
+	char *text = xasprintf("%s:%lu", name, ch->include_lines[v->fix + 1]);
+	free(name);
+	return text;
+}
+
+static void render_view(const struct leak_options *o, const struct leak_view *v)
+{
+	const struct pp_section *sec = view_section(v);
+	char *tu = sec->main_file == STRMAP_NONE ? xstrdup("(none)")
+		   : header_display(&v->ctx, sec->files[sec->main_file].name, false, true);
+	bool named = pp_pass_named(v->src, v->section);
+	printf("%s%s%s%s%s%s (%s)\n", c_bold(stdout), v->src->tu, c_reset(stdout), named ? ", " : "",
+	       named ? v->name : "", named ? " pass" : "", tu);
+	free(tu);
+	if (!v->nchains) {
+		char *rule = rule_text(o);
+		printf("no file matches %s: nothing leaks in\n\n", rule);
+		free(rule);
+		return;
+	}
+	const struct chain *first = v->chains[0];
+	char *match = link_name(v, first, first->n - 1), *lines = format_count(first->lines);
+	char *text = chain_text(v, first);
+	const struct pp_file *mf = &sec->files[first->files[first->n - 1]];
+	size_t grp = header_classify(&o->groups, &v->ctx, mf->name, mf->system);
+	printf("first match: %s%s%s (%s), bringing in %s lines\n", c_bold(stdout), match, c_reset(stdout),
+	       o->groups.v[grp].title, lines);
+	printf("  %s\n", text);
+	if (v->fix >= 0) {
+		char *fix = fix_text(v), *next = link_name(v, first, (size_t)v->fix + 1);
+		printf("line to fix: %s%s%s includes %s (the nearest project header on the chain)\n", c_bold(stdout), fix,
+		       c_reset(stdout), next);
+		free(fix);
+		free(next);
+	} else {
+		printf("line to fix: none of the chain's files belongs to the project (see --project)\n");
+	}
+	free(match);
+	free(lines);
+	free(text);
+	printf("\n%zu distinct chain%s:\n", v->nchains, v->nchains == 1 ? "" : "s");
+	struct table *tab = table_new();
+	table_column(tab, "lines", true);
+	table_column(tab, "entered", true);
+	table_column(tab, "chain", false);
+	for (size_t c = 0; c < v->nchains; c++) {
+		char *n = format_count(v->chains[c]->lines), *t = chain_text(v, v->chains[c]);
+		table_cell(tab, "%s", n);
+		table_cell(tab, "%zu", v->chains[c]->entries);
+		table_cell(tab, "%s", t);
+		free(n);
+		free(t);
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	printf("\n");
+}
+
+static void render_summary(const struct leak_view *views, size_t n)
+{
+	struct table *tab = table_new();
+	const char *cols[] = { "TU", "pass", "first match", "lines", "line to fix", "chains" };
+	for (size_t c = 0; c < 6; c++)
+		table_column(tab, cols[c], c == 3 || c == 5);
+	size_t leaking = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct leak_view *v = &views[i];
+		table_cell(tab, "%s", v->src->tu);
+		table_cell(tab, "%s", v->name);
+		if (!v->nchains) {
+			table_cell(tab, "-");
+			table_cell(tab, "-");
+			table_cell(tab, "-");
+			table_cell(tab, "0");
+			continue;
+		}
+		leaking++;
+		const struct chain *first = v->chains[0];
+		char *match = link_name(v, first, first->n - 1), *lines = format_count(first->lines);
+		char *fix = v->fix >= 0 ? fix_text(v) : xstrdup("(outside the project)");
+		table_cell(tab, "%s", match);
+		table_cell(tab, "%s", lines);
+		table_cell(tab, "%s", fix);
+		table_cell(tab, "%zu", v->nchains);
+		free(match);
+		free(lines);
+		free(fix);
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	printf("%zu of %zu passes let a match in; 'buildwall leak TARGET' prints the chains\n", leaking, n);
+}
+
+static json_t *json_chain(const struct leak_view *v, const struct chain *ch)
+{
+	json_t *links = json_array();
+	for (size_t i = 0; i < ch->n; i++) {
+		const struct pp_file *f = &view_section(v)->files[ch->files[i]];
+		char *name = link_name(v, ch, i);
+		json_array_append_new(links, json_pack("{s:s, s:s, s:o, s:b, s:b}", "file", name, "marker_name", f->name,
+			"included_at_line", i ? json_integer((json_int_t)ch->include_lines[i]) : json_null(),
+			"system", f->system, "project", header_in_project(&v->ctx, f->name, f->system)));
+		free(name);
+	}
+	return json_pack("{s:o, s:I, s:I}", "links", links, "lines", (json_int_t)ch->lines, "entries",
+			 (json_int_t)ch->entries);
+}
+
+static json_t *json_view(const struct leak_options *o, const struct leak_view *v)
+{
+	json_t *chains = json_array();
+	for (size_t c = 0; c < v->nchains; c++)
+		json_array_append_new(chains, json_chain(v, v->chains[c]));
+	json_t *fix = json_null(), *match = json_null();
+	if (v->nchains) {
+		const struct chain *first = v->chains[0];
+		const struct pp_file *mf = &view_section(v)->files[first->files[first->n - 1]];
+		char *name = link_name(v, first, first->n - 1);
+		match = json_pack("{s:s, s:s}", "file", name, "group",
+				  o->groups.v[header_classify(&o->groups, &v->ctx, mf->name, mf->system)].name);
+		free(name);
+		if (v->fix >= 0) {
+			char *file = link_name(v, first, (size_t)v->fix);
+			fix = json_pack("{s:s, s:I}", "file", file, "line", (json_int_t)first->include_lines[v->fix + 1]);
+			free(file);
+		}
+	}
+	return json_pack("{s:s, s:s, s:o, s:o, s:o}", "tu_kind", v->src->pass ? "target" : "file", "pass", v->name,
+			 "first_match", match, "fix", fix, "chains", chains);
+}
+
+static void render_json(const struct leak_options *o, const struct pp_sources *ss, const struct leak_view *views,
+			size_t n)
+{
+	json_t *doc = json_document("leak");
+	json_object_set_new(doc, "pattern", o->pattern ? json_string(o->pattern) : json_null());
+	json_t *rows = json_array();
+	for (size_t s = 0, v = 0; s < ss->n; s++) {
+		json_t *passes = json_array();
+		for (; v < n && views[v].src == &ss->v[s]; v++)
+			json_array_append_new(passes, json_view(o, &views[v]));
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:o}", ss->from_files ? "file" : "target", ss->v[s].tu,
+						       "status", ss->v[s].failed ? "failed" : "ok", "passes", passes));
+	}
+	json_object_set_new(doc, "tus", rows);
+	json_print(doc);
+}
+
+int cmd_leak(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' }, { "device", no_argument, NULL, 'd' },
+		{ "pattern", required_argument, NULL, 'P' }, { "project", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'J' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	struct leak_options o = { 0 };
+	struct pp_request req = { .cmd = "leak", .dir = ".", .jobs = cpu_count(), .hooks = leak_hooks, .ctx = &o };
+	bool json = false;
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":C:j:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C': req.dir = optarg; break;
+		case 'a': req.all = o.all = true; break;
+		case 'd': req.device = true; break;
+		case 'P': o.pattern = optarg; break;
+		case 'p': o.project = optarg; break;
+		case 'j': req.jobs = option_int("leak", "-j", optarg, 1, 4096); break;
+		case 'J': json = true; break;
+		case 'h': fputs(usage, stdout); return EXIT_OK;
+		default: bad_option("leak", c, argv);
+		}
+	}
+	if (o.project && !is_directory(o.project))
+		usage_error("leak", "--project %s is not a directory", o.project);
+	if (o.pattern) {
+		int rc = regcomp(&o.re, o.pattern, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[160];
+			regerror(rc, &o.re, msg, sizeof(msg));
+			usage_error("leak", "--pattern '%s': %s", o.pattern, msg);
+		}
+	}
+	header_groups_init(&o.groups);
+	req.args = argv + optind;
+	req.nargs = (size_t)(argc - optind);
+
+	struct pp_sources ss;
+	pp_collect(&req, &ss);
+	size_t n = 0;
+	for (size_t s = 0; s < ss.n; s++)
+		n += ss.v[s].scanned ? ss.v[s].scan.nsections : 0;
+	struct leak_view *views = xcalloc(n, sizeof(*views));
+	n = 0;
+	for (size_t s = 0; s < ss.n; s++)
+		for (size_t k = 0; ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
+			view_init(&views[n++], &o, &ss.v[s], k);
+	if (json) {
+		render_json(&o, &ss, views, n);
+	} else if (o.all) {
+		render_summary(views, n);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			render_view(&o, &views[i]);
+	}
+	if (ss.failures)
+		fprintf(stderr, "buildwall: %zu TU%s failed to preprocess; see above\n", ss.failures,
+			ss.failures == 1 ? "" : "s");
+	int status = ss.failures ? EXIT_BUILD_FAILED : EXIT_OK;
+	for (size_t i = 0; i < n; i++)
+		view_free(&views[i]);
+	free(views);
+	for (size_t s = 0; s < ss.n; s++)
+		leak_scan_free(ss.v[s].data);
+	pp_sources_free(&ss);
+	header_groups_free(&o.groups);
+	if (o.pattern)
+		regfree(&o.re);
+	return status;
+}

@@ -1,0 +1,411 @@
+#define _GNU_SOURCE
+#include "preprocess.h"
+#include "cli.h"
+#include "ninja.h"
+#include "progress.h"
+#include "snapshot.h"
+#include "steps.h"
+#include "tmpdir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Flags that choose passes or archs: replaced by the ones a pass needs. */
+static const char *const pass_flags[] = {
+	"--cuda-host-only", "--cuda-device-only", "--offload-host-only", "--offload-device-only", NULL
+};
+static const char *const arch_flags[] = {
+	"--offload-arch=", "--cuda-gpu-arch=", "--no-offload-arch=", "--amdgpu-target=", NULL
+};
+
+static bool listed(const char *arg, const char *const *flags, bool prefix)
+{
+	for (int i = 0; flags[i]; i++)
+		if (prefix ? has_prefix(arg, flags[i]) : !strcmp(arg, flags[i]))
+			return true;
+	return false;
+}
+
+/* Point the job's -o (separate or glued on) at path; add one if none. */
+static void set_output(struct strvec *argv, const char *path)
+{
+	for (size_t i = 1; i < argv->n; i++) {
+		if (!strcmp(argv->v[i], "-o") && i + 1 < argv->n) {
+			free(argv->v[i + 1]);
+			argv->v[i + 1] = xstrdup(path);
+			return;
+		}
+		if (has_prefix(argv->v[i], "-o") && argv->v[i][2]) {
+			free(argv->v[i]);
+			argv->v[i] = xasprintf("-o%s", path);
+			return;
+		}
+	}
+	strvec_push(argv, "-o");
+	strvec_push(argv, path);
+}
+
+static struct pp_pass *add_pass(struct pp_plan *plan, enum pass_kind kind, const char *arch, const char *outdir)
+{
+	plan->v = xrealloc(plan->v, (plan->n + 1) * sizeof(*plan->v));
+	struct pp_pass *p = &plan->v[plan->n];
+	*p = (struct pp_pass){ .kind = kind, .arch = arch ? xstrdup(arch) : NULL };
+	p->output = xasprintf("%s/pass-%zu.ii", outdir, plan->n);
+	plan->n++;
+	return p;
+}
+
+static void finish_pass(struct pp_pass *p, const char *cwd)
+{
+	set_output(&p->argv, p->output);
+	driver_include_dirs(p->argv.v, p->argv.n, cwd, &p->user_dirs, &p->system_dirs);
+}
+
+/* clang, hipcc, gcc: the command itself, -c dropped, -E and the pass's
+ * offload flags added. */
+static void driver_pass(struct pp_plan *plan, const struct compile_command *cmd, const char *cwd, const char *outdir,
+			const char *arch, bool offload)
+{
+	struct pp_pass *p = add_pass(plan, arch ? PASS_DEVICE : PASS_HOST, arch, outdir);
+	for (size_t i = 0; i < cmd->argv.n; i++) {
+		const char *a = cmd->argv.v[i];
+		if (!strcmp(a, "-c") || listed(a, pass_flags, false) || (arch && listed(a, arch_flags, true)))
+			continue;
+		strvec_push(&p->argv, a);
+	}
+	strvec_push(&p->argv, "-E");
+	if (arch) {
+		strvec_push(&p->argv, "--cuda-device-only");
+		strvec_pushf(&p->argv, "--offload-arch=%s", arch);
+	} else if (offload) {
+		strvec_push(&p->argv, "--cuda-host-only");
+	}
+	for (size_t i = 0; i < cmd->env.n; i++)
+		strvec_push(&p->env, cmd->env.v[i]);
+	finish_pass(p, cwd);
+}
+
+/* nvcc: its own preprocessing jobs, as --dryrun lists them (the host's
+ * first, as for the other drivers). */
+static void nvcc_passes(struct pp_plan *plan, const struct job_list *jobs, const char *cwd, const char *outdir,
+			bool device)
+{
+	for (int want = PASS_HOST; want <= (device ? PASS_DEVICE : PASS_HOST); want++) {
+		for (size_t i = 0; i < jobs->n; i++) {
+			const struct job *j = &jobs->v[i];
+			if ((int)j->pass != want || !j->nvcc_phase || !has_prefix(j->nvcc_phase, "gcc (preprocessing"))
+				continue;
+			struct pp_pass *p = add_pass(plan, j->pass, j->arch, outdir);
+			for (size_t a = 0; a < j->argv.n; a++)
+				strvec_push(&p->argv, j->argv.v[a]);
+			for (size_t a = 0; a < j->env.n; a++)
+				strvec_push(&p->env, j->env.v[a]);
+			finish_pass(p, cwd);
+		}
+	}
+}
+
+char *preprocess_plan(const struct compile_command *cmd, const char *cwd, bool device, const char *outdir,
+		      const char *log, struct pp_plan *plan)
+{
+	*plan = (struct pp_plan){ 0 };
+	bool offload = cmd->compiler == COMPILER_CLANG || cmd->compiler == COMPILER_HIPCC;
+	if (cmd->compiler == COMPILER_GCC || (offload && !device)) {
+		driver_pass(plan, cmd, cwd, outdir, NULL, offload);
+		return NULL;
+	}
+	struct job_list jobs = { 0 };
+	char *err = jobs_list(cmd, cwd, log, &jobs);
+	if (err)
+		return err;
+	if (cmd->compiler == COMPILER_NVCC) {
+		nvcc_passes(plan, &jobs, cwd, outdir, device);
+		if (!plan->n || plan->v[0].kind != PASS_HOST)
+			err = xstrdup("nvcc --dryrun lists no host preprocessing job");
+	} else {
+		driver_pass(plan, cmd, cwd, outdir, NULL, offload);
+		struct strvec archs = { 0 };
+		for (size_t i = 0; i < jobs.n; i++)
+			if (jobs.v[i].pass == PASS_DEVICE && jobs.v[i].arch && !strvec_contains(&archs, jobs.v[i].arch))
+				strvec_push(&archs, jobs.v[i].arch);
+		for (size_t i = 0; i < archs.n; i++)
+			driver_pass(plan, cmd, cwd, outdir, archs.v[i], offload);
+		strvec_clear(&archs);
+	}
+	job_list_free(&jobs);
+	return err;
+}
+
+void pp_plan_free(struct pp_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		struct pp_pass *p = &plan->v[i];
+		free(p->arch);
+		free(p->output);
+		strvec_clear(&p->argv);
+		strvec_clear(&p->env);
+		strvec_clear(&p->user_dirs);
+		strvec_clear(&p->system_dirs);
+	}
+	free(plan->v);
+	*plan = (struct pp_plan){ 0 };
+}
+
+char *pp_pass_name(const struct pp_pass *p)
+{
+	return p->arch ? xasprintf("%s %s", pass_kind_name(p->kind), p->arch) : xstrdup(pass_kind_name(p->kind));
+}
+
+void preprocess_run_all(struct pp_run *runs, size_t n, long jobs, void (*done)(void *ctx, size_t i), void *ctx)
+{
+	size_t slots = jobs > 0 ? (size_t)jobs : 1, next = 0, nlive = 0, finished = 0;
+	struct proc **live = xcalloc(slots, sizeof(*live));
+	size_t *owner = xcalloc(slots, sizeof(*owner));
+	while (finished < n) {
+		while (nlive < slots && next < n && !proc_interrupted()) {
+			struct pp_run *r = &runs[next];
+			r->proc = (struct proc){ .argv = r->pass->argv.v, .env_extra = r->pass->env.v, .cwd = r->cwd,
+						 .out_path = r->log };
+			if (proc_start(&r->proc))
+				die(EXIT_BUILD_FAILED, "cannot start %s", r->pass->argv.v[0]);
+			progress_set("[%zu/%zu] preprocessing %s", next + 1, n, r->what);
+			owner[nlive] = next++;
+			live[nlive++] = &r->proc;
+		}
+		if (!nlive)
+			break;	/* interrupted before the rest started */
+		size_t k = proc_wait_any(live, nlive), i = owner[k];
+		struct pp_run *r = &runs[i];
+		finished++;
+		live[k] = live[--nlive];	/* keep live[] dense */
+		owner[k] = owner[nlive];
+		if (proc_interrupted())
+			continue;
+		if (!proc_succeeded(&r->proc)) {
+			r->failed = true;
+			progress_clear();
+			free(proc_report_failure(&r->proc, r->log, "%s: preprocessing", r->what));
+		} else {
+			done(ctx, i);
+		}
+		unlink(r->pass->output);
+	}
+	progress_clear();
+	free(live);
+	free(owner);
+	proc_exit_if_interrupted();
+}
+
+void preprocess_scan(const char *path, const char *what, const struct pp_hooks *hooks, struct markers *m)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (fd < 0)
+		die(EXIT_BAD_INPUT, "%s: %s", what, strerror(errno));
+	size_t line;
+	char *err = markers_scan(fd, hooks, m, &line);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (err) {
+		if (line)
+			die_at(what, (long)line, "%s", err);
+		die(EXIT_BAD_INPUT, "%s: %s", what, err);
+	}
+}
+
+char *pp_section_name(const struct pp_source *src, size_t section, bool *is_device)
+{
+	if (src->pass) {
+		*is_device = has_prefix(src->pass, "device");
+		return xstrdup(src->pass);
+	}
+	const char *target = src->scan.sections[section].target;
+	if (!target) {
+		*is_device = false;
+		return xstrdup("input");
+	}
+	const char *arch = bundle_arch(target);
+	*is_device = !strcmp(bundle_pass(target), "device");
+	return arch ? xasprintf("%s %s", bundle_pass(target), arch) : xstrdup(bundle_pass(target));
+}
+
+bool pp_pass_named(const struct pp_source *src, size_t section)
+{
+	return src->pass || src->scan.sections[section].target;
+}
+
+void pp_section_context(const struct pp_source *src, size_t section, const char *project_dir,
+			struct header_context *ctx)
+{
+	const struct pp_section *sec = &src->scan.sections[section];
+	const char *tu = sec->main_file != STRMAP_NONE ? sec->files[sec->main_file].name : NULL;
+	header_context_init(ctx, src->cwd, tu, project_dir, &src->user_dirs, &src->system_dirs);
+}
+
+bool pp_is_file_arg(const char *arg)
+{
+	return !strcmp(arg, "-") || has_suffix(arg, ".i") || has_suffix(arg, ".ii");
+}
+
+static struct pp_source *add_source(struct pp_sources *s, const char *tu, const char *pass, const char *cwd)
+{
+	s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	struct pp_source *src = &s->v[s->n++];
+	*src = (struct pp_source){ .tu = xstrdup(tu), .pass = pass ? xstrdup(pass) : NULL, .cwd = xstrdup(cwd) };
+	return src;
+}
+
+static void scan_source(const struct pp_request *req, struct pp_source *src, const char *path, const char *what)
+{
+	struct pp_hooks hooks = req->hooks ? req->hooks(req->ctx, src) : (struct pp_hooks){ 0 };
+	preprocess_scan(path, what, &hooks, &src->scan);
+	src->scanned = true;
+}
+
+static void collect_files(const struct pp_request *req, struct pp_sources *out)
+{
+	char *cwd = getcwd(NULL, 0);
+	if (!cwd)
+		die(EXIT_BAD_INPUT, "cannot read the current directory: %s", strerror(errno));
+	out->from_files = true;
+	for (size_t i = 0; i < req->nargs; i++) {
+		const char *path = req->args[i];
+		if (!pp_is_file_arg(path))
+			die(EXIT_BAD_INPUT, "%s: %s is not preprocessed output (*.i, *.ii, -): name targets or files, not both",
+			    req->cmd, path);
+		struct pp_source *src = add_source(out, strcmp(path, "-") ? path : "(stdin)", NULL, cwd);
+		scan_source(req, src, path, strcmp(path, "-") ? path : "(stdin)");
+	}
+	free(cwd);
+}
+
+struct collect_run {
+	const struct pp_request *req;
+	struct pp_sources *out;
+	struct pp_run *runs;
+	size_t *source_of;	/* run -> source */
+};
+
+static void run_done(void *ctx, size_t i)
+{
+	struct collect_run *c = ctx;
+	scan_source(c->req, &c->out->v[c->source_of[i]], c->runs[i].pass->output, c->runs[i].what);
+}
+
+static void collect_targets(const struct pp_request *req, struct pp_sources *out)
+{
+	struct ninja_build build;
+	ninja_load(req->dir, &build);
+	char *cwd = realpath(req->dir, NULL);
+	if (!cwd)
+		die(EXIT_BAD_INPUT, "%s: %s", req->dir, strerror(errno));
+	struct snapshot before, after;
+	snapshot_take(req->dir, &before);
+	bool *selected = xcalloc(build.n, sizeof(bool));
+	steps_select(req->cmd, &build, req->args, req->nargs, selected);
+	struct strvec stripped = { 0 };
+	struct pp_plan *plans = xcalloc(build.n, sizeof(*plans));
+	struct compile_command *cmds = xcalloc(build.n, sizeof(*cmds));
+	struct pp_run *runs = NULL;
+	size_t *source_of = NULL, nruns = 0;
+	for (size_t e = 0; e < build.n; e++) {
+		if (!selected[e])
+			continue;
+		const char *name = build.edges[e].outputs.v[0];
+		steps_check_built(req->dir, &build.edges[e]);
+		char *sub = xasprintf("tu-%zu", e);
+		steps_prepare(req->dir, &build.edges[e], sub, &cmds[e], &stripped);
+		char *outdir = xasprintf("%s/%s", tmpdir_path(), sub);
+		char *log = xasprintf("%s/jobs.log", outdir);
+		progress_set("%s: asking the driver for its passes", name);
+		char *err = preprocess_plan(&cmds[e], req->dir, req->device, outdir, log, &plans[e]);
+		progress_clear();
+		if (err) {
+			fprintf(stderr, "buildwall: %s: cannot list the compile's passes: %s; last lines of its output:\n",
+				name, err);
+			print_file_tail(log, 15);
+			struct pp_source *src = add_source(out, name, "host", cwd);
+			src->failed = true;
+			out->failures++;
+			free(err);
+		}
+		for (size_t p = 0; p < plans[e].n; p++) {
+			struct pp_pass *pass = &plans[e].v[p];
+			char *pname = pp_pass_name(pass);
+			struct pp_source *src = add_source(out, name, pname, cwd);
+			for (size_t d = 0; d < pass->user_dirs.n; d++)
+				strvec_push(&src->user_dirs, pass->user_dirs.v[d]);
+			for (size_t d = 0; d < pass->system_dirs.n; d++)
+				strvec_push(&src->system_dirs, pass->system_dirs.v[d]);
+			runs = xrealloc(runs, (nruns + 1) * sizeof(*runs));
+			source_of = xrealloc(source_of, (nruns + 1) * sizeof(*source_of));
+			runs[nruns] = (struct pp_run){ .pass = pass, .cwd = req->dir,
+						       .what = xasprintf("%s (%s pass)", name, pname),
+						       .log = xasprintf("%s/pass-%zu.log", outdir, p) };
+			source_of[nruns++] = out->n - 1;
+			free(pname);
+		}
+		free(outdir);
+		free(log);
+		free(sub);
+	}
+	steps_note_stripped(&stripped);
+	struct collect_run c = { req, out, runs, source_of };
+	preprocess_run_all(runs, nruns, req->jobs, run_done, &c);
+	for (size_t i = 0; i < nruns; i++) {
+		if (runs[i].failed && !out->v[source_of[i]].failed) {
+			out->v[source_of[i]].failed = true;
+			out->failures++;
+		}
+		free(runs[i].what);
+		free(runs[i].log);
+	}
+	snapshot_take(req->dir, &after);
+	snapshot_report_changes(req->dir, &before, &after);
+	snapshot_free(&before);
+	snapshot_free(&after);
+	for (size_t e = 0; e < build.n; e++) {
+		pp_plan_free(&plans[e]);
+		compile_command_clear(&cmds[e]);
+	}
+	free(plans);
+	free(cmds);
+	free(runs);
+	free(source_of);
+	free(selected);
+	free(cwd);
+	strvec_clear(&stripped);
+	ninja_build_free(&build);
+}
+
+void pp_collect(const struct pp_request *req, struct pp_sources *out)
+{
+	*out = (struct pp_sources){ 0 };
+	if (!req->nargs && !req->all)
+		usage_error(req->cmd, "name a TARGET, a preprocessed FILE.ii or -, or use --all");
+	if (req->nargs && req->all)
+		usage_error(req->cmd, "TARGET and --all exclude each other");
+	if (req->nargs && pp_is_file_arg(req->args[0]))
+		collect_files(req, out);
+	else
+		collect_targets(req, out);
+}
+
+void pp_sources_free(struct pp_sources *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct pp_source *src = &s->v[i];
+		free(src->tu);
+		free(src->pass);
+		free(src->cwd);
+		strvec_clear(&src->user_dirs);
+		strvec_clear(&src->system_dirs);
+		if (src->scanned)
+			markers_free(&src->scan);
+	}
+	free(s->v);
+	*s = (struct pp_sources){ 0 };
+}

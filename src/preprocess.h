@@ -1,0 +1,109 @@
+/* Preprocess a compile step exactly as it is compiled, pass by pass: its
+ * own flags plus -E, the output in buildwall's temp dir. The host pass is
+ * the command with --cuda-host-only (clang, hipcc; gcc as it is) or, for
+ * nvcc, the host compiler's preprocessing job from --dryrun; a device pass
+ * per arch is --cuda-device-only --offload-arch=X (archs from -###) or
+ * nvcc's per-arch preprocessing job (-D__CUDA_ARCH__). Shared by pp and
+ * leak. */
+#ifndef BUILDWALL_PREPROCESS_H
+#define BUILDWALL_PREPROCESS_H
+
+#include "driver.h"
+#include "headers.h"
+#include "jobs.h"
+#include "markers.h"
+#include "proc.h"
+
+struct pp_pass {
+	enum pass_kind kind;		/* PASS_HOST or PASS_DEVICE */
+	char *arch;			/* NULL for the host */
+	struct strvec argv, env;	/* the -E command */
+	char *output;			/* where it writes */
+	struct strvec user_dirs, system_dirs;	/* its include dirs, absolute */
+};
+
+struct pp_plan {
+	struct pp_pass *v;
+	size_t n;
+};
+
+/* The -E commands of a parsed compile (outputs already redirected) run in
+ * cwd: the host pass, and with `device` one per device arch. Outputs go
+ * under `outdir`. Returns NULL or what went wrong (the driver's -### or
+ * --dryrun failing: its output is in `log`). */
+char *preprocess_plan(const struct compile_command *cmd, const char *cwd, bool device, const char *outdir,
+		      const char *log, struct pp_plan *plan);
+void pp_plan_free(struct pp_plan *plan);
+/* "host", "device gfx90a" */
+char *pp_pass_name(const struct pp_pass *p);
+
+/* One pass of one TU to preprocess. */
+struct pp_run {
+	const struct pp_pass *pass;
+	const char *cwd;
+	char *what;		/* "x.o (host pass)": names it in messages */
+	char *log;		/* its stderr */
+	struct proc proc;
+	bool failed;
+};
+
+/* Run every run's command, at most `jobs` at once. As each one succeeds,
+ * done(ctx, i) is called and its output removed after; a failure is
+ * reported with the tail of the compiler's output and marked. */
+void preprocess_run_all(struct pp_run *runs, size_t n, long jobs, void (*done)(void *ctx, size_t i), void *ctx);
+
+/* Scan preprocessed output at path ("-": stdin). A malformed marker is bad
+ * input: "buildwall: <what>:<line>: ..." and exit 2. */
+void preprocess_scan(const char *path, const char *what, const struct pp_hooks *hooks, struct markers *m);
+
+/* What pp and leak read: one scanned -E output per TU and pass, or per
+ * preprocessed file given. */
+struct pp_source {
+	char *tu;		/* the target ("x.o"), or the file as given */
+	char *pass;		/* "host", "device gfx90a"; NULL for a file (its sections say) */
+	char *cwd;		/* where it was compiled: relative marker names start here */
+	struct strvec user_dirs, system_dirs;
+	struct markers scan;
+	bool scanned, failed;
+	void *data;		/* the command's own, e.g. a chain finder */
+};
+
+struct pp_request {
+	const char *cmd;	/* "pp", "leak": for messages */
+	const char *dir;	/* -C */
+	char **args;		/* TARGET..., or FILE.ii... / "-" */
+	size_t nargs;
+	bool all, device;
+	long jobs;
+	/* Hooks for the scan of each source (may return no hooks). */
+	struct pp_hooks (*hooks)(void *ctx, struct pp_source *src);
+	void *ctx;
+};
+
+struct pp_sources {
+	struct pp_source *v;
+	size_t n;
+	size_t failures;	/* TUs that failed to preprocess */
+	bool from_files;
+};
+
+/* A source's passes are its scan's sections: one for a target's pass, one
+ * per offload bundle of a file. "host", "device gfx90a", or "input" for a
+ * plain file; is_device says whether the pass compiles for a GPU. */
+char *pp_section_name(const struct pp_source *src, size_t section, bool *is_device);
+/* Does the section have a pass name (not a plain file's "input")? */
+bool pp_pass_named(const struct pp_source *src, size_t section);
+/* The header context of one section (its TU is the section's main file). */
+void pp_section_context(const struct pp_source *src, size_t section, const char *project_dir,
+			struct header_context *ctx);
+
+/* Is this argument preprocessed input ("-", *.i, *.ii) rather than a target? */
+bool pp_is_file_arg(const char *arg);
+/* Preprocess and scan what the request names (a usage error, exit 2, when
+ * it names nothing or both targets and --all). Targets are preprocessed
+ * in the build dir as they compile (outputs in the temp dir; the build dir
+ * is fingerprinted before and after); files are scanned as they are. */
+void pp_collect(const struct pp_request *req, struct pp_sources *out);
+void pp_sources_free(struct pp_sources *s);
+
+#endif
