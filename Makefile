@@ -70,6 +70,7 @@ bench: all
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/log_speed.sh
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/rank_vs_loop.sh
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/sim_validate.sh
+	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/pp_scan.sh
 
 install: $(BUILD)/buildwall
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -5,12 +5,7 @@
 # latest build and with --all-builds. Prints MB/s beside `wc -l` on the
 # same file and the peak RSS; the target is >= 100 MB/s, with the same
 # RSS for both sizes.
-set -eu
-here=$(cd "$(dirname "$0")/.." && pwd)
-bw=${BUILDWALL:-$here/build/buildwall}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-now() { date +%s.%N; }
+. "$(dirname "$0")/lib.sh"
 
 gen() { # lines file
 	awk -v lines="$1" 'BEGIN {

@@ -4,13 +4,8 @@
 # The loop runs on a throwaway copy of the build dir (it deletes objects);
 # rank runs on the original, which it leaves byte-identical. Prints both
 # rankings and the ratio of their walls, all from this one run.
-set -eu
-now() { date +%s.%N; }
+. "$(dirname "$0")/lib.sh"
 minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
-here=$(cd "$(dirname "$0")/.." && pwd)
-bw=${BUILDWALL:-$here/build/buildwall}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 "$here/examples/demo-module/configure" --size "${DEMO_SIZE:-small}" "$work/demo" >/dev/null
 ninja -C "$work/demo" >/dev/null

@@ -4,11 +4,7 @@
 # against the median of TRIALS measured clean rebuilds (`wall`) at each job
 # count. Prints each prediction, measurement and error; fails when the
 # median error exceeds 10 %. DEMO_SIZE=small|full (default small), TRIALS (3).
-set -eu
-here=$(cd "$(dirname "$0")/.." && pwd)
-bw=${BUILDWALL:-$here/build/buildwall}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
 trials=${TRIALS:-3}
 field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 

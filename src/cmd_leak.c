@@ -193,11 +193,10 @@ static char *fix_text(const struct leak_view *v)
 static void render_view(const struct leak_options *o, const struct leak_view *v)
 {
 	const struct pp_section *sec = view_section(v);
-	char *tu = sec->main_file == STRMAP_NONE ? xstrdup("(none)")
-		   : header_display(&v->ctx, sec->files[sec->main_file].name, false, true);
+	char *tu = pp_section_tu(v->src, v->section, &v->ctx);
 	bool named = pp_pass_named(v->src, v->section);
 	printf("%s%s%s%s%s%s (%s)\n", c_bold(stdout), v->src->tu, c_reset(stdout), named ? ", " : "",
-	       named ? v->name : "", named ? " pass" : "", tu);
+	       named ? v->name : "", named ? " pass" : "", tu ? tu : "no file named");
 	free(tu);
 	if (!v->nchains) {
 		char *rule = rule_text(o);
@@ -312,8 +311,11 @@ static json_t *json_view(const struct leak_options *o, const struct leak_view *v
 			free(file);
 		}
 	}
-	return json_pack("{s:s, s:s, s:o, s:o, s:o}", "tu_kind", v->src->pass ? "target" : "file", "pass", v->name,
-			 "first_match", match, "fix", fix, "chains", chains);
+	char *tu = pp_section_tu(v->src, v->section, &v->ctx);
+	json_t *o_view = json_pack("{s:s, s:o, s:o, s:o, s:o}", "pass", v->name, "tu", tu ? json_string(tu) : json_null(),
+				   "first_match", match, "fix", fix, "chains", chains);
+	free(tu);
+	return o_view;
 }
 
 static void render_json(const struct leak_options *o, const struct pp_sources *ss, const struct leak_view *views,
@@ -374,9 +376,7 @@ int cmd_leak(int argc, char **argv)
 
 	struct pp_sources ss;
 	pp_collect(&req, &ss);
-	size_t n = 0;
-	for (size_t s = 0; s < ss.n; s++)
-		n += ss.v[s].scanned ? ss.v[s].scan.nsections : 0;
+	size_t n = pp_sources_passes(&ss);
 	struct leak_view *views = xcalloc(n, sizeof(*views));
 	n = 0;
 	for (size_t s = 0; s < ss.n; s++)
@@ -390,10 +390,7 @@ int cmd_leak(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			render_view(&o, &views[i]);
 	}
-	if (ss.failures)
-		fprintf(stderr, "buildwall: %zu TU%s failed to preprocess; see above\n", ss.failures,
-			ss.failures == 1 ? "" : "s");
-	int status = ss.failures ? EXIT_BUILD_FAILED : EXIT_OK;
+	int status = pp_sources_status(&ss);
 	for (size_t i = 0; i < n; i++)
 		view_free(&views[i]);
 	free(views);

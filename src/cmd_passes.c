@@ -367,8 +367,7 @@ static void probe(struct passes *ps, struct tu *t, size_t ti)
 		t->failed = true;
 		t->failure = err;
 		ps->failures++;
-		fprintf(stderr, "buildwall: %s: cannot list the compile's jobs: %s; last lines of its output:\n", name, err);
-		print_file_tail(log, 15);
+		jobs_report_list_failure(name, err, log);
 		free(log);
 		return;
 	}

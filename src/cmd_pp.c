@@ -99,11 +99,11 @@ static char *heavy_groups(const struct pp_options *o, const struct pass_view *v)
 	return out;
 }
 
+/* The pass's TU as shown. */
 static char *tu_display(const struct pass_view *v)
 {
-	const struct pp_section *sec = view_section(v);
-	return sec->main_file == STRMAP_NONE ? xstrdup("(none)")
-	       : header_display(&v->ctx, sec->files[sec->main_file].name, false, true);
+	char *tu = pp_section_tu(v->src, v->section, &v->ctx);
+	return tu ? tu : xstrdup("no file named");
 }
 
 static char *verdict_text(const struct pp_options *o, size_t lines)
@@ -337,7 +337,7 @@ static void render_summary(const struct pp_options *o, const struct pp_sources *
 static json_t *json_pass(const struct pp_options *o, const struct pass_view *v)
 {
 	const struct pp_section *sec = view_section(v);
-	char *tu = tu_display(v);
+	char *tu = pp_section_tu(v->src, v->section, &v->ctx);
 	json_t *groups = json_array(), *heavy = json_array(), *files = json_array(), *project = json_array();
 	for (size_t g = 0; g < o->groups.n; g++) {
 		const struct group_total *t = &v->sum.groups[g];
@@ -361,8 +361,8 @@ static json_t *json_pass(const struct pp_options *o, const struct pass_view *v)
 	}
 	for (size_t i = 0; i < v->ctx.project.n; i++)
 		json_array_append_new(project, json_string(v->ctx.project.v[i]));
-	json_t *o_pass = json_pack("{s:s, s:b, s:s, s:I, s:I, s:I, s:I, s:s, s:o, s:o, s:o, s:o, s:I, s:I}",
-		"pass", v->name, "device", v->device, "tu", tu, "total_lines", (json_int_t)sec->lines,
+	json_t *o_pass = json_pack("{s:s, s:b, s:o, s:I, s:I, s:I, s:I, s:s, s:o, s:o, s:o, s:o, s:I, s:I}",
+		"pass", v->name, "device", v->device, "tu", tu ? json_string(tu) : json_null(), "total_lines", (json_int_t)sec->lines,
 		"code_lines", (json_int_t)sec->code_lines, "marker_lines", (json_int_t)sec->markers,
 		"files", (json_int_t)sec->nfiles, "weight", weight_name(weigh(sec->lines, &o->limits)),
 		"heavy_groups", heavy, "groups", groups, "top_files", files, "project", project,
@@ -459,9 +459,7 @@ int cmd_pp(int argc, char **argv)
 
 	struct pp_sources ss;
 	pp_collect(&req, &ss);
-	size_t n = 0;
-	for (size_t s = 0; s < ss.n; s++)
-		n += ss.v[s].scanned ? ss.v[s].scan.nsections : 0;
+	size_t n = pp_sources_passes(&ss);
 	struct pass_view *views = xcalloc(n, sizeof(*views));
 	n = 0;
 	for (size_t s = 0; s < ss.n; s++)
@@ -475,10 +473,7 @@ int cmd_pp(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			render_pass(&o, &views[i]);
 	}
-	if (ss.failures)
-		fprintf(stderr, "buildwall: %zu TU%s failed to preprocess; see above\n", ss.failures,
-			ss.failures == 1 ? "" : "s");
-	int status = ss.failures ? EXIT_BUILD_FAILED : EXIT_OK;
+	int status = pp_sources_status(&ss);
 	for (size_t i = 0; i < n; i++)
 		view_free(&views[i]);
 	free(views);

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "headers.h"
 
 #include <stdlib.h>
@@ -237,10 +238,14 @@ char *header_display(const struct header_context *ctx, const char *name, bool sy
 	}
 	if (!best && system) {
 		/* Not from the command's dirs: a compiler's own. Spell it from
-		 * the last include/ (and libstdc++'s c++/12/). */
+		 * the last include/, past a multiarch dir (x86_64-linux-gnu/)
+		 * and libstdc++'s c++/12/. */
 		const char *inc = NULL;
 		for (const char *p = path; (p = strstr(p, "/include/")); p++)
 			inc = p + strlen("/include/");
+		const char *slash = inc ? strchr(inc, '/') : NULL;
+		if (slash && memmem(inc, (size_t)(slash - inc), "-linux-", 7))
+			inc = slash + 1;
 		if (inc && has_prefix(inc, "c++/") && strchr(inc + 4, '/'))
 			inc = strchr(inc + 4, '/') + 1;
 		best = inc;

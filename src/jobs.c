@@ -5,6 +5,7 @@
 #include "proc.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,6 +308,12 @@ char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *
 	char *err = nvcc ? jobs_parse_dryrun(text, jobs) : jobs_parse_dashdashdash(text, jobs);
 	free(text);
 	return err;
+}
+
+void jobs_report_list_failure(const char *name, const char *err, const char *log)
+{
+	fprintf(stderr, "buildwall: %s: cannot list the compile's jobs: %s; last lines of its output:\n", name, err);
+	print_file_tail(log, 15);
 }
 
 void job_list_free(struct job_list *jobs)

@@ -122,14 +122,29 @@ static void end_section(struct markers *m)
 	m->unnamed = STRMAP_NONE;
 }
 
-static void count_code(struct markers *m, size_t n)
+/* Lines outside any section wait in m->loose: they are the blank lines
+ * between offload bundles, unless a marker (or the end of a file without
+ * any) shows they are a plain output's. */
+static void take_loose_lines(struct markers *m)
 {
 	if (!m->cur)
 		m->cur = outside(m);
+	m->cur->lines += m->loose;
+	m->cur->code_lines += m->loose;
+	m->pending += m->loose;
+	m->loose = 0;
+}
+
+static void count_code(struct markers *m, size_t n)
+{
+	m->lines += n;
+	if (!m->cur) {
+		m->loose += n;
+		return;
+	}
 	m->cur->lines += n;
 	m->cur->code_lines += n;
 	m->pending += n;
-	m->lines += n;
 }
 
 static bool is_space(char c)
@@ -213,8 +228,7 @@ static char *marker(struct markers *m, const char *p, const char *end)
 	if (enter && leave)
 		return xstrdup("line marker: both enters (1) and returns (2)");
 
-	if (!m->cur)
-		m->cur = outside(m);
+	take_loose_lines(m);
 	flush(m);
 	m->cur->markers++;
 	m->cur->lines++;
@@ -270,6 +284,7 @@ static char *special_line(struct markers *m, const char *p, const char *end, boo
 		}
 		end_section(m);
 		m->lines++;
+		m->loose = 0;	/* the blank lines between bundles */
 		if (start) {
 			const char *t = p + sizeof(bundle_start) - 1;
 			while (t < end && is_space(*t))
@@ -392,18 +407,13 @@ static bool fill(int fd, char *buf, size_t *have, size_t cap, struct markers *m,
 	return r > 0;
 }
 
-/* Drop the section for lines outside offload bundles when the output is
- * bundled and it holds only the blank lines between bundles. */
-static void drop_empty_outside(struct markers *m)
+static void section_free(struct pp_section *s)
 {
-	if (m->outside == STRMAP_NONE || m->nsections < 2 || m->sections[m->outside].markers)
-		return;
-	struct pp_section *o = &m->sections[m->outside];
-	free(o->target);
-	free(o->files);
-	strmap_free(&o->index);
-	memmove(o, o + 1, (m->nsections - m->outside - 1) * sizeof(*o));
-	m->nsections--;
+	for (size_t i = 0; i < s->nfiles; i++)
+		free(s->files[i].name);
+	free(s->files);
+	free(s->target);
+	strmap_free(&s->index);
 }
 
 char *markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size_t *bad_line)
@@ -493,21 +503,16 @@ char *markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size
 		return err;
 	if (in_code_line)
 		count_code(m, 1);	/* the last line, without '\n' */
+	if (m->loose && !m->nsections)
+		take_loose_lines(m);	/* output without a single marker (-P) */
 	end_section(m);
-	drop_empty_outside(m);
 	return NULL;
 }
 
 void markers_free(struct markers *m)
 {
-	for (size_t s = 0; s < m->nsections; s++) {
-		struct pp_section *sec = &m->sections[s];
-		for (size_t i = 0; i < sec->nfiles; i++)
-			free(sec->files[i].name);
-		free(sec->files);
-		free(sec->target);
-		strmap_free(&sec->index);
-	}
+	for (size_t s = 0; s < m->nsections; s++)
+		section_free(&m->sections[s]);
 	free(m->sections);
 	free(m->stack);
 	free(m->scratch);

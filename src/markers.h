@@ -69,6 +69,7 @@ struct markers {
 	const struct pp_hooks *hooks;
 	size_t pending;		/* code lines not yet given to the file on top */
 	size_t outside;		/* the section for lines outside offload bundles */
+	size_t loose;		/* lines read outside any section, not yet placed */
 	size_t unnamed;		/* the file of lines before any marker, in cur */
 	char *scratch;		/* a decoded file name */
 };

@@ -245,6 +245,12 @@ void pp_section_context(const struct pp_source *src, size_t section, const char 
 	header_context_init(ctx, src->cwd, tu, project_dir, &src->user_dirs, &src->system_dirs);
 }
 
+char *pp_section_tu(const struct pp_source *src, size_t section, const struct header_context *ctx)
+{
+	const struct pp_section *sec = &src->scan.sections[section];
+	return sec->main_file == STRMAP_NONE ? NULL : header_display(ctx, sec->files[sec->main_file].name, false, true);
+}
+
 bool pp_is_file_arg(const char *arg)
 {
 	return !strcmp(arg, "-") || has_suffix(arg, ".i") || has_suffix(arg, ".ii");
@@ -324,9 +330,7 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 		char *err = preprocess_plan(&cmds[e], req->dir, req->device, outdir, log, &plans[e]);
 		progress_clear();
 		if (err) {
-			fprintf(stderr, "buildwall: %s: cannot list the compile's passes: %s; last lines of its output:\n",
-				name, err);
-			print_file_tail(log, 15);
+			jobs_report_list_failure(name, err, log);
 			struct pp_source *src = add_source(out, name, "host", cwd);
 			src->failed = true;
 			out->failures++;
@@ -392,6 +396,22 @@ void pp_collect(const struct pp_request *req, struct pp_sources *out)
 		collect_files(req, out);
 	else
 		collect_targets(req, out);
+}
+
+size_t pp_sources_passes(const struct pp_sources *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		n += s->v[i].scanned ? s->v[i].scan.nsections : 0;
+	return n;
+}
+
+int pp_sources_status(const struct pp_sources *s)
+{
+	if (!s->failures)
+		return EXIT_OK;
+	fprintf(stderr, "buildwall: %zu TU%s failed to preprocess; see above\n", s->failures, s->failures == 1 ? "" : "s");
+	return EXIT_BUILD_FAILED;
 }
 
 void pp_sources_free(struct pp_sources *s)

@@ -97,6 +97,10 @@ bool pp_pass_named(const struct pp_source *src, size_t section);
 void pp_section_context(const struct pp_source *src, size_t section, const char *project_dir,
 			struct header_context *ctx);
 
+/* The section's TU as shown (relative to its project), or NULL if no
+ * marker named one. */
+char *pp_section_tu(const struct pp_source *src, size_t section, const struct header_context *ctx);
+
 /* Is this argument preprocessed input ("-", *.i, *.ii) rather than a target? */
 bool pp_is_file_arg(const char *arg);
 /* Preprocess and scan what the request names (a usage error, exit 2, when
@@ -104,6 +108,10 @@ bool pp_is_file_arg(const char *arg);
  * in the build dir as they compile (outputs in the temp dir; the build dir
  * is fingerprinted before and after); files are scanned as they are. */
 void pp_collect(const struct pp_request *req, struct pp_sources *out);
+/* How many passes (scanned sections) the sources hold. */
+size_t pp_sources_passes(const struct pp_sources *s);
+/* After the report: say how many TUs failed; the exit status (0 or 3). */
+int pp_sources_status(const struct pp_sources *s);
 void pp_sources_free(struct pp_sources *s);
 
 #endif

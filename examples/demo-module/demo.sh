@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make demo`: build both variants of the demo module and run every buildwall
-# command on each (wall, rank, passes, log with a Chrome trace, and sim of
-# splitting the slowest TU). DEMO_SIZE=small|full (default full), DEMO_TRIALS (3).
+# command on each (wall, rank, passes, log with a Chrome trace, sim of
+# splitting the slowest TU, pp --all, and leak on the dispatcher). DEMO_SIZE=small|full (default full), DEMO_TRIALS (3).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bw=${BUILDWALL:-buildwall}
@@ -33,6 +33,12 @@ for v in baseline optimized; do
 	# the TU's host pass and device front end again (passes: ~1 s), not the
 	# module's cheapest TU, which parses the framework in the baseline.
 	"$bw" sim -C "$dir" -j "1-$((2 * MAX_JOBS))" --split opus_gemm_bigtile.cuda.o=2 --overhead 1
+	echo
+	# Where the lines come from, host and device; and the include that lets
+	# the framework into the dispatcher (the baseline's leak).
+	"$bw" pp -C "$dir" --all
+	echo
+	"$bw" leak -C "$dir" opus_dispatch.o
 	echo
 done
 

@@ -177,6 +177,26 @@ static void test_fixture_builds(void **state)
 	check_fixture_build(FIXTURE("ninja/torch211_build.ninja"), 9);
 }
 
+static void test_include_dirs(void **state)
+{
+	(void)state;
+	char *argv[] = { "g++", "-Iinc", "-I", "/abs/x", "-isystem", "../fake", "-isystem/sys", "-iquote", "q",
+			 "-isystem-after", "/no", "-idirafter", "/late", "--include-path=/nv", "--system-include", "/nvs",
+			 "-I-", "-c", "a.cpp", NULL };
+	struct strvec user = { 0 }, sys = { 0 };
+	driver_include_dirs(argv, sizeof(argv) / sizeof(argv[0]) - 1, "/b/build", &user, &sys);
+	const char *want_user[] = { "/b/build/inc", "/abs/x", "/b/build/q", "/nv" };
+	const char *want_sys[] = { "/b/fake", "/sys", "/late", "/nvs" };
+	assert_int_equal(user.n, 4);
+	assert_int_equal(sys.n, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(user.v[i], want_user[i]);
+		assert_string_equal(sys.v[i], want_sys[i]);
+	}
+	strvec_clear(&user);
+	strvec_clear(&sys);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_redirect_forms),
 		cmocka_unit_test(test_redirect_refuses),
 		cmocka_unit_test(test_fixture_builds),
+		cmocka_unit_test(test_include_dirs),
 	};
 	return cmocka_run_group_tests_name("driver", tests, NULL, NULL);
 }

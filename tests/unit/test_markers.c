@@ -173,6 +173,11 @@ static void test_edges(void **state)
 	assert_string_equal(m.sections[0].files[m.sections[0].main_file].name, "x.c");
 	markers_free(&m);
 
+	scan_text("a;\nb;\n", &m);	/* no marker at all (-E -P) */
+	assert_int_equal(m.nsections, 1);
+	assert_int_equal(file_named(&m.sections[0], "(no line marker)")->lines, 2);
+	markers_free(&m);
+
 	scan_text("# 1 \"x.c\"\n# 1 \"a.h\" 1\n# 2 \"y.c\" 2\n", &m);	/* returns to another name */
 	assert_int_equal(m.sections[0].renamed_returns, 1);
 	markers_free(&m);
@@ -348,6 +353,25 @@ static void test_chains(void **state)
 	chain_finder_free(&f);
 	markers_free(&m);
 	free(text);
+
+	/* Bundled output: a chain per bundle, each naming its own section. */
+	const char *bundled = "\n// __CLANG_OFFLOAD_BUNDLE____START__ hip-amdgcn-amd-amdhsa--gfx90a\n"
+			      "# 1 \"k.hip\"\n# 1 \"heavy/h.h\" 1\nd\n# 2 \"k.hip\" 2\n"
+			      "// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx90a\n\n"
+			      "// __CLANG_OFFLOAD_BUNDLE____START__ host-x86_64-pc-linux-gnu-\n"
+			      "# 1 \"k.hip\"\n# 1 \"heavy/h.h\" 1\nh\nh\n# 2 \"k.hip\" 2\n"
+			      "// __CLANG_OFFLOAD_BUNDLE____END__ host-x86_64-pc-linux-gnu-\n";
+	f = (struct chain_finder){ .matches = starts_heavy };
+	hooks = chain_hooks(&f);
+	assert_null(scan_text_err(bundled, strlen(bundled), &hooks, &m, &line));
+	assert_int_equal(m.nsections, 2);
+	assert_int_equal(f.n, 2);
+	assert_int_equal(f.chains[0].section, 0);
+	assert_int_equal(f.chains[0].lines, 1);
+	assert_int_equal(f.chains[1].section, 1);
+	assert_int_equal(f.chains[1].lines, 2);
+	chain_finder_free(&f);
+	markers_free(&m);
 }
 
 /* ---- against the awk reference, on real compiler output ---- */

@@ -46,11 +46,26 @@ static void test_format_kib(void **state)
 	free(s);
 }
 
+static void test_format_count(void **state)
+{
+	(void)state;
+	static const struct {
+		size_t n;
+		const char *s;
+	} cases[] = { { 0, "0" }, { 999, "999" }, { 1000, "1,000" }, { 376239, "376,239" }, { 1234567, "1,234,567" } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = format_count(cases[i].n);
+		assert_string_equal(s, cases[i].s);
+		free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alignment),
 		cmocka_unit_test(test_format_kib),
+		cmocka_unit_test(test_format_count),
 	};
 	return cmocka_run_group_tests_name("out_table", tests, NULL, NULL);
 }
