@@ -18,7 +18,7 @@
 
 static const char usage[] =
 	"usage: buildwall leak [-C BUILD_DIR] (TARGET... | --all | FILE.ii... | -) [--pattern REGEX]\n"
-	"                      [--project DIR] [--device] [-j N] [--json]\n"
+	"                      [--project DIR] [--device] [-j N] [--timeout S] [--json]\n"
 	"\n"
 	"Preprocess each TU as its command compiles it (host pass; with --device also each\n"
 	"device pass; or read preprocessed output) and follow its include stack to the\n"
@@ -37,6 +37,7 @@ static const char usage[] =
 	"  --project DIR        the project's own headers live here (default: the TU's git\n"
 	"                       work tree, else its directory and the command's -I dirs)\n"
 	"  -j N                 preprocess N passes at once (default: the CPU count)\n"
+	"  --timeout S          give up on a pass's preprocessing after S seconds (counts as failed)\n"
 	"  --json               one JSON document (docs/json.md) instead of tables\n";
 
 struct leak_options {
@@ -340,7 +341,8 @@ int cmd_leak(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' }, { "device", no_argument, NULL, 'd' },
 		{ "pattern", required_argument, NULL, 'P' }, { "project", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'J' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "json", no_argument, NULL, 'J' }, { "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct leak_options o = { 0 };
 	struct pp_request req = { .cmd = "leak", .dir = ".", .jobs = cpu_count(), .hooks = leak_hooks, .ctx = &o };
@@ -355,6 +357,7 @@ int cmd_leak(int argc, char **argv)
 		case 'P': o.pattern = optarg; break;
 		case 'p': o.project = optarg; break;
 		case 'j': req.jobs = option_int("leak", "-j", optarg, 1, 4096); break;
+		case 't': req.timeout = option_seconds("leak", "--timeout", optarg); break;
 		case 'J': json = true; break;
 		case 'h': fputs(usage, stdout); return EXIT_OK;
 		default: bad_option("leak", c, argv);

@@ -18,7 +18,7 @@
 static const char usage[] =
 	"usage: buildwall pp [-C BUILD_DIR] (TARGET... | --all | FILE.ii... | -) [--device]\n"
 	"                    [--group NAME=REGEX]... [--project DIR] [--top N]\n"
-	"                    [--lean LINES] [--heavy LINES] [-j N] [--json]\n"
+	"                    [--lean LINES] [--heavy LINES] [-j N] [--timeout S] [--json]\n"
 	"\n"
 	"Preprocess each TU exactly as its command compiles it (its flags plus -E, output\n"
 	"in a private temp dir): the host pass (clang/hipcc --cuda-host-only; nvcc's host\n"
@@ -46,6 +46,7 @@ static const char usage[] =
 	"  --lean LINES         lean below this many lines (default 150K)\n"
 	"  --heavy LINES        heavy above this many lines (default 400K)\n"
 	"  -j N                 preprocess N passes at once (default: the CPU count)\n"
+	"  --timeout S          give up on a pass's preprocessing after S seconds (counts as failed)\n"
 	"  --json               one JSON document (docs/json.md) instead of tables\n";
 
 struct pp_options {
@@ -242,14 +243,18 @@ static void device_passes(const struct pass_view *views, size_t n, struct strvec
 			strvec_push(names, views[i].name);
 }
 
-/* The host-only heavy groups a TU's device passes parse, as titles. */
-static void device_heavy(const struct pp_options *o, const struct pass_view *views, size_t n, struct strvec *titles)
+/* The host-only heavy groups a TU's device passes parse: their titles, or
+ * their names (for JSON). */
+static void device_heavy(const struct pp_options *o, const struct pass_view *views, size_t n, bool names,
+			 struct strvec *out)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t g = 0; views[i].device && g < o->groups.n; g++)
-			if (o->groups.v[g].heavy && views[i].sum.groups[g].files &&
-			    !strvec_contains(titles, o->groups.v[g].title))
-				strvec_push(titles, o->groups.v[g].title);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t g = 0; views[i].device && g < o->groups.n; g++) {
+			const char *label = names ? o->groups.v[g].name : o->groups.v[g].title;
+			if (o->groups.v[g].heavy && views[i].sum.groups[g].files && !strvec_contains(out, label))
+				strvec_push(out, label);
+		}
+	}
 }
 
 /* The sources [*first, return) are the passes of one TU. */
@@ -259,6 +264,14 @@ static size_t next_tu(const struct pp_sources *ss, size_t first)
 	while (s < ss->n && !strcmp(ss->v[s].tu, ss->v[first].tu))
 		s++;
 	return s;
+}
+
+static bool tu_failed(const struct pp_sources *ss, size_t first, size_t end)
+{
+	for (size_t s = first; s < end; s++)
+		if (ss->v[s].failed)
+			return true;
+	return false;
 }
 
 /* --all: a row per TU. Views are in source order. */
@@ -282,9 +295,7 @@ static void render_summary(const struct pp_options *o, const struct pp_sources *
 	for (size_t s = 0, end; s < ss->n; s = end) {
 		end = next_tu(ss, s);
 		size_t first = v;
-		bool failed = false;
-		for (size_t k = s; k < end; k++)
-			failed |= ss->v[k].failed;
+		bool failed = tu_failed(ss, s, end);
 		while (v < n && views[v].src < ss->v + end)
 			v++;
 		const struct pass_view *host = NULL;
@@ -314,7 +325,7 @@ static void render_summary(const struct pp_options *o, const struct pp_sources *
 			free(lines);
 		}
 		struct strvec titles = { 0 };
-		device_heavy(o, views + first, v - first, &titles);
+		device_heavy(o, views + first, v - first, false, &titles);
 		char *list = strvec_join(&titles, ", ");
 		table_cell(tab, "%s%s", list, titles.n ? "  <- host-only" : "");
 		marked += titles.n > 0;
@@ -389,23 +400,17 @@ static void render_json(const struct pp_options *o, const char *dir, const struc
 	size_t v = 0;
 	for (size_t s = 0, end; s < ss->n; s = end) {
 		end = next_tu(ss, s);
-		bool failed = false;
+		bool failed = tu_failed(ss, s, end);
 		json_t *passes = json_array();
-		struct strvec titles = { 0 };
+		struct strvec names = { 0 };
 		size_t first = v;
-		for (size_t k = s; k < end; k++)
-			failed |= ss->v[k].failed;
 		for (; v < n && views[v].src < ss->v + end; v++)
 			json_array_append_new(passes, json_pass(o, &views[v]));
-		for (size_t i = first; i < v; i++)
-			for (size_t g = 0; views[i].device && g < o->groups.n; g++)
-				if (o->groups.v[g].heavy && views[i].sum.groups[g].files &&
-				    !strvec_contains(&titles, o->groups.v[g].name))
-					strvec_push(&titles, o->groups.v[g].name);
+		device_heavy(o, views + first, v - first, true, &names);
 		json_t *dev = json_array();
-		for (size_t i = 0; i < titles.n; i++)
-			json_array_append_new(dev, json_string(titles.v[i]));
-		strvec_clear(&titles);
+		for (size_t i = 0; i < names.n; i++)
+			json_array_append_new(dev, json_string(names.v[i]));
+		strvec_clear(&names);
 		json_array_append_new(tus, json_pack("{s:s, s:s, s:s, s:o, s:o}", ss->from_files ? "file" : "target",
 			ss->v[s].tu, "status", failed ? "failed" : "ok", "source", ss->from_files ? "file" : "preprocessed",
 			"passes", passes, "device_parses_host_only", dev));
@@ -421,7 +426,7 @@ int cmd_pp(int argc, char **argv)
 		{ "group", required_argument, NULL, 'g' }, { "project", required_argument, NULL, 'p' },
 		{ "top", required_argument, NULL, 'k' }, { "lean", required_argument, NULL, 'l' },
 		{ "heavy", required_argument, NULL, 'H' }, { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "timeout", required_argument, NULL, 't' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct pp_options o = { .limits = { 150000, 400000 }, .top = 10 };
 	struct pp_request req = { .cmd = "pp", .dir = ".", .jobs = cpu_count() };
@@ -444,6 +449,7 @@ int cmd_pp(int argc, char **argv)
 		case 'l': o.limits.lean = (size_t)option_count("pp", "--lean", optarg); break;
 		case 'H': o.limits.heavy = (size_t)option_count("pp", "--heavy", optarg); break;
 		case 'j': req.jobs = option_int("pp", "-j", optarg, 1, 4096); break;
+		case 't': req.timeout = option_seconds("pp", "--timeout", optarg); break;
 		case 'J': json = true; break;
 		case 'h': fputs(usage, stdout); header_groups_free(&o.groups); return EXIT_OK;
 		default: bad_option("pp", c, argv);

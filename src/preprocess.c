@@ -30,7 +30,8 @@ static bool listed(const char *arg, const char *const *flags, bool prefix)
 	return false;
 }
 
-/* Point the job's -o (separate or glued on) at path; add one if none. */
+/* Point the command's -o at path: separate, or glued on (then already
+ * redirected into the temp dir, which tells it from -objc… flags). */
 static void set_output(struct strvec *argv, const char *path)
 {
 	for (size_t i = 1; i < argv->n; i++) {
@@ -39,7 +40,7 @@ static void set_output(struct strvec *argv, const char *path)
 			argv->v[i + 1] = xstrdup(path);
 			return;
 		}
-		if (has_prefix(argv->v[i], "-o") && argv->v[i][2]) {
+		if (has_prefix(argv->v[i], "-o") && has_prefix(argv->v[i] + 2, tmpdir_path())) {
 			free(argv->v[i]);
 			argv->v[i] = xasprintf("-o%s", path);
 			return;
@@ -169,7 +170,7 @@ void preprocess_run_all(struct pp_run *runs, size_t n, long jobs, void (*done)(v
 		while (nlive < slots && next < n && !proc_interrupted()) {
 			struct pp_run *r = &runs[next];
 			r->proc = (struct proc){ .argv = r->pass->argv.v, .env_extra = r->pass->env.v, .cwd = r->cwd,
-						 .out_path = r->log };
+						 .out_path = r->log, .timeout_s = r->timeout };
 			if (proc_start(&r->proc))
 				die(EXIT_BUILD_FAILED, "cannot start %s", r->pass->argv.v[0]);
 			progress_set("[%zu/%zu] preprocessing %s", next + 1, n, r->what);
@@ -346,7 +347,7 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 				strvec_push(&src->system_dirs, pass->system_dirs.v[d]);
 			runs = xrealloc(runs, (nruns + 1) * sizeof(*runs));
 			source_of = xrealloc(source_of, (nruns + 1) * sizeof(*source_of));
-			runs[nruns] = (struct pp_run){ .pass = pass, .cwd = req->dir,
+			runs[nruns] = (struct pp_run){ .pass = pass, .cwd = req->dir, .timeout = req->timeout,
 						       .what = xasprintf("%s (%s pass)", name, pname),
 						       .log = xasprintf("%s/pass-%zu.log", outdir, p) };
 			source_of[nruns++] = out->n - 1;

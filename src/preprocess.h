@@ -41,6 +41,7 @@ char *pp_pass_name(const struct pp_pass *p);
 struct pp_run {
 	const struct pp_pass *pass;
 	const char *cwd;
+	double timeout;		/* 0: none */
 	char *what;		/* "x.o (host pass)": names it in messages */
 	char *log;		/* its stderr */
 	struct proc proc;
@@ -75,6 +76,7 @@ struct pp_request {
 	size_t nargs;
 	bool all, device;
 	long jobs;
+	double timeout;		/* per -E run; 0: none */
 	/* Hooks for the scan of each source (may return no hooks). */
 	struct pp_hooks (*hooks)(void *ctx, struct pp_source *src);
 	void *ctx;

@@ -141,6 +141,11 @@ sleep 0.2
 check "pp, SIGINT: no compiler left running" no_process "$T/slow/gcc"
 check "pp, SIGINT: build dir byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
 check "pp, SIGINT: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+TMPDIR="$T/tmp" run 3 "pp: a timeout exits 3" "$BW" pp -C "$T/toy" --timeout 1 c.o
+contains "$T/err" "c.o (host pass): preprocessing failed (timed out after 1 s)" "pp: the timeout is reported"
+check "pp, timeout: no compiler left running" no_process "$T/slow/gcc"
+check "pp, timeout: build dir byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
+check "pp, timeout: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
 
 # The shared fixtures, when they are beside this checkout (never committed).
 pp_dir=$here/../../../shared/fixtures/pp
