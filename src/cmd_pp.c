@@ -378,6 +378,7 @@ static json_t *json_pass(const struct pp_options *o, const struct pass_view *v)
 		"files", (json_int_t)sec->nfiles, "weight", weight_name(weigh(sec->lines, &o->limits)),
 		"heavy_groups", heavy, "groups", groups, "top_files", files, "project", project,
 		"renamed_returns", (json_int_t)sec->renamed_returns, "open_at_end", (json_int_t)sec->open_at_end);
+	json_object_set_new(o_pass, "max_include_depth", json_integer((json_int_t)sec->max_depth));
 	free(tu);
 	return o_pass;
 }

@@ -280,8 +280,6 @@ void header_summarize(const struct pp_section *sec, const struct header_groups *
 		s->group_of[i] = grp;
 		s->groups[grp].lines += f->lines;
 		s->groups[grp].files++;
-		if (g->v[grp].heavy)
-			s->heavy_lines += f->lines;
 		s->by_lines[i] = i;
 	}
 	sort_section = sec;

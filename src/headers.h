@@ -68,7 +68,6 @@ struct header_summary {
 	size_t *group_of;		/* per file of the section */
 	struct group_total *groups;	/* per group */
 	size_t *by_lines;		/* file indexes, most own lines first */
-	size_t heavy_lines;		/* own lines of files in heavy groups */
 };
 
 void header_summarize(const struct pp_section *sec, const struct header_groups *g, const struct header_context *ctx,
