@@ -53,6 +53,14 @@ long jobs_from_env(const char *cmd)
 	return v;
 }
 
+int failures_status(size_t failures, const char *noun, const char *how)
+{
+	if (!failures)
+		return EXIT_OK;
+	fprintf(stderr, "buildwall: %zu %s%s failed%s; see above\n", failures, noun, failures == 1 ? "" : "s", how);
+	return EXIT_BUILD_FAILED;
+}
+
 long option_count(const char *cmd, const char *name, const char *value)
 {
 	char *copy = xstrdup(value);

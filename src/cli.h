@@ -18,6 +18,9 @@ _Noreturn void usage_error(const char *cmd, const char *fmt, ...) __attribute__(
 _Noreturn void bad_option(const char *cmd, int c, char **argv);
 long option_int(const char *cmd, const char *name, const char *value, long min, long max);
 double option_seconds(const char *cmd, const char *name, const char *value);
+/* After the report: "buildwall: N <noun>s failed<how>; see above" when
+ * some failed; returns the exit status (0, or 3). */
+int failures_status(size_t failures, const char *noun, const char *how);
 /* A count, with an optional K or M suffix ("150K"). */
 long option_count(const char *cmd, const char *name, const char *value);
 /* -j/MAX_JOBS: the explicit value, else $MAX_JOBS, else 0 (unset). */

@@ -6,6 +6,7 @@
 #include "chains.h"
 #include "cli.h"
 #include "headers.h"
+#include "match.h"
 #include "out_json.h"
 #include "out_table.h"
 #include "preprocess.h"
@@ -48,34 +49,38 @@ struct leak_options {
 	bool all;
 };
 
-/* What one source's scan needs to decide matches: its header context,
- * made when a section's TU is known. */
+/* What one source's scan needs to decide matches, and its views after:
+ * a header context per section, made when its TU is known. */
 struct leak_scan {
 	struct chain_finder finder;
 	const struct leak_options *o;
 	const struct pp_source *src;
-	size_t ctx_section;	/* the section ctx was made for; STRMAP_NONE: none */
-	struct header_context ctx;
+	struct header_context **ctx;	/* per section; NULL until needed */
+	size_t nctx;
 };
 
-static void scan_context(struct leak_scan *ls, size_t section)
+static const struct header_context *section_context(struct leak_scan *ls, size_t section)
 {
-	if (ls->ctx_section == section)
-		return;
-	if (ls->ctx_section != STRMAP_NONE)
-		header_context_free(&ls->ctx);
-	pp_section_context(ls->src, section, ls->o->project, &ls->ctx);
-	ls->ctx_section = section;
+	if (section >= ls->nctx) {
+		ls->ctx = xrealloc(ls->ctx, (section + 1) * sizeof(*ls->ctx));
+		memset(ls->ctx + ls->nctx, 0, (section + 1 - ls->nctx) * sizeof(*ls->ctx));
+		ls->nctx = section + 1;
+	}
+	if (!ls->ctx[section]) {
+		ls->ctx[section] = xmalloc(sizeof(struct header_context));
+		pp_section_context(ls->src, section, ls->o->project, ls->ctx[section]);
+	}
+	return ls->ctx[section];
 }
 
 static bool leak_matches(void *ctx, const struct markers *m, size_t file)
 {
 	struct leak_scan *ls = ctx;
 	const struct pp_file *f = &m->cur->files[file];
-	scan_context(ls, (size_t)(m->cur - m->sections));
+	const struct header_context *hc = section_context(ls, (size_t)(m->cur - m->sections));
 	if (!ls->o->pattern)
-		return ls->o->groups.v[header_classify(&ls->o->groups, &ls->ctx, f->name, f->system)].heavy;
-	char *path = path_normalize(ls->ctx.cwd, f->name);
+		return ls->o->groups.v[header_classify(&ls->o->groups, hc, f->name, f->system)].heavy;
+	char *path = path_normalize(hc->cwd, f->name);
 	bool hit = !regexec(&ls->o->re, path, 0, NULL, 0);
 	free(path);
 	return hit;
@@ -86,7 +91,6 @@ static struct pp_hooks leak_hooks(void *ctx, struct pp_source *src)
 	struct leak_scan *ls = xcalloc(1, sizeof(*ls));
 	ls->o = ctx;
 	ls->src = src;
-	ls->ctx_section = STRMAP_NONE;
 	ls->finder.matches = leak_matches;
 	ls->finder.ctx = ls;
 	src->data = ls;
@@ -98,8 +102,12 @@ static void leak_scan_free(struct leak_scan *ls)
 	if (!ls)
 		return;
 	chain_finder_free(&ls->finder);
-	if (ls->ctx_section != STRMAP_NONE)
-		header_context_free(&ls->ctx);
+	for (size_t i = 0; i < ls->nctx; i++) {
+		if (ls->ctx[i])
+			header_context_free(ls->ctx[i]);
+		free(ls->ctx[i]);
+	}
+	free(ls->ctx);
 	free(ls);
 }
 
@@ -108,7 +116,7 @@ struct leak_view {
 	const struct pp_source *src;
 	size_t section;
 	char *name;
-	struct header_context ctx;	/* the pass's (the scan's was for the last section) */
+	const struct header_context *ctx;	/* the scan's, for this section */
 	const struct chain **chains;
 	size_t nchains;
 	long fix;			/* link of the first chain to fix, -1: none */
@@ -122,7 +130,7 @@ static const struct pp_section *view_section(const struct leak_view *v)
 static char *link_name(const struct leak_view *v, const struct chain *ch, size_t i)
 {
 	const struct pp_file *f = &view_section(v)->files[ch->files[i]];
-	return header_display(&v->ctx, f->name, f->system, i == 0);
+	return header_display(v->ctx, f->name, f->system, i == 0);
 }
 
 /* "a.cpp -> b.h -> <torch/extension.h>" */
@@ -136,12 +144,12 @@ static char *chain_text(const struct leak_view *v, const struct chain *ch)
 	return text;
 }
 
-static void view_init(struct leak_view *v, const struct leak_options *o, const struct pp_source *src, size_t section)
+static void view_init(struct leak_view *v, const struct pp_source *src, size_t section)
 {
 	bool device;
-	const struct leak_scan *ls = src->data;
-	*v = (struct leak_view){ .src = src, .section = section, .name = pp_section_name(src, section, &device), .fix = -1 };
-	pp_section_context(src, section, o->project, &v->ctx);
+	struct leak_scan *ls = src->data;
+	*v = (struct leak_view){ .src = src, .section = section, .name = pp_section_name(src, section, &device),
+				 .ctx = section_context(ls, section), .fix = -1 };
 	v->chains = xcalloc(ls->finder.n, sizeof(*v->chains));
 	for (size_t c = 0; c < ls->finder.n; c++)
 		if (ls->finder.chains[c].section == section)
@@ -152,7 +160,7 @@ static void view_init(struct leak_view *v, const struct leak_options *o, const s
 	const struct chain *first = v->chains[0];
 	for (size_t i = first->n - 1; i-- > 0;) {
 		const struct pp_file *f = &view_section(v)->files[first->files[i]];
-		if (header_in_project(&v->ctx, f->name, f->system)) {
+		if (header_in_project(v->ctx, f->name, f->system)) {
 			v->fix = (long)i;
 			break;
 		}
@@ -163,7 +171,6 @@ static void view_free(struct leak_view *v)
 {
 	free(v->name);
 	free(v->chains);
-	header_context_free(&v->ctx);
 }
 
 static char *rule_text(const struct leak_options *o)
@@ -194,7 +201,7 @@ static char *fix_text(const struct leak_view *v)
 static void render_view(const struct leak_options *o, const struct leak_view *v)
 {
 	const struct pp_section *sec = view_section(v);
-	char *tu = pp_section_tu(v->src, v->section, &v->ctx);
+	char *tu = pp_section_tu(v->src, v->section, v->ctx);
 	bool named = pp_pass_named(v->src, v->section);
 	printf("%s%s%s%s%s%s (%s)\n", c_bold(stdout), v->src->tu, c_reset(stdout), named ? ", " : "",
 	       named ? v->name : "", named ? " pass" : "", tu ? tu : "no file named");
@@ -209,7 +216,7 @@ static void render_view(const struct leak_options *o, const struct leak_view *v)
 	char *match = link_name(v, first, first->n - 1), *lines = format_count(first->lines);
 	char *text = chain_text(v, first);
 	const struct pp_file *mf = &sec->files[first->files[first->n - 1]];
-	size_t grp = header_classify(&o->groups, &v->ctx, mf->name, mf->system);
+	size_t grp = header_classify(&o->groups, v->ctx, mf->name, mf->system);
 	printf("first match: %s%s%s (%s), bringing in %s lines\n", c_bold(stdout), match, c_reset(stdout),
 	       o->groups.v[grp].title, lines);
 	printf("  %s\n", text);
@@ -286,7 +293,7 @@ static json_t *json_chain(const struct leak_view *v, const struct chain *ch)
 		char *name = link_name(v, ch, i);
 		json_array_append_new(links, json_pack("{s:s, s:s, s:o, s:b, s:b}", "file", name, "marker_name", f->name,
 			"included_at_line", i ? json_integer((json_int_t)ch->include_lines[i]) : json_null(),
-			"system", f->system, "project", header_in_project(&v->ctx, f->name, f->system)));
+			"system", f->system, "project", header_in_project(v->ctx, f->name, f->system)));
 		free(name);
 	}
 	return json_pack("{s:o, s:I, s:I}", "links", links, "lines", (json_int_t)ch->lines, "entries",
@@ -304,7 +311,7 @@ static json_t *json_view(const struct leak_options *o, const struct leak_view *v
 		const struct pp_file *mf = &view_section(v)->files[first->files[first->n - 1]];
 		char *name = link_name(v, first, first->n - 1);
 		match = json_pack("{s:s, s:s}", "file", name, "group",
-				  o->groups.v[header_classify(&o->groups, &v->ctx, mf->name, mf->system)].name);
+				  o->groups.v[header_classify(&o->groups, v->ctx, mf->name, mf->system)].name);
 		free(name);
 		if (v->fix >= 0) {
 			char *file = link_name(v, first, (size_t)v->fix);
@@ -312,7 +319,7 @@ static json_t *json_view(const struct leak_options *o, const struct leak_view *v
 			free(file);
 		}
 	}
-	char *tu = pp_section_tu(v->src, v->section, &v->ctx);
+	char *tu = pp_section_tu(v->src, v->section, v->ctx);
 	json_t *o_view = json_pack("{s:s, s:o, s:o, s:o, s:o}", "pass", v->name, "tu", tu ? json_string(tu) : json_null(),
 				   "first_match", match, "fix", fix, "chains", chains);
 	free(tu);
@@ -355,7 +362,7 @@ int cmd_leak(int argc, char **argv)
 		case 'a': req.all = o.all = true; break;
 		case 'd': req.device = true; break;
 		case 'P': o.pattern = optarg; break;
-		case 'p': o.project = optarg; break;
+		case 'p': o.project = req.project = optarg; break;
 		case 'j': req.jobs = option_int("leak", "-j", optarg, 1, 4096); break;
 		case 't': req.timeout = option_seconds("leak", "--timeout", optarg); break;
 		case 'J': json = true; break;
@@ -363,15 +370,10 @@ int cmd_leak(int argc, char **argv)
 		default: bad_option("leak", c, argv);
 		}
 	}
-	if (o.project && !is_directory(o.project))
-		usage_error("leak", "--project %s is not a directory", o.project);
 	if (o.pattern) {
-		int rc = regcomp(&o.re, o.pattern, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			char msg[160];
-			regerror(rc, &o.re, msg, sizeof(msg));
-			usage_error("leak", "--pattern '%s': %s", o.pattern, msg);
-		}
+		char *err = regex_compile(&o.re, o.pattern, REG_NOSUB);
+		if (err)
+			usage_error("leak", "--pattern '%s': %s", o.pattern, err);
 	}
 	header_groups_init(&o.groups);
 	req.args = argv + optind;
@@ -384,7 +386,7 @@ int cmd_leak(int argc, char **argv)
 	n = 0;
 	for (size_t s = 0; s < ss.n; s++)
 		for (size_t k = 0; ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
-			view_init(&views[n++], &o, &ss.v[s], k);
+			view_init(&views[n++], &ss.v[s], k);
 	if (json) {
 		render_json(&o, &ss, views, n);
 	} else if (o.all) {
@@ -393,7 +395,7 @@ int cmd_leak(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			render_view(&o, &views[i]);
 	}
-	int status = pp_sources_status(&ss);
+	int status = failures_status(ss.failures, "TU", " to preprocess");
 	for (size_t i = 0; i < n; i++)
 		view_free(&views[i]);
 	free(views);

@@ -849,7 +849,7 @@ int cmd_passes(int argc, char **argv)
 		usage_error("passes", "--all and --top exclude each other");
 
 	ninja_load(ps.dir, &ps.build);
-	struct snapshot before, after;
+	struct snapshot before;
 	snapshot_take(ps.dir, &before);
 	proc_warn_if_loaded();
 	select_tus(&ps, argv + optind, npatterns);
@@ -857,17 +857,12 @@ int cmd_passes(int argc, char **argv)
 	for (size_t i = 0; i < ps.ntus; i++)
 		if (!ps.tus[i].failed)
 			probe(&ps, &ps.tus[i], i);
-	snapshot_take(ps.dir, &after);
-	snapshot_report_changes(ps.dir, &before, &after);
-	snapshot_free(&before);
-	snapshot_free(&after);
+	snapshot_check(ps.dir, &before);
 	if (json)
 		render_json(&ps);
 	else
 		render_table(&ps);
-	if (ps.failures)
-		fprintf(stderr, "buildwall: %zu TU%s failed; see above\n", ps.failures, ps.failures == 1 ? "" : "s");
-	int status = ps.failures ? EXIT_BUILD_FAILED : EXIT_OK;
+	int status = failures_status(ps.failures, "TU", "");
 	for (size_t i = 0; i < ps.ntus; i++)
 		tu_free(&ps.tus[i]);
 	free(ps.tus);

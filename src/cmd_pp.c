@@ -445,7 +445,7 @@ int cmd_pp(int argc, char **argv)
 			if ((err = header_groups_add(&o.groups, optarg)))
 				usage_error("pp", "%s", err);
 			break;
-		case 'p': o.project = optarg; break;
+		case 'p': o.project = req.project = optarg; break;
 		case 'k': o.top = option_int("pp", "--top", optarg, 0, 1000000); break;
 		case 'l': o.limits.lean = (size_t)option_count("pp", "--lean", optarg); break;
 		case 'H': o.limits.heavy = (size_t)option_count("pp", "--heavy", optarg); break;
@@ -458,8 +458,6 @@ int cmd_pp(int argc, char **argv)
 	}
 	if (o.limits.lean > o.limits.heavy)
 		usage_error("pp", "--lean (%zu) is above --heavy (%zu)", o.limits.lean, o.limits.heavy);
-	if (o.project && !is_directory(o.project))
-		usage_error("pp", "--project %s is not a directory", o.project);
 	req.device |= req.all;
 	req.args = argv + optind;
 	req.nargs = (size_t)(argc - optind);
@@ -480,7 +478,7 @@ int cmd_pp(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			render_pass(&o, &views[i]);
 	}
-	int status = pp_sources_status(&ss);
+	int status = failures_status(ss.failures, "TU", " to preprocess");
 	for (size_t i = 0; i < n; i++)
 		view_free(&views[i]);
 	free(views);

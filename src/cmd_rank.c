@@ -534,22 +534,17 @@ int cmd_rank(int argc, char **argv)
 	ninja_load(r.dir, &r.build);
 	select_tus(&r, argv + optind, (size_t)(argc - optind));
 	steps_note_stripped(&r.stripped);
-	struct snapshot before, after;
+	struct snapshot before;
 	snapshot_take(r.dir, &before);
 	measure(&r);
 	step_times(&r);
-	snapshot_take(r.dir, &after);
-	snapshot_report_changes(r.dir, &before, &after);
-	snapshot_free(&before);
-	snapshot_free(&after);
+	snapshot_check(r.dir, &before);
 	predict(&r);
 	if (json)
 		render_json(&r);
 	else
 		render_table(&r);
-	if (r.failures)
-		fprintf(stderr, "buildwall: %zu step%s failed; see above\n", r.failures, r.failures == 1 ? "" : "s");
-	int status = r.failures ? EXIT_BUILD_FAILED : EXIT_OK;
+	int status = failures_status(r.failures, "step", "");
 	rank_free(&r);
 	return status;
 }

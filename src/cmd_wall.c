@@ -133,12 +133,9 @@ int cmd_wall(int argc, char **argv)
 
 	regex_t re;
 	if (match) {
-		int rc = regcomp(&re, match, REG_EXTENDED);
-		if (rc) {
-			char msg[256];
-			regerror(rc, &re, msg, sizeof(msg));
-			usage_error("wall", "--match: invalid regex '%s': %s", match, msg);
-		}
+		char *err = regex_compile(&re, match, 0);
+		if (err)
+			usage_error("wall", "--match: invalid regex '%s': %s", match, err);
 	}
 
 	struct strvec clean_argv = { 0 }, build_argv = { 0 };

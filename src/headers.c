@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "headers.h"
+#include "match.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,9 @@ static void add_group(struct header_groups *g, size_t at, const char *name, cons
 	g->v[at] = (struct header_group){ .name = xstrdup(name), .title = xstrdup(title),
 					  .regex = regex ? xstrdup(regex) : NULL, .heavy = heavy };
 	g->n++;
-	if (regex && regcomp(&g->v[at].re, regex, REG_EXTENDED | REG_NOSUB))
-		die(EXIT_BAD_INPUT, "internal: bad default regex %s", regex);
+	char *bad = regex ? regex_compile(&g->v[at].re, regex, REG_NOSUB) : NULL;
+	if (bad)
+		die(EXIT_BAD_INPUT, "internal: bad default regex %s: %s", regex, bad);
 }
 
 void header_groups_init(struct header_groups *g)
@@ -68,11 +70,10 @@ char *header_groups_add(struct header_groups *g, const char *spec)
 		return xasprintf("--group wants NAME=REGEX: '%s'", spec);
 	char *name = xstrndup(spec, (size_t)(eq - spec));
 	regex_t re;
-	int rc = regcomp(&re, eq + 1, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		char msg[160];
-		regerror(rc, &re, msg, sizeof(msg));
-		char *err = xasprintf("--group %s: bad regex '%s': %s", name, eq + 1, msg);
+	char *bad = regex_compile(&re, eq + 1, REG_NOSUB);
+	if (bad) {
+		char *err = xasprintf("--group %s: bad regex '%s': %s", name, eq + 1, bad);
+		free(bad);
 		free(name);
 		return err;
 	}

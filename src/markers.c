@@ -392,7 +392,7 @@ static void keep_last_bytes(char before[2], const char *buf, size_t n)
 }
 
 /* Read into buf[have..cap); false at the end of input. */
-static bool fill(int fd, char *buf, size_t *have, size_t cap, struct markers *m, char **err)
+static bool fill(int fd, char *buf, size_t *have, size_t cap, char **err)
 {
 	ssize_t r;
 	do
@@ -403,7 +403,6 @@ static bool fill(int fd, char *buf, size_t *have, size_t cap, struct markers *m,
 		return false;
 	}
 	*have += (size_t)r;
-	m->bytes += (size_t)r;
 	return r > 0;
 }
 
@@ -431,7 +430,7 @@ char *markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size
 		if (pos == have) {
 			keep_last_bytes(before, buf, have);
 			pos = have = 0;
-			if (!fill(fd, buf, &have, READ_CHUNK, m, &err))
+			if (!fill(fd, buf, &have, READ_CHUNK, &err))
 				break;
 		}
 		char *p = buf + pos, *end = buf + have;
@@ -471,7 +470,7 @@ char *markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size
 			memmove(buf, p, len);
 			have = len;
 			pos = 0;
-			if (fill(fd, buf, &have, cap, m, &err))
+			if (fill(fd, buf, &have, cap, &err))
 				continue;
 			if (err)
 				break;

@@ -58,7 +58,6 @@ struct pp_hooks {
 
 struct markers {
 	size_t lines;		/* every line; a last line without '\n' counts, as in awk */
-	size_t bytes;
 	struct pp_section *sections;
 	size_t nsections;
 	/* While scanning: the section being read and its include stack. */

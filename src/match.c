@@ -7,6 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+char *regex_compile(regex_t *re, const char *pattern, int flags)
+{
+	int rc = regcomp(re, pattern, REG_EXTENDED | flags);
+	if (!rc)
+		return NULL;
+	char msg[256];
+	regerror(rc, re, msg, sizeof(msg));
+	return xstrdup(msg);
+}
+
 void strip_ansi(char *s)
 {
 	char *out = s;

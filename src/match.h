@@ -5,6 +5,9 @@
 
 #include <regex.h>
 
+/* regcomp (POSIX ERE, plus flags) that returns NULL or regerror's words
+ * (owned by the caller). */
+char *regex_compile(regex_t *re, const char *pattern, int flags);
 /* Remove ANSI escape sequences (colour codes) in place. */
 void strip_ansi(char *s);
 /* Stream `path` line by line (colour codes removed) and return the number

@@ -280,9 +280,6 @@ static void collect_files(const struct pp_request *req, struct pp_sources *out)
 	out->from_files = true;
 	for (size_t i = 0; i < req->nargs; i++) {
 		const char *path = req->args[i];
-		if (!pp_is_file_arg(path))
-			die(EXIT_BAD_INPUT, "%s: %s is not preprocessed output (*.i, *.ii, -): name targets or files, not both",
-			    req->cmd, path);
 		struct pp_source *src = add_source(out, strcmp(path, "-") ? path : "(stdin)", NULL, cwd);
 		scan_source(req, src, path, strcmp(path, "-") ? path : "(stdin)");
 	}
@@ -309,7 +306,7 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 	char *cwd = realpath(req->dir, NULL);
 	if (!cwd)
 		die(EXIT_BAD_INPUT, "%s: %s", req->dir, strerror(errno));
-	struct snapshot before, after;
+	struct snapshot before;
 	snapshot_take(req->dir, &before);
 	bool *selected = xcalloc(build.n, sizeof(bool));
 	steps_select(req->cmd, &build, req->args, req->nargs, selected);
@@ -368,10 +365,7 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 		free(runs[i].what);
 		free(runs[i].log);
 	}
-	snapshot_take(req->dir, &after);
-	snapshot_report_changes(req->dir, &before, &after);
-	snapshot_free(&before);
-	snapshot_free(&after);
+	snapshot_check(req->dir, &before);
 	for (size_t e = 0; e < build.n; e++) {
 		pp_plan_free(&plans[e]);
 		compile_command_clear(&cmds[e]);
@@ -393,6 +387,12 @@ void pp_collect(const struct pp_request *req, struct pp_sources *out)
 		usage_error(req->cmd, "name a TARGET, a preprocessed FILE.ii or -, or use --all");
 	if (req->nargs && req->all)
 		usage_error(req->cmd, "TARGET and --all exclude each other");
+	if (req->project && !is_directory(req->project))
+		usage_error(req->cmd, "--project %s is not a directory", req->project);
+	for (size_t i = 1; i < req->nargs; i++)
+		if (pp_is_file_arg(req->args[i]) != pp_is_file_arg(req->args[0]))
+			usage_error(req->cmd, "name targets or preprocessed files (*.i, *.ii, -), not both: '%s', '%s'",
+				    req->args[0], req->args[i]);
 	if (req->nargs && pp_is_file_arg(req->args[0]))
 		collect_files(req, out);
 	else
@@ -405,14 +405,6 @@ size_t pp_sources_passes(const struct pp_sources *s)
 	for (size_t i = 0; i < s->n; i++)
 		n += s->v[i].scanned ? s->v[i].scan.nsections : 0;
 	return n;
-}
-
-int pp_sources_status(const struct pp_sources *s)
-{
-	if (!s->failures)
-		return EXIT_OK;
-	fprintf(stderr, "buildwall: %zu TU%s failed to preprocess; see above\n", s->failures, s->failures == 1 ? "" : "s");
-	return EXIT_BUILD_FAILED;
 }
 
 void pp_sources_free(struct pp_sources *s)

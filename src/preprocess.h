@@ -72,6 +72,7 @@ struct pp_source {
 struct pp_request {
 	const char *cmd;	/* "pp", "leak": for messages */
 	const char *dir;	/* -C */
+	const char *project;	/* --project, or NULL */
 	char **args;		/* TARGET..., or FILE.ii... / "-" */
 	size_t nargs;
 	bool all, device;
@@ -106,14 +107,13 @@ char *pp_section_tu(const struct pp_source *src, size_t section, const struct he
 /* Is this argument preprocessed input ("-", *.i, *.ii) rather than a target? */
 bool pp_is_file_arg(const char *arg);
 /* Preprocess and scan what the request names (a usage error, exit 2, when
- * it names nothing or both targets and --all). Targets are preprocessed
+ * it names nothing, targets and --all, targets and files, or a --project
+ * that is no directory). Targets are preprocessed
  * in the build dir as they compile (outputs in the temp dir; the build dir
  * is fingerprinted before and after); files are scanned as they are. */
 void pp_collect(const struct pp_request *req, struct pp_sources *out);
 /* How many passes (scanned sections) the sources hold. */
 size_t pp_sources_passes(const struct pp_sources *s);
-/* After the report: say how many TUs failed; the exit status (0 or 3). */
-int pp_sources_status(const struct pp_sources *s);
 void pp_sources_free(struct pp_sources *s);
 
 #endif

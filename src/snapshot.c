@@ -85,10 +85,12 @@ void snapshot_free(struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void snapshot_report_changes(const char *dir, const struct snapshot *before, const struct snapshot *after)
+void snapshot_check(const char *dir, struct snapshot *before)
 {
+	struct snapshot after;
+	snapshot_take(dir, &after);
 	struct strvec changes = { 0 };
-	size_t n = snapshot_diff(before, after, &changes, 5);
+	size_t n = snapshot_diff(before, &after, &changes, 5);
 	if (n) {
 		warn("%s changed while buildwall was probing it (%zu entr%s, first: %s); a compile wrote outside "
 		     "its redirected outputs, or something else is writing there",
@@ -97,4 +99,6 @@ void snapshot_report_changes(const char *dir, const struct snapshot *before, con
 			fprintf(stderr, "  %s\n", changes.v[i]);
 	}
 	strvec_clear(&changes);
+	snapshot_free(before);
+	snapshot_free(&after);
 }

@@ -20,8 +20,9 @@ void snapshot_take(const char *dir, struct snapshot *s);
 /* Append "path (new|removed|changed)" for each difference, at most `max`;
  * returns how many differences there are in all. */
 size_t snapshot_diff(const struct snapshot *before, const struct snapshot *after, struct strvec *out, size_t max);
-/* The safety net's voice: warn, naming entries, when the tree changed. */
-void snapshot_report_changes(const char *dir, const struct snapshot *before, const struct snapshot *after);
+/* The safety net: fingerprint dir again, warn (naming entries) if it
+ * differs from `before`, and free `before`. */
+void snapshot_check(const char *dir, struct snapshot *before);
 void snapshot_free(struct snapshot *s);
 
 #endif

@@ -97,6 +97,9 @@ run 2 "--lean above --heavy" "$BW" pp --lean 500K --heavy 400K "$T/dispatch.ii"
 run 2 "a bad --pattern" "$BW" leak --pattern '[' "$T/dispatch.ii"
 run 2 "--project that is no directory" "$BW" leak --project "$T/none" "$T/dispatch.ii"
 run 2 "an unknown target" "$BW" pp -C "$D" nope.o
+run 2 "targets and files mixed" "$BW" leak -C "$D" opus_dispatch.o "$T/dispatch.ii"
+contains "$T/err" "name targets or preprocessed files" "says not both"
+one_line "$T/err" "mixed arguments: one line"
 run 0 "pp --help" "$BW" pp --help
 contains "$T/out" "usage: buildwall pp" "pp has help"
 run 0 "leak --help" "$BW" leak --help
