@@ -21,7 +21,7 @@ LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-demo test unit e2e asan demo install clean bench
+.PHONY: all deps deps-test deps-demo test unit e2e asan fuzz demo install clean bench
 
 all: $(BUILD)/buildwall
 
@@ -62,6 +62,30 @@ test: deps-test
 asan: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all unit e2e
 
+# libFuzzer harnesses (tests/fuzz/), one per parser, under ASan+UBSan with
+# clang-19: each runs FUZZ_SECONDS, seeded from tests/fixtures and
+# tests/fuzz/seeds; what it finds is kept in build-fuzz/corpus/.
+FUZZ_CC      ?= clang-19
+FUZZ_SECONDS ?= 60
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN     := $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
+
+FUZZ_OBJ     := $(LIB_SRC:src/%.c=build-fuzz/obj/%.o)
+
+build-fuzz/obj/%.o: src/%.c $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (fuzz)")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	@$(if $(Q),echo "  FUZZ    $<")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< \
+		$(FUZZ_OBJ) $(LIBS) -o $@
+
+fuzz: deps-test $(FUZZ_BIN)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_BIN)
+
 demo: deps-demo
 	@$(MAKE) --no-print-directory all
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) examples/demo-module/demo.sh $(BUILD)/demo
@@ -77,4 +101,4 @@ install: $(BUILD)/buildwall
 	install -m 755 $(BUILD)/buildwall $(DESTDIR)$(PREFIX)/bin/buildwall
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

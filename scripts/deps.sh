@@ -20,6 +20,10 @@ esac
 if [ "$what" = test ] || { [ "$what" = demo ] && ! command -v nvcc >/dev/null 2>&1; }; then
 	pkgs="$pkgs clang-19 lld-19 clang-tools-19"
 fi
+# The fuzz harnesses link libFuzzer and the sanitizers from clang-19's runtime.
+if [ "$what" = test ]; then
+	pkgs="$pkgs libclang-rt-19-dev"
+fi
 
 missing=
 for p in $pkgs; do

@@ -9,7 +9,7 @@
 _Noreturn void usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
+	flush_stdout();
 	fprintf(stderr, "buildwall: %s: ", cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -10,6 +10,7 @@
 #include "out_json.h"
 #include "out_table.h"
 #include "progress.h"
+#include "snapshot.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -381,8 +382,9 @@ static int all_builds(struct log_cmd *c)
 		for (int k = 0; k < 6; k++)
 			table_column(a.tab, cols[k], true);
 	}
-	if (!ninja_log_each(c->path, add_build_row, &a))
-		die(EXIT_BAD_INPUT, "%s: no such file", c->path);
+	char *err;
+	if (!ninja_log_each(c->path, add_build_row, &a, &err))
+		die(EXIT_BAD_INPUT, "%s", err ? err : xasprintf("%s: no such file", c->path));
 	progress_clear();
 	if (c->json) {
 		json_t *doc = json_document("log");
@@ -437,6 +439,7 @@ int cmd_log(int argc, char **argv)
 	if (!c.path) {
 		c.dir = dir ? dir : ".";
 		ninja_check_dir(c.dir);
+		snapshot_guard(c.dir);
 		c.path = xasprintf("%s/.ninja_log", c.dir);
 	}
 	if (c.all_builds && (c.back || c.trace))
@@ -446,7 +449,10 @@ int cmd_log(int argc, char **argv)
 		free(c.path);
 		return rc;
 	}
-	if (!ninja_log_read_build(c.path, c.back, &c.build, &c.nbuilds)) {
+	char *err;
+	if (!ninja_log_read_build(c.path, c.back, &c.build, &c.nbuilds, &err)) {
+		if (err)
+			die(EXIT_BAD_INPUT, "%s", err);
 		if (!file_exists(c.path))
 			die(EXIT_BAD_INPUT, "%s: no such file%s", c.path, c.dir ? " (has the tree been built with ninja?)" : "");
 		if (!c.nbuilds)

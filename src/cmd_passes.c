@@ -361,7 +361,7 @@ static void probe(struct passes *ps, struct tu *t, size_t ti)
 	const char *name = ps->build.edges[t->edge].outputs.v[0];
 	char *log = log_path("jobs", ti, 0);
 	progress_set("%s: asking the driver for its jobs", name);
-	char *err = jobs_list(&t->cmd, ps->dir, log, &t->jobs);
+	char *err = jobs_list(&t->cmd, ps->dir, log, ps->timeout, &t->jobs);
 	progress_clear();
 	if (err) {
 		t->failed = true;
@@ -450,7 +450,11 @@ static void choose_top(struct passes *ps, const bool *selected)
 	struct candidate *c = xcalloc(ps->ntus, sizeof(*c));
 	struct ninja_log log;
 	char *path = xasprintf("%s/.ninja_log", ps->dir);
-	bool have_log = ninja_log_read_latest(path, &log);
+	char *err;
+	bool have_log = ninja_log_read_latest(path, &log, &err);
+	if (err)
+		warn("%s; choosing the TUs by re-timing them", err);
+	free(err);
 	free(path);
 	size_t found = 0;
 	for (size_t i = 0; i < ps->ntus; i++) {
@@ -848,16 +852,14 @@ int cmd_passes(int argc, char **argv)
 	if (ps.all && ps.top)
 		usage_error("passes", "--all and --top exclude each other");
 
+	snapshot_guard(ps.dir);
 	ninja_load(ps.dir, &ps.build);
-	struct snapshot before;
-	snapshot_take(ps.dir, &before);
 	proc_warn_if_loaded();
 	select_tus(&ps, argv + optind, npatterns);
 	steps_note_stripped(&ps.stripped);
 	for (size_t i = 0; i < ps.ntus; i++)
 		if (!ps.tus[i].failed)
 			probe(&ps, &ps.tus[i], i);
-	snapshot_check(ps.dir, &before);
 	if (json)
 		render_json(&ps);
 	else

@@ -20,6 +20,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 static const char usage[] =
@@ -150,7 +151,7 @@ static void measure(struct rank *r)
 			*p = (struct proc){ .argv = t->cmd.argv.v, .env_extra = t->cmd.env.v, .cwd = r->dir,
 					    .out_path = logs[nlive], .timeout_s = r->timeout };
 			if (proc_start(p))
-				die(EXIT_BUILD_FAILED, "cannot start %s", t->cmd.argv.v[0]);
+				die(EXIT_INTERNAL, "cannot start %s: %s", t->cmd.argv.v[0], strerror(errno));
 			t->running = true;
 			owner[nlive] = job % r->ntus;
 			live[nlive++] = p;
@@ -277,7 +278,11 @@ static void step_times(struct rank *r)
 	struct ninja_build *b = &r->build;
 	struct ninja_log log;
 	char *log_path = xasprintf("%s/.ninja_log", r->dir);
-	bool have_log = ninja_log_read_latest(log_path, &log);
+	char *err;
+	bool have_log = ninja_log_read_latest(log_path, &log, &err);
+	if (err)
+		warn("%s; no step times from it", err);
+	free(err);
 	size_t links = 0;
 	r->steps = xcalloc(b->n, sizeof(*r->steps));
 	for (size_t i = 0; i < b->n; i++) {
@@ -329,7 +334,7 @@ static void predict(struct rank *r)
 		r->unknown += !strcmp(r->steps[i].source, "none");
 	}
 	const struct sched_options opts = { (int)r->jobs, POLICY_MANIFEST, 0 };
-	if (!graph_schedule(r->nodes, n, &opts, &r->sched))
+	if (!graph_schedule(r->nodes, n, &opts, &r->sched) && (proc_exit_if_interrupted(), true))
 		die(EXIT_BAD_INPUT, "%s: the build graph has a cycle", r->dir);
 	r->chain = xcalloc(n, sizeof(size_t));
 	r->nchain = graph_critical_chain(&r->sched, n, r->chain);
@@ -531,14 +536,12 @@ int cmd_rank(int argc, char **argv)
 	if (!r.jobs)
 		r.jobs = cpu_count();
 
+	snapshot_guard(r.dir);
 	ninja_load(r.dir, &r.build);
 	select_tus(&r, argv + optind, (size_t)(argc - optind));
 	steps_note_stripped(&r.stripped);
-	struct snapshot before;
-	snapshot_take(r.dir, &before);
 	measure(&r);
 	step_times(&r);
-	snapshot_check(r.dir, &before);
 	predict(&r);
 	if (json)
 		render_json(&r);

@@ -10,6 +10,8 @@
 #include "out_table.h"
 #include "proc.h"
 #include "progress.h"
+#include "rank_doc.h"
+#include "snapshot.h"
 #include "target.h"
 #include "tmpdir.h"
 #include "util.h"
@@ -81,7 +83,8 @@ static void model_add(struct model *m, double duration, bool free_node, const si
 	m->nodes = xrealloc(m->nodes, (m->n + 1) * sizeof(*m->nodes));
 	m->deps = xrealloc(m->deps, (m->n + 1) * sizeof(*m->deps));
 	m->deps[m->n] = xcalloc(ndeps, sizeof(size_t));
-	memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
+	if (ndeps)
+		memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
 	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps };
 	m->n++;
 }
@@ -89,7 +92,8 @@ static void model_add(struct model *m, double duration, bool free_node, const si
 static void model_set_deps(struct model *m, size_t node, const size_t *deps, size_t ndeps)
 {
 	size_t *copy = xcalloc(ndeps, sizeof(size_t));
-	memcpy(copy, deps, ndeps * sizeof(size_t));
+	if (ndeps)
+		memcpy(copy, deps, ndeps * sizeof(size_t));
 	free(m->deps[node]);
 	m->deps[node] = copy;
 	m->nodes[node].deps = copy;
@@ -207,9 +211,14 @@ static void times_from_log(struct sim *s, bool only_missing)
 {
 	char *path = xasprintf("%s/.ninja_log", s->dir);
 	struct ninja_log log;
-	bool have = ninja_log_read_latest(path, &log);
+	char *err;
+	bool have = ninja_log_read_latest(path, &log, &err);
+	if (err)
+		die(EXIT_BAD_INPUT, "%s", err);
 	if (!have && !only_missing)
 		die(EXIT_BAD_INPUT, "%s: no such file (build the tree with ninja first, or give --from RANK.json)", path);
+	if (have && !log.n && !only_missing)
+		die(EXIT_BAD_INPUT, "%s: no build recorded yet (build the tree with ninja first, or give --from RANK.json)", path);
 	for (size_t i = 0; have && i < s->build.n; i++) {
 		if (only_missing && s->timed[i])
 			continue;
@@ -224,42 +233,23 @@ static void times_from_log(struct sim *s, bool only_missing)
 	free(path);
 }
 
-static void bad_rank_json(const char *file, const char *what)
-{
-	die_at(file, 1, "not a 'buildwall rank --json' document: %s", what);
-}
-
 static void times_from_rank(struct sim *s)
 {
-	json_error_t jerr;
-	json_t *doc = json_load_file(s->from, 0, &jerr);
-	if (!doc)
-		die(EXIT_BAD_INPUT, "%s:%d:%d: %s", s->from, jerr.line, jerr.column, jerr.text);
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	const char *command = json_string_value(json_object_get(doc, "command"));
-	if (!schema || strcmp(schema, BUILDWALL_SCHEMA))
-		bad_rank_json(s->from, "schema is not " BUILDWALL_SCHEMA);
-	if (!command || strcmp(command, "rank"))
-		bad_rank_json(s->from, "command is not rank");
-	json_t *tus = json_object_get(doc, "tus");
-	if (!json_is_array(tus))
-		bad_rank_json(s->from, "no tus array");
-	size_t i;
-	json_t *tu;
-	json_array_foreach(tus, i, tu) {
-		const char *target = json_string_value(json_object_get(tu, "target"));
-		json_t *wall = json_object_get(tu, "wall_s");
-		if (!target)
-			bad_rank_json(s->from, "a TU without a target");
-		long e = ninja_edge_of(&s->build, target);
+	struct rank_doc doc;
+	char *err = rank_doc_read(s->from, &doc);
+	if (err)
+		die(EXIT_BAD_INPUT, "%s", err);
+	for (size_t i = 0; i < doc.n; i++) {
+		long e = ninja_edge_of(&s->build, doc.tus[i].target);
 		if (e < 0)
-			die(EXIT_BAD_INPUT, "%s: TU %s is not a step of %s (another build's rank?)", s->from, target, s->dir);
-		if (json_is_number(wall)) {
-			s->seconds[e] = json_number_value(wall);
+			die(EXIT_BAD_INPUT, "%s: TU %s is not a step of %s (another build's rank?)", s->from,
+			    doc.tus[i].target, s->dir);
+		if (!isnan(doc.tus[i].wall_s)) {
+			s->seconds[e] = doc.tus[i].wall_s;
 			s->timed[e] = true;
 		}
 	}
-	json_decref(doc);
+	rank_doc_free(&doc);
 	times_from_log(s, true);	/* the link and the rest */
 }
 
@@ -369,6 +359,7 @@ static double simulate(const struct sim *s, const struct model *m, long jobs)
 	bool ok = graph_schedule(m->nodes, m->n, &o, &sch);
 	double wall = sch.makespan;
 	schedule_free(&sch);
+	proc_exit_if_interrupted();
 	if (!ok)
 		die(EXIT_BAD_INPUT, "%s: the graph has a cycle%s", s->dir, s->nedits ? " after the edits (a fuse of steps that depend on each other?)" : "");
 	return wall;
@@ -515,6 +506,7 @@ int cmd_sim(int argc, char **argv)
 		s.policy_why = xstrdup("--policy");
 	}
 
+	snapshot_guard(s.dir);
 	ninja_load(s.dir, &s.build);
 	s.seconds = xcalloc(s.build.n, sizeof(double));
 	s.timed = xcalloc(s.build.n, sizeof(bool));
@@ -525,9 +517,14 @@ int cmd_sim(int argc, char **argv)
 	for (size_t i = 0; i < s.build.n; i++)
 		if (!s.timed[i] && !ninja_edge_is_phony(&s.build.edges[i]))
 			s.unknown++;
-	for (size_t k = 0; k < s.nedits; k++)
-		for (size_t t = 0; t < s.edits[k].targets.n; t++)
-			edge_named(&s, s.edits[k].targets.v[t]);	/* names checked before any work */
+	for (size_t k = 0; k < s.nedits; k++)	/* names checked before any work */
+		for (size_t t = 0; t < s.edits[k].targets.n; t++) {
+			long e = edge_named(&s, s.edits[k].targets.v[t]);
+			for (size_t u = 0; u < t; u++)
+				if (edge_named(&s, s.edits[k].targets.v[u]) == e)
+					usage_error("sim", "--%s %s names %s twice", edit_names[s.edits[k].kind],
+						    s.edits[k].arg, s.build.edges[e].outputs.v[0]);
+		}
 	if (!policy)
 		detect_policy(&s);
 

@@ -21,12 +21,13 @@
 
 static const char usage[] =
 	"usage: buildwall wall [-n N] [-j JOBS] [--match REGEX] [--timeout S] [--json] -C BUILD_DIR\n"
-	"       buildwall wall [-n N] [--match REGEX] [--timeout S] [--json] --clean CMD -- BUILD_CMD...\n"
+	"       buildwall wall [-n N] [--match REGEX] [--timeout S] [--json] [--clean CMD] -- BUILD_CMD...\n"
 	"\n"
 	"Time N clean rebuilds (default 3) and summarise them: min, median, max, spread.\n"
 	"With -C, each trial runs 'ninja -t clean' then 'ninja' (with -j JOBS, else $MAX_JOBS,\n"
-	"else ninja's default). Otherwise CMD (run by /bin/sh) cleans and BUILD_CMD builds.\n"
-	"The tree is left built after the last trial.\n"
+	"else ninja's default). Otherwise CMD (run by /bin/sh) cleans and BUILD_CMD builds;\n"
+	"without --clean no clean step runs: for a build command that cleans by itself\n"
+	"(aiter's AITER_REBUILD=1 python3 -c ...). The tree is left built after the last trial.\n"
 	"\n"
 	"Measured per trial, for the build command only: wall time (monotonic clock), CPU\n"
 	"(user+sys of the build and every process it waited for), peak RSS (the largest\n"
@@ -120,8 +121,8 @@ int cmd_wall(int argc, char **argv)
 	size_t nbuild = (size_t)(argc - optind);
 	if (dir && clean)
 		usage_error("wall", "-C and --clean are two ways to name the build; give one");
-	if (!dir && !clean)
-		usage_error("wall", "name the build: -C BUILD_DIR, or --clean CMD -- BUILD_CMD...");
+	if (!dir && !nbuild)
+		usage_error("wall", "name the build: -C BUILD_DIR, or [--clean CMD] -- BUILD_CMD...");
 	if (dir && nbuild)
 		usage_error("wall", "unexpected argument '%s' with -C", build_cmd[0]);
 	if (clean && !nbuild)
@@ -152,9 +153,11 @@ int cmd_wall(int argc, char **argv)
 		if (jobs)
 			strvec_pushf(&build_argv, "-j%ld", jobs);
 	} else {
-		strvec_push(&clean_argv, "/bin/sh");
-		strvec_push(&clean_argv, "-c");
-		strvec_push(&clean_argv, clean);
+		if (clean) {
+			strvec_push(&clean_argv, "/bin/sh");
+			strvec_push(&clean_argv, "-c");
+			strvec_push(&clean_argv, clean);
+		}
 		for (size_t i = 0; i < nbuild; i++)
 			strvec_push(&build_argv, build_cmd[i]);
 	}
@@ -172,9 +175,11 @@ int cmd_wall(int argc, char **argv)
 	for (long k = 0; k < trials; k++) {
 		char *clean_log = xasprintf("%s/clean-%ld.out", tmpdir_path(), k + 1);
 		char *build_log = xasprintf("%s/build-%ld.out", tmpdir_path(), k + 1);
-		struct proc pc = { .argv = clean_argv.v, .out_path = clean_log, .timeout_s = timeout };
-		progress_set("[trial %ld/%ld] cleaning", k + 1, trials);
-		run_step("clean", (int)k + 1, &pc, clean_log);
+		if (clean_argv.n) {
+			struct proc pc = { .argv = clean_argv.v, .out_path = clean_log, .timeout_s = timeout };
+			progress_set("[trial %ld/%ld] cleaning", k + 1, trials);
+			run_step("clean", (int)k + 1, &pc, clean_log);
+		}
 		struct proc pb = { .argv = build_argv.v, .out_path = build_log, .timeout_s = timeout };
 		progress_set("[trial %ld/%ld] building", k + 1, trials);
 		run_step("build", (int)k + 1, &pb, build_log);
@@ -199,7 +204,7 @@ int cmd_wall(int argc, char **argv)
 				"wall_s", json_seconds(walls[k]), "cpu_s", json_seconds(cpus[k]),
 				"max_rss_kib", (json_int_t)rss[k], "match", json_seconds(matches[k])));
 		json_object_set_new(doc, "build_dir", dir ? json_string(dir) : json_null());
-		json_object_set_new(doc, "clean_command", json_string(dir ? clean_line : clean));
+		json_object_set_new(doc, "clean_command", clean_argv.n ? json_string(dir ? clean_line : clean) : json_null());
 		json_object_set_new(doc, "build_command", json_string(build_line));
 		json_object_set_new(doc, "jobs", jobs ? json_integer(jobs) : json_null());
 		json_object_set_new(doc, "measured", json_string(
@@ -212,9 +217,11 @@ int cmd_wall(int argc, char **argv)
 		json_object_set_new(doc, "noisy", json_boolean(noisy));
 		json_print(doc);
 	} else {
-		printf("%swall%s: %ld clean rebuild%s of %s: %s%s\n", c_bold(stdout), c_reset(stdout), trials,
-		       trials == 1 ? "" : "s", dir ? dir : ".", build_line,
+		printf("%swall%s: %ld %s%s of %s: %s%s\n", c_bold(stdout), c_reset(stdout), trials,
+		       clean_argv.n ? "clean rebuild" : "run", trials == 1 ? "" : "s", dir ? dir : ".", build_line,
 		       dir && !jobs ? " (ninja's default jobs)" : "");
+		if (!clean_argv.n)
+			printf("no clean step ran: each trial is the build command alone (give --clean CMD if it does not clean by itself)\n");
 		printf("measured: the build command's wall (monotonic clock), CPU (user+sys, incl. children), peak RSS (largest process)\n\n");
 		struct table *tab = table_new();
 		table_column(tab, "trial", true);

@@ -1,5 +1,6 @@
 #include "graph.h"
 #include "heap.h"
+#include "proc.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -160,7 +161,11 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 	double t = 0;
 	size_t freed_by = GRAPH_NONE;	/* the node whose end opened a slot at t */
 	bool acyclic = true;
+	unsigned long rounds = 0;
 	while (m.done < n && acyclic) {
+		/* A huge graph takes a while: Ctrl-C must not wait for it. */
+		if ((++rounds & 1023) == 0 && proc_interrupted())
+			break;
 		/* Start everything ready that fits, in policy order. */
 		while (m.ready.n) {
 			size_t node = m.ready.v[0].value;
@@ -176,7 +181,7 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 			if (nodes[node].free) {
 				finish(&m, node, t);
 			} else {
-				left[node] = nodes[node].duration;
+				left[node] = nodes[node].duration > 0 ? nodes[node].duration : 0;
 				running[nrunning++] = node;
 			}
 		}

@@ -9,7 +9,7 @@
 #define GRAPH_NONE ((size_t)-1)
 
 struct graph_node {
-	double duration;	/* seconds */
+	double duration;	/* seconds: finite and >= 0, checked where they are read */
 	bool free;		/* phony: done the moment it is ready, no slot */
 	const size_t *deps;	/* nodes that must finish first */
 	size_t ndeps;
@@ -35,7 +35,8 @@ struct sched_options {
 				 * (each runs at cores/running speed); 0: no limit */
 };
 
-/* Simulate the build. Returns false when the graph has a cycle. */
+/* Simulate the build. Returns false when the graph has a cycle, or when
+ * an interrupt arrived (proc_interrupted() tells which). */
 bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched_options *o, struct schedule *s);
 /* The longest path by durations (the critical-path lower bound of any
  * schedule). With `tail` (n entries): each node's longest path from its

@@ -133,8 +133,13 @@ char *jobs_parse_dashdashdash(const char *text, struct job_list *jobs)
 	return err;
 }
 
+/* No real nvcc line comes near this; settings that expand each other
+ * (A1=$A0$A0, A2=$A1$A1, ...) would otherwise grow without bound. */
+#define DRYRUN_MAX_LINE (1 << 20)
+
 /* Replace $NAME and ${NAME} by the dryrun's own settings. Unknown names are
- * left alone (and refused by cmdline_split). */
+ * left alone (and refused by cmdline_split). NULL when the line would grow
+ * past DRYRUN_MAX_LINE. */
 static char *expand_settings(const char *line, const struct strvec *env)
 {
 	struct strvec parts = { 0 };
@@ -162,9 +167,15 @@ static char *expand_settings(const char *line, const struct strvec *env)
 			continue;
 		}
 		strvec_push_nodup(&parts, xstrndup(p, (size_t)(dollar - p)));
+		total += strlen(value);
+		if (total > DRYRUN_MAX_LINE) {
+			strvec_clear(&parts);
+			return NULL;
+		}
 		strvec_push(&parts, value);
 		p = end + braced;
 	}
+	total = 0;
 	for (size_t i = 0; i < parts.n; i++)
 		total += strlen(parts.v[i]);
 	char *out = xmalloc(total + 1), *o = out;
@@ -241,6 +252,11 @@ char *jobs_parse_dryrun(const char *text, struct job_list *jobs)
 		if (has_prefix(line, "#$ --"))
 			continue;	/* nvcc's internal steps ("-- Filter Dependencies --") */
 		char *body = expand_settings(line + 3, &env);
+		if (!body) {
+			err = xasprintf("line %ld of nvcc's --dryrun: its settings expand past %d bytes", lineno,
+					DRYRUN_MAX_LINE);
+			break;
+		}
 		if (is_setting(body)) {
 			/* NAME=value as sh would assign it: quotes removed. */
 			char *eq = strchr(body, '=');
@@ -284,7 +300,8 @@ char *jobs_parse_dryrun(const char *text, struct job_list *jobs)
 	return err;
 }
 
-char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, struct job_list *jobs)
+char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
+		struct job_list *jobs)
 {
 	struct strvec argv = { 0 };
 	bool nvcc = cmd->compiler == COMPILER_NVCC;
@@ -292,7 +309,7 @@ char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *
 		if (nvcc || strcmp(cmd->argv.v[i], "-pipe"))	/* -pipe joins jobs with |: time them apart */
 			strvec_push(&argv, cmd->argv.v[i]);
 	strvec_push(&argv, nvcc ? "--dryrun" : "-###");
-	struct proc p = { .argv = argv.v, .env_extra = cmd->env.v, .cwd = cwd, .out_path = log };
+	struct proc p = { .argv = argv.v, .env_extra = cmd->env.v, .cwd = cwd, .out_path = log, .timeout_s = timeout_s };
 	proc_run(&p);
 	strvec_clear(&argv);
 	proc_exit_if_interrupted();

@@ -35,8 +35,10 @@ char *jobs_parse_dashdashdash(const char *text, struct job_list *jobs);
  * job. */
 char *jobs_parse_dryrun(const char *text, struct job_list *jobs);
 /* Run the driver with -### (or --dryrun) in cwd, its output captured in
- * `log`, and parse what it prints. Returns NULL or a message. */
-char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, struct job_list *jobs);
+ * `log`, for at most timeout_s (0: no limit), and parse what it prints.
+ * Returns NULL or a message. */
+char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
+		struct job_list *jobs);
 /* Say that listing `name`'s jobs failed (err from jobs_list), with the tail
  * of the driver's output in `log`. */
 void jobs_report_list_failure(const char *name, const char *err, const char *log);

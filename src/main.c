@@ -5,8 +5,55 @@
 #include "util.h"
 #include "version.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Where stdout started, when it is a regular file: a failed write cuts
+ * the file back to it, so no partial report is left behind; a file that
+ * the shell made empty for us ('> out.json') is removed. */
+static off_t stdout_start = -1;
+static struct stat stdout_stat;
+
+static void remove_empty_stdout(void)
+{
+	char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/fd/1", path, sizeof(path) - 1);
+	struct stat st;
+	if (n <= 0)
+		return;
+	path[n] = '\0';
+	if (!stat(path, &st) && st.st_ino == stdout_stat.st_ino && st.st_dev == stdout_stat.st_dev && !st.st_size)
+		unlink(path);
+}
+
+/* A report that did not reach its reader is a failure, not a success. */
+static void check_stdout(void)
+{
+	int err = flush_stdout();
+	if (!err)
+		return;
+	if (stdout_start >= 0 && ftruncate(STDOUT_FILENO, stdout_start) == 0) {
+		lseek(STDOUT_FILENO, stdout_start, SEEK_SET);
+		if (stdout_start == 0 && !(fcntl(STDOUT_FILENO, F_GETFL) & O_APPEND))
+			remove_empty_stdout();
+	}
+	fprintf(stderr, "buildwall: cannot write standard output: %s\n", strerror(err));
+	_exit(EXIT_INTERNAL);
+}
+
+static void watch_stdout(void)
+{
+	if (!fstat(STDOUT_FILENO, &stdout_stat) && S_ISREG(stdout_stat.st_mode))
+		stdout_start = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+	/* Registered first, so it runs last: after the temp dir is gone. */
+	atexit(check_stdout);
+}
 
 static const struct command commands[] = {
 	{ "wall", cmd_wall, "time N clean rebuilds of the module (median, spread)" },
@@ -26,7 +73,8 @@ static void print_usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nEvery command takes --help and --json (schema " "buildwall/1" ", docs/json.md).\n"
-	      "Exit status: 0 ok, 2 usage or bad input, 3 a build or compile failed, 130 interrupted.\n", f);
+	      "Exit status: 0 ok, 2 usage or bad input, 3 a build or compile failed,\n"
+	      "4 buildwall's own fault (no memory, no room in TMPDIR, a failed write), 130 interrupted.\n", f);
 }
 
 int main(int argc, char **argv)
@@ -56,6 +104,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (!strcmp(name, commands[i].name)) {
+			watch_stdout();
 			proc_init_signals();
 			return commands[i].run(argc, argv);
 		}

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,6 +14,23 @@
 #define READ_CHUNK (1u << 20)
 #define MAX_MARKER (64u << 10)
 #define MAX_DEPTH 100000
+
+/* A byte as an error message shows it: 'x', or \xB2 for one that is not
+ * printable ASCII (a raw byte would garble the terminal). */
+struct quoted {
+	char s[8];
+};
+
+static struct quoted quoted_char(char c)
+{
+	struct quoted q;
+	unsigned char u = (unsigned char)c;
+	if (u >= 0x20 && u < 0x7f)
+		snprintf(q.s, sizeof(q.s), "'%c'", c);
+	else
+		snprintf(q.s, sizeof(q.s), "\\x%02X", u);
+	return q;
+}
 
 static const char bundle_prefix[] = "// __CLANG_OFFLOAD_BUNDLE__";
 static const char bundle_start[] = "// __CLANG_OFFLOAD_BUNDLE____START__";
@@ -183,7 +201,7 @@ static char *marker(struct markers *m, const char *p, const char *end)
 		line = line * 10 + (unsigned long)(*p - '0');
 	}
 	if (p < end && !is_space(*p))
-		return xasprintf("line marker: unexpected '%c' after the line number", *p);
+		return xasprintf("line marker: unexpected %s after the line number", quoted_char(*p).s);
 	while (p < end && is_space(*p))
 		p++;
 	size_t len = 0;
@@ -213,7 +231,7 @@ static char *marker(struct markers *m, const char *p, const char *end)
 	bool enter = false, leave = false, system = false;
 	while (p < end) {
 		if (!is_space(*p))
-			return xasprintf("line marker: unexpected '%c' after the file name", *p);
+			return xasprintf("line marker: unexpected %s after the file name", quoted_char(*p).s);
 		while (p < end && is_space(*p))
 			p++;
 		if (p == end)

@@ -1,8 +1,10 @@
 #define _GNU_SOURCE
 #include "ninja.h"
 #include "proc.h"
+#include "strmap.h"
 #include "tmpdir.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,7 @@ static char *ninja_tool(const char *dir, const char *const *args, size_t nargs)
 	struct proc p = { .argv = argv.v, .out_path = out, .err_path = err };
 	proc_run(&p);
 	proc_exit_if_interrupted();
+	tmpdir_check_room();	/* ninja's answer may have been cut short */
 	if (!proc_succeeded(&p))
 		die_with_ninja_error(dir, args[0], &p, err);
 	remove(err);
@@ -83,7 +86,7 @@ static FILE *open_output(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		die(EXIT_BUILD_FAILED, "cannot read %s", path);
+		die(EXIT_INTERNAL, "cannot read %s: %s", path, strerror(errno));
 	return f;
 }
 
@@ -95,7 +98,7 @@ static void chomp(char *line)
 }
 
 /* Run a ninja tool and collect its output lines (small outputs only: the
- * one big one, -t query, is streamed by read_query). */
+ * big one, -t graph, is streamed by ninja_load). */
 static void ninja_tool_lines(const char *dir, const char *const *args, size_t nargs, struct strvec *lines)
 {
 	char *path = ninja_tool(dir, args, nargs);
@@ -151,52 +154,190 @@ long ninja_edge_of(const struct ninja_build *b, const char *output)
 	return hit ? (long)hit->edge : -1;
 }
 
-/* Read "-t query": per target its rule and inputs, split by | and ||. */
-static void read_query(const char *path, struct ninja_edge *edges, size_t n)
+/* One node or arrow of ninja's "-t graph" output, by the ids it prints. */
+struct dot_arrow {
+	char *from, *to;
+	char *rule;		/* a direct in -> out arrow: its rule */
+	bool order_only;	/* an input drawn dotted */
+};
+
+struct dot_graph {
+	struct strvec node_ids, node_labels;	/* path nodes */
+	struct strvec edge_ids, edge_rules;	/* edge nodes (ellipses) */
+	struct dot_arrow *arrows;
+	size_t narrows, alloc;
+	struct strmap nodes, edges;		/* id -> index */
+};
+
+/* The quoted id at *s ("0x55f…"), advancing past it; NULL if none. */
+static char *dot_id(const char **s)
 {
-	FILE *f = open_output(path);
-	char *line = NULL;
-	size_t cap = 0;
-	long cur = -1;
-	size_t next = 0;
-	enum { NONE, INPUTS, OUTPUTS } section = NONE;
-	while (getline(&line, &cap, f) >= 0) {
-		chomp(line);
-		if (line[0] && line[0] != ' ') {
-			/* "target:" in the order we asked */
-			cur = next < n ? (long)next++ : -1;
-			section = NONE;
-			continue;
-		}
-		if (cur < 0)
-			continue;
-		struct ninja_edge *e = &edges[cur];
-		const char *s = line;
-		while (*s == ' ')
-			s++;
-		if (has_prefix(s, "input: ")) {
-			if (!e->rule)
-				e->rule = xstrdup(s + 7);
-			section = INPUTS;
-		} else if (!strcmp(s, "outputs:") || !strcmp(s, "validations:")) {
-			section = OUTPUTS;
-		} else if (section == INPUTS) {
-			if (has_prefix(s, "|| "))
-				strvec_push(&e->order_only, s + 3);
-			else if (has_prefix(s, "| "))
-				strvec_push(&e->implicit, s + 2);
-			else
-				strvec_push(&e->inputs, s);
-		}
-	}
-	free(line);
-	fclose(f);
+	if (**s != '"')
+		return NULL;
+	const char *end = strchr(*s + 1, '"');
+	if (!end)
+		return NULL;
+	char *id = xstrndup(*s + 1, (size_t)(end - *s - 1));
+	*s = end + 1;
+	return id;
 }
 
-/* One line per target from "-t commands -s" when every target is its own
- * edge; otherwise ask target by target so multi-output edges group.
- * Returns true when some edge has several outputs. */
-static bool read_commands(const char *dir, struct ninja_edge *edges, size_t n)
+/* ninja prints labels unescaped, so a label runs to the line's closing
+ * '"]' (or '", shape=ellipse]' for an edge). */
+static void dot_line(struct dot_graph *g, const char *line)
+{
+	const char *s = line;
+	char *id = dot_id(&s);
+	if (!id)
+		return;
+	if (has_prefix(s, " [label=\"")) {
+		const char *label = s + 9;
+		size_t n = strlen(label);
+		static const char ellipse[] = "\", shape=ellipse]";
+		if (n >= sizeof(ellipse) - 1 && !strcmp(label + n - (sizeof(ellipse) - 1), ellipse)) {
+			strvec_push_nodup(&g->edge_ids, id);
+			strvec_push_nodup(&g->edge_rules, xstrndup(label, n - (sizeof(ellipse) - 1)));
+		} else if (n >= 2 && !strcmp(label + n - 2, "\"]")) {
+			strvec_push_nodup(&g->node_ids, id);
+			strvec_push_nodup(&g->node_labels, xstrndup(label, n - 2));
+		} else {
+			free(id);
+		}
+		return;
+	}
+	char *to = NULL;
+	if (!has_prefix(s, " -> ") || !(s += 4, to = dot_id(&s))) {
+		free(id);
+		return;
+	}
+	if (g->narrows == g->alloc) {
+		g->alloc = g->alloc ? 2 * g->alloc : 256;
+		g->arrows = xrealloc(g->arrows, g->alloc * sizeof(*g->arrows));
+	}
+	struct dot_arrow *a = &g->arrows[g->narrows++];
+	*a = (struct dot_arrow){ .from = id, .to = to };
+	if (has_prefix(s, " [label=\" ")) {
+		size_t n = strlen(s + 10);
+		a->rule = xstrndup(s + 10, n >= 2 ? n - 2 : 0);
+	}
+	a->order_only = strstr(s, "style=dotted") != NULL;
+}
+
+static void dot_index(struct strmap *m, const struct strvec *ids)
+{
+	for (size_t i = 0; i < ids->n; i++)
+		if (strmap_get(m, ids->v[i], strlen(ids->v[i])) == STRMAP_NONE)
+			strmap_put(m, ids->v[i], strlen(ids->v[i]), i);
+}
+
+static void dot_free(struct dot_graph *g)
+{
+	strvec_clear(&g->node_ids);
+	strvec_clear(&g->node_labels);
+	strvec_clear(&g->edge_ids);
+	strvec_clear(&g->edge_rules);
+	for (size_t i = 0; i < g->narrows; i++) {
+		free(g->arrows[i].from);
+		free(g->arrows[i].to);
+		free(g->arrows[i].rule);
+	}
+	free(g->arrows);
+	strmap_free(&g->nodes);
+	strmap_free(&g->edges);
+}
+
+/* The path of node `id`, or NULL. */
+static const char *dot_label(const struct dot_graph *g, const char *id)
+{
+	size_t i = strmap_get(&g->nodes, id, strlen(id));
+	return i == STRMAP_NONE ? NULL : g->node_labels.v[i];
+}
+
+/* ninja draws '\\' as '/' in labels: match its spelling of a target. */
+static char *dot_spelling(const char *path)
+{
+	char *s = xstrdup(path);
+	for (char *c = s; *c; c++)
+		if (*c == '\\')
+			*c = '/';
+	return s;
+}
+
+/* Turn the graph into edges in manifest order: the order of `targets`
+ * (-t targets all), each edge at its first output. */
+static void edges_from_dot(struct ninja_build *b, const struct dot_graph *g, const struct strvec *targets)
+{
+	struct strmap target_at = { 0 };	/* ninja's spelling -> index into targets */
+	struct strvec spelled = { 0 };
+	for (size_t i = 0; i < targets->n; i++)
+		strvec_push_nodup(&spelled, dot_spelling(targets->v[i]));
+	for (size_t i = 0; i < spelled.n; i++)
+		if (strmap_get(&target_at, spelled.v[i], strlen(spelled.v[i])) == STRMAP_NONE)
+			strmap_put(&target_at, spelled.v[i], strlen(spelled.v[i]), i);
+
+	/* Per target: the edge writing it (an ellipse, or a direct arrow). */
+	size_t *ellipse_of = xcalloc(targets->n, sizeof(size_t));
+	const struct dot_arrow **direct_of = xcalloc(targets->n, sizeof(*direct_of));
+	for (size_t i = 0; i < targets->n; i++)
+		ellipse_of[i] = STRMAP_NONE;
+	for (size_t i = 0; i < g->narrows; i++) {
+		const struct dot_arrow *a = &g->arrows[i];
+		size_t from_edge = strmap_get(&g->edges, a->from, strlen(a->from));
+		if (from_edge == STRMAP_NONE && !a->rule)
+			continue;	/* an input of an edge */
+		const char *out = dot_label(g, a->to);
+		size_t t = out ? strmap_get(&target_at, out, strlen(out)) : STRMAP_NONE;
+		if (t == STRMAP_NONE)
+			continue;
+		if (a->rule)
+			direct_of[t] = a;
+		else
+			ellipse_of[t] = from_edge;
+	}
+
+	size_t *edge_at = xcalloc(g->edge_ids.n, sizeof(size_t));	/* ellipse -> our edge */
+	for (size_t i = 0; i < g->edge_ids.n; i++)
+		edge_at[i] = STRMAP_NONE;
+	b->edges = xcalloc(targets->n, sizeof(*b->edges));
+	for (size_t t = 0; t < targets->n; t++) {
+		if (direct_of[t]) {
+			struct ninja_edge *e = &b->edges[b->n++];
+			strvec_push(&e->outputs, targets->v[t]);
+			e->rule = xstrdup(direct_of[t]->rule);
+			const char *in = dot_label(g, direct_of[t]->from);
+			if (in)
+				strvec_push(&e->inputs, in);
+			continue;
+		}
+		size_t k = ellipse_of[t];
+		if (k == STRMAP_NONE || edge_at[k] != STRMAP_NONE)
+			continue;	/* a source, or an output of an edge already placed */
+		edge_at[k] = b->n;
+		struct ninja_edge *e = &b->edges[b->n++];
+		e->rule = xstrdup(g->edge_rules.v[k]);
+		for (size_t i = 0; i < g->narrows; i++) {
+			const struct dot_arrow *a = &g->arrows[i];
+			bool out = !strcmp(a->from, g->edge_ids.v[k]), in = !out && !strcmp(a->to, g->edge_ids.v[k]);
+			const char *path = dot_label(g, out ? a->to : a->from);
+			if (!path || !(out || in))
+				continue;
+			if (out) {
+				size_t at = strmap_get(&target_at, path, strlen(path));
+				strvec_push(&e->outputs, at == STRMAP_NONE ? path : targets->v[at]);
+			} else {
+				strvec_push(a->order_only ? &e->order_only : &e->inputs, path);
+			}
+		}
+	}
+	free(edge_at);
+	free(ellipse_of);
+	free(direct_of);
+	strvec_clear(&spelled);
+	strmap_free(&target_at);
+}
+
+/* Every edge's command, one "-t commands -s" line per edge asked for. */
+static void read_commands(const char *dir, struct ninja_edge *edges, size_t n)
 {
 	struct strvec args = { 0 };
 	size_t want = 0;
@@ -210,71 +351,24 @@ static bool read_commands(const char *dir, struct ninja_edge *edges, size_t n)
 	}
 	struct strvec lines = { 0 };
 	ninja_tool_lines(dir, (const char *const *)args.v, args.n, &lines);
-	bool multi = lines.n != want;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (ninja_edge_is_phony(&edges[i]))
-			continue;
-		if (!multi) {
+	if (lines.n != want)
+		die(EXIT_INTERNAL, "%s: ninja -t commands -s printed %zu commands for %zu edges", dir, lines.n, want);
+	for (size_t i = 0, k = 0; i < n; i++)
+		if (!ninja_edge_is_phony(&edges[i]))
 			edges[i].command = xstrdup(lines.v[k++]);
-			continue;
-		}
-		const char *one[] = { "commands", "-s", edges[i].outputs.v[0] };
-		struct strvec cmd = { 0 };
-		ninja_tool_lines(dir, one, 3, &cmd);
-		edges[i].command = xstrdup(cmd.n ? cmd.v[0] : "");
-		strvec_clear(&cmd);
-	}
 	strvec_clear(&lines);
 	strvec_clear(&args);
-	return multi;
-}
-
-static bool same_strvec(const struct strvec *a, const struct strvec *b)
-{
-	if (a->n != b->n)
-		return false;
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->v[i], b->v[i]))
-			return false;
-	return true;
 }
 
 static void edge_clear(struct ninja_edge *e)
 {
 	strvec_clear(&e->outputs);
 	strvec_clear(&e->inputs);
-	strvec_clear(&e->implicit);
 	strvec_clear(&e->order_only);
 	free(e->rule);
 	free(e->command);
 	free(e->deps);
 	memset(e, 0, sizeof(*e));
-}
-
-/* Targets of one multi-output edge share rule, inputs and command. */
-static size_t merge_multi_output(struct ninja_edge *edges, size_t n)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct ninja_edge *e = &edges[i];
-		size_t j;
-		for (j = 0; j < kept; j++) {
-			struct ninja_edge *k = &edges[j];
-			if (e->command && k->command && !strcmp(e->command, k->command) &&
-			    !strcmp(e->rule, k->rule) && same_strvec(&e->inputs, &k->inputs))
-				break;
-		}
-		if (j < kept) {
-			strvec_push(&edges[j].outputs, e->outputs.v[0]);
-			edge_clear(e);
-			continue;
-		}
-		if (kept != i)
-			edges[kept] = *e;
-		kept++;
-	}
-	return kept;
 }
 
 static void add_deps(const struct ninja_build *b, struct ninja_edge *e, const struct strvec *inputs)
@@ -302,41 +396,48 @@ void ninja_load(const char *dir, struct ninja_build *b)
 	const char *targets_args[] = { "targets", "all" };
 	struct strvec targets = { 0 };
 	ninja_tool_lines(dir, targets_args, 2, &targets);
-	b->edges = xcalloc(targets.n, sizeof(*b->edges));
 	for (size_t i = 0; i < targets.n; i++) {
 		/* "path: rule"; the path may itself hold ": ", the rule does not. */
 		char *line = targets.v[i], *sep = NULL;
 		for (char *s = strstr(line, ": "); s; s = strstr(s + 1, ": "))
 			sep = s;
-		if (!sep)
-			continue;
-		*sep = '\0';
-		struct ninja_edge *e = &b->edges[b->n++];
-		strvec_push(&e->outputs, line);
-		e->rule = xstrdup(sep + 2);
+		if (sep)
+			*sep = '\0';
 	}
-	strvec_clear(&targets);
-	if (!b->n)
+	if (!targets.n)
 		die(EXIT_BAD_INPUT, "%s: build.ninja defines no build edges", dir);
 
-	struct strvec query = { 0 };
-	strvec_push(&query, "query");
-	for (size_t i = 0; i < b->n; i++)
-		strvec_push(&query, b->edges[i].outputs.v[0]);
-	char *path = ninja_tool(dir, (const char *const *)query.v, query.n);
-	read_query(path, b->edges, b->n);
+	struct strvec graph_args = { 0 };
+	strvec_push(&graph_args, "graph");
+	for (size_t i = 0; i < targets.n; i++)
+		strvec_push(&graph_args, targets.v[i]);
+	char *path = ninja_tool(dir, (const char *const *)graph_args.v, graph_args.n);
+	struct dot_graph g = { 0 };
+	FILE *f = open_output(path);
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) >= 0) {
+		chomp(line);
+		dot_line(&g, line);
+	}
+	free(line);
+	fclose(f);
 	remove(path);
 	free(path);
-	strvec_clear(&query);
+	strvec_clear(&graph_args);
+	dot_index(&g.nodes, &g.node_ids);
+	dot_index(&g.edges, &g.edge_ids);
+	edges_from_dot(b, &g, &targets);
+	dot_free(&g);
+	strvec_clear(&targets);
+	if (!b->n)
+		die(EXIT_INTERNAL, "%s: ninja -t graph showed none of the build's edges", dir);
 
-	if (read_commands(dir, b->edges, b->n))
-		b->n = merge_multi_output(b->edges, b->n);
-
+	read_commands(dir, b->edges, b->n);
 	b->index = index_outputs(b, &b->nindex);
 	for (size_t i = 0; i < b->n; i++) {
 		struct ninja_edge *e = &b->edges[i];
 		add_deps(b, e, &e->inputs);
-		add_deps(b, e, &e->implicit);
 		add_deps(b, e, &e->order_only);
 	}
 }

@@ -1,6 +1,14 @@
 /* The build as ninja itself describes it: every edge with its outputs,
  * rule, inputs and final command, asked of ninja (-t targets all,
- * -t query, -t commands -s) rather than parsed from build.ninja. */
+ * -t graph, -t commands -s) rather than parsed from build.ninja.
+ *
+ * The rule: only ninja tools that read the manifest alone ever run on the
+ * user's tree (ninja.cc runs them RUN_AFTER_LOAD: targets, graph, inputs,
+ * commands, compdb). Tools that run after loading the logs (query, deps,
+ * missingdeps, cleandead) open .ninja_log and .ninja_deps first, and
+ * loading a log recompacts it when it is redundant, upgrades an old
+ * version and deletes one it cannot read: every build recorded in it
+ * would be gone. buildwall reads .ninja_log with its own reader only. */
 #ifndef BUILDWALL_NINJA_H
 #define BUILDWALL_NINJA_H
 
@@ -10,8 +18,7 @@ struct ninja_edge {
 	struct strvec outputs;	/* outputs[0] names the edge */
 	char *rule;
 	char *command;		/* final command; NULL for phony edges */
-	struct strvec inputs;	/* explicit inputs ($in) */
-	struct strvec implicit;	/* | deps */
+	struct strvec inputs;	/* explicit and implicit (|) inputs: -t graph does not tell them apart */
 	struct strvec order_only;	/* || deps */
 	size_t *deps;		/* edges that produce any input */
 	size_t ndeps;

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,19 +30,25 @@ static bool parse_long(const char *s, long long *out)
 	return true;
 }
 
-/* Split a tab-separated line in place into exactly `n` fields. */
-static bool split_tabs(char *line, char **fields, int n)
+/* Split a line in place as ninja writes it: start, end and mtime up to
+ * the first three tabs, the hash after the last one, and the output in
+ * between (ninja writes the path raw, so it may hold tabs itself). */
+static bool split_fields(char *line, char **fields)
 {
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < 3; i++) {
 		fields[i] = line;
 		char *tab = strchr(line, '\t');
-		if (i == n - 1)
-			return tab == NULL;
 		if (!tab)
 			return false;
 		*tab = '\0';
 		line = tab + 1;
 	}
+	char *last = strrchr(line, '\t');
+	if (!last)
+		return false;
+	*last = '\0';
+	fields[3] = line;
+	fields[4] = last + 1;
 	return true;
 }
 
@@ -67,29 +74,24 @@ static bool emit(struct ninja_log *cur, ninja_log_visit visit, void *ctx)
 	return true;
 }
 
-bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx)
+char *ninja_log_scan(FILE *f, const char *name, ninja_log_visit visit, void *ctx)
 {
 	struct ninja_log cur = { 0 };
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		if (errno == ENOENT)
-			return false;
-		die(EXIT_BAD_INPUT, "%s: %s", path, strerror(errno));
-	}
-	char *line = NULL;
+	char *line = NULL, *err = NULL;
 	size_t cap = 0, alloc = 0;
 	long lineno = 0;
 	ssize_t len;
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	while (!err && (len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		bool complete = len > 0 && line[len - 1] == '\n';
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		if (lineno == 1) {
 			if (sscanf(line, "# ninja log v%d", &cur.version) != 1)
-				die_at(path, lineno, "not a .ninja_log (no '# ninja log vN' header)");
-			if (cur.version < 5 || cur.version > 7)
-				die_at(path, lineno, ".ninja_log version %d is not supported (5 to 7 are)", cur.version);
+				err = xasprintf("%s:1: not a .ninja_log (no '# ninja log vN' header)", name);
+			else if (cur.version < 4 || cur.version > 7)
+				err = xasprintf("%s:1: .ninja_log version %d is not supported (4 to 7 are)", name,
+						cur.version);
 			continue;
 		}
 		if (!len)
@@ -100,11 +102,16 @@ bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx)
 			break;
 		char *fields[5];
 		long long start, end, mtime;
-		if (!split_tabs(line, fields, 5) || !parse_long(fields[0], &start) ||
-		    !parse_long(fields[1], &end) || !parse_long(fields[2], &mtime) || !*fields[3])
-			die_at(path, lineno, "malformed .ninja_log entry (want start, end, mtime, output, hash separated by tabs)");
-		if (end < start)
-			die_at(path, lineno, "step ends (%lld ms) before it starts (%lld ms)", end, start);
+		if (!split_fields(line, fields) || !parse_long(fields[0], &start) || !parse_long(fields[1], &end) ||
+		    !parse_long(fields[2], &mtime) || !*fields[3] || start > LONG_MAX || end > LONG_MAX) {
+			err = xasprintf("%s:%ld: malformed .ninja_log entry (want start, end, mtime, output, hash "
+					"separated by tabs)", name, lineno);
+			break;
+		}
+		if (end < start) {
+			err = xasprintf("%s:%ld: step ends (%lld ms) before it starts (%lld ms)", name, lineno, end, start);
+			break;
+		}
 		if (cur.n && end < cur.entries[cur.n - 1].end_ms && !emit(&cur, visit, ctx))
 			alloc = 0;	/* end times fell: a new run began */
 		if (!cur.n)
@@ -118,17 +125,35 @@ bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx)
 			.output = xstrdup(fields[3]), .hash = xstrdup(fields[4]),
 		};
 	}
-	emit(&cur, visit, ctx);
+	if (!err && ferror(f))
+		err = xasprintf("%s: %s", name, strerror(errno));
+	if (!err)
+		emit(&cur, visit, ctx);
+	drop_entries(&cur);
 	free(line);
-	fclose(f);
 	free(cur.entries);
-	return true;	/* an empty file is a log with no builds yet */
+	return err;	/* an empty file is a log with no builds yet */
 }
 
-/* Keep the last `keep` builds seen, oldest first. */
+bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx, char **err)
+{
+	*err = NULL;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		if (errno != ENOENT)
+			*err = xasprintf("%s: %s", path, strerror(errno));
+		return false;
+	}
+	*err = ninja_log_scan(f, path, visit, ctx);
+	fclose(f);
+	return !*err;
+}
+
+/* Keep the last `keep` builds seen, oldest first; the array grows with
+ * the builds the file really has, whatever `keep` asks for. */
 struct ring {
 	struct ninja_log *builds;
-	size_t keep, n;
+	size_t keep, n, alloc;
 	long total;
 	int version;
 };
@@ -145,6 +170,10 @@ static void keep_build(struct ninja_log *b, bool is_rewritten, void *ctx)
 		memmove(&r->builds[0], &r->builds[1], (r->n - 1) * sizeof(r->builds[0]));
 		r->n--;
 	}
+	if (r->n == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 4;
+		r->builds = xrealloc(r->builds, r->alloc * sizeof(*r->builds));
+	}
 	/* Take the entries rather than copy them. */
 	r->builds[r->n++] = (struct ninja_log){ .version = b->version, .n = b->n, .first_line = b->first_line,
 						.entries = b->entries };
@@ -152,12 +181,11 @@ static void keep_build(struct ninja_log *b, bool is_rewritten, void *ctx)
 	b->n = 0;
 }
 
-bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, long *nbuilds)
+bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, long *nbuilds, char **err)
 {
 	struct ring r = { .keep = (size_t)back + 1 };
-	r.builds = xcalloc(r.keep, sizeof(*r.builds));
 	memset(log, 0, sizeof(*log));
-	bool exists = ninja_log_each(path, keep_build, &r);
+	bool exists = ninja_log_each(path, keep_build, &r, err);
 	if (nbuilds)
 		*nbuilds = r.total;
 	log->version = r.version;
@@ -172,13 +200,13 @@ bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, lo
 	return found;
 }
 
-bool ninja_log_read_latest(const char *path, struct ninja_log *log)
+bool ninja_log_read_latest(const char *path, struct ninja_log *log, char **err)
 {
 	long n;
-	if (ninja_log_read_build(path, 0, log, &n))
+	if (ninja_log_read_build(path, 0, log, &n, err))
 		return true;
 	/* No file: false. A file without builds: an empty, valid log. */
-	return n == 0 && file_exists(path);
+	return !*err && n == 0 && file_exists(path);
 }
 
 /* By output, then by position: the last line for an output sorts last. */

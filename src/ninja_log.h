@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct log_entry {
 	long start_ms, end_ms;	/* since the start of that ninja run */
@@ -35,19 +36,25 @@ struct ninja_log {
  * build, after the rewritten lines, is never affected.) */
 #define LOG_RUN_START_MS 1000
 
-/* Stream a .ninja_log (v5, v6 or v7: same columns), calling `visit` for
+/* Stream a .ninja_log (v4 to v7: the same columns), calling `visit` for
  * every stretch, oldest first. `build` is valid during the call only,
  * unless the visitor takes its entries (moves them out and sets entries to
- * NULL and n to 0). Returns false when the file does not exist; dies with
- * "file:line: what" (exit 2) on malformed content. Only the current
- * stretch is in memory. */
+ * NULL and n to 0). Only the current stretch is in memory. Returns NULL, or
+ * "NAME:LINE: what" (owned by the caller) for malformed content; the
+ * visitor has then seen only the stretches before it. An empty file is a
+ * log with no builds yet. */
 typedef void (*ninja_log_visit)(struct ninja_log *build, bool rewritten, void *ctx);
-bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx);
+char *ninja_log_scan(FILE *f, const char *name, ninja_log_visit visit, void *ctx);
+/* The same for a file: false when it does not exist (*err NULL) or cannot
+ * be read (*err set). */
+bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx, char **err);
 /* The build `back` builds before the latest (0: the latest); *nbuilds
  * (when not NULL) gets the number of builds in the file. False when the
- * file does not exist or has fewer builds; `log` is then empty. */
-bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, long *nbuilds);
-bool ninja_log_read_latest(const char *path, struct ninja_log *log);
+ * file does not exist, is malformed (*err set) or has fewer builds; `log`
+ * is then empty. */
+bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, long *nbuilds, char **err);
+/* The latest build; true for an existing log with no builds too (n 0). */
+bool ninja_log_read_latest(const char *path, struct ninja_log *log, char **err);
 /* The entry for an output (its last line when it appears twice), or NULL. */
 const struct log_entry *ninja_log_find(struct ninja_log *log, const char *output);
 void ninja_log_free(struct ninja_log *log);

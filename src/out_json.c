@@ -32,16 +32,19 @@ json_t *json_summary(struct summary s)
 void json_print(json_t *doc)
 {
 	if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-		die(EXIT_BUILD_FAILED, "cannot write JSON output");
+		stdout_write_failed(errno);	/* reported at exit, with the rest (main.c) */
 	fputc('\n', stdout);
-	fflush(stdout);
-	json_decref(doc);
+	json_decref(doc);	/* a failed write is reported at exit (main.c) */
 }
 
 void json_write_file(json_t *doc, const char *path)
 {
 	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
 	int fd = mkstemp(tmp);
+	/* A path that cannot be opened is the user's to fix; a write that
+	 * fails once the file is open (a full disk) is ours to report. */
+	enum exit_code code = fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EROFS)
+				      ? EXIT_BAD_INPUT : EXIT_INTERNAL;
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	bool ok = f && json_dumpf(doc, f, JSON_COMPACT) == 0;
 	ok = f && fclose(f) == 0 && ok;
@@ -53,5 +56,5 @@ void json_write_file(json_t *doc, const char *path)
 		unlink(tmp);
 	free(tmp);
 	if (!ok)
-		die(EXIT_BAD_INPUT, "%s: cannot write: %s", path, strerror(saved));
+		die(code, "%s: cannot write: %s", path, strerror(saved));
 }

@@ -17,7 +17,8 @@ json_t *json_seconds(double s);
 json_t *json_summary(struct summary s);
 void json_print(json_t *doc);
 /* Write doc (compact) to path through a temp file renamed into place, so
- * a failure leaves no partial file; dies (exit 2) naming the path. */
+ * a failure leaves no partial file; dies naming the path (exit 2 for a
+ * path that cannot be opened, 4 for a failed write). */
 void json_write_file(json_t *doc, const char *path);
 
 #endif

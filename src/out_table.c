@@ -26,12 +26,32 @@ void table_column(struct table *t, const char *header, bool align_right)
 	t->right[t->ncols++] = align_right;
 }
 
+/* Back up to the start of a UTF-8 character. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
+		i--;
+	return i;
+}
+
+char *table_elide(const char *text, size_t max)
+{
+	size_t len = strlen(text);
+	if (len <= max || max < 8)
+		return xstrdup(text);
+	size_t keep = max - 3, head = char_start(text, keep / 2), tail = char_start(text, len - (keep - keep / 2));
+	return xasprintf("%.*s...%s", (int)head, text, text + tail);
+}
+
 void table_cell(struct table *t, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	strvec_push_nodup(&t->cells, xvasprintf(fmt, ap));
+	char *cell = xvasprintf(fmt, ap);
 	va_end(ap);
+	strvec_push_nodup(&t->cells, strlen(cell) > TABLE_MAX_CELL ? table_elide(cell, TABLE_MAX_CELL) : cell);
+	if (t->cells.v[t->cells.n - 1] != cell)
+		free(cell);
 }
 
 void table_print(const struct table *t, FILE *f)

@@ -9,6 +9,11 @@ struct table;
 
 struct table *table_new(void);
 void table_column(struct table *t, const char *header, bool align_right);
+/* Past this a cell is elided in the middle ("abc...xyz"), so one huge name
+ * cannot pad every row of a table; JSON keeps names whole. */
+#define TABLE_MAX_CELL 100
+/* `text` cut to at most `max` bytes by eliding its middle (a new string). */
+char *table_elide(const char *text, size_t max);
 /* Append a cell to the current row; the row ends after the last column. */
 void table_cell(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void table_print(const struct table *t, FILE *f);

@@ -111,7 +111,7 @@ static void nvcc_passes(struct pp_plan *plan, const struct job_list *jobs, const
 }
 
 char *preprocess_plan(const struct compile_command *cmd, const char *cwd, bool device, const char *outdir,
-		      const char *log, struct pp_plan *plan)
+		      const char *log, double timeout_s, struct pp_plan *plan)
 {
 	*plan = (struct pp_plan){ 0 };
 	bool offload = cmd->compiler == COMPILER_CLANG || cmd->compiler == COMPILER_HIPCC;
@@ -120,7 +120,7 @@ char *preprocess_plan(const struct compile_command *cmd, const char *cwd, bool d
 		return NULL;
 	}
 	struct job_list jobs = { 0 };
-	char *err = jobs_list(cmd, cwd, log, &jobs);
+	char *err = jobs_list(cmd, cwd, log, timeout_s, &jobs);
 	if (err)
 		return err;
 	if (cmd->compiler == COMPILER_NVCC) {
@@ -172,7 +172,7 @@ void preprocess_run_all(struct pp_run *runs, size_t n, long jobs, void (*done)(v
 			r->proc = (struct proc){ .argv = r->pass->argv.v, .env_extra = r->pass->env.v, .cwd = r->cwd,
 						 .out_path = r->log, .timeout_s = r->timeout };
 			if (proc_start(&r->proc))
-				die(EXIT_BUILD_FAILED, "cannot start %s", r->pass->argv.v[0]);
+				die(EXIT_INTERNAL, "cannot start %s: %s", r->pass->argv.v[0], strerror(errno));
 			progress_set("[%zu/%zu] preprocessing %s", next + 1, n, r->what);
 			owner[nlive] = next++;
 			live[nlive++] = &r->proc;
@@ -302,12 +302,11 @@ static void run_done(void *ctx, size_t i)
 static void collect_targets(const struct pp_request *req, struct pp_sources *out)
 {
 	struct ninja_build build;
+	snapshot_guard(req->dir);
 	ninja_load(req->dir, &build);
 	char *cwd = realpath(req->dir, NULL);
 	if (!cwd)
 		die(EXIT_BAD_INPUT, "%s: %s", req->dir, strerror(errno));
-	struct snapshot before;
-	snapshot_take(req->dir, &before);
 	bool *selected = xcalloc(build.n, sizeof(bool));
 	steps_select(req->cmd, &build, req->args, req->nargs, selected);
 	struct strvec stripped = { 0 };
@@ -325,7 +324,7 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 		char *outdir = xasprintf("%s/%s", tmpdir_path(), sub);
 		char *log = xasprintf("%s/jobs.log", outdir);
 		progress_set("%s: asking the driver for its passes", name);
-		char *err = preprocess_plan(&cmds[e], req->dir, req->device, outdir, log, &plans[e]);
+		char *err = preprocess_plan(&cmds[e], req->dir, req->device, outdir, log, req->timeout, &plans[e]);
 		progress_clear();
 		if (err) {
 			jobs_report_list_failure(name, err, log);
@@ -365,7 +364,6 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 		free(runs[i].what);
 		free(runs[i].log);
 	}
-	snapshot_check(req->dir, &before);
 	for (size_t e = 0; e < build.n; e++) {
 		pp_plan_free(&plans[e]);
 		compile_command_clear(&cmds[e]);

@@ -30,9 +30,10 @@ struct pp_plan {
 /* The -E commands of a parsed compile (outputs already redirected) run in
  * cwd: the host pass, and with `device` one per device arch. Outputs go
  * under `outdir`. Returns NULL or what went wrong (the driver's -### or
- * --dryrun failing: its output is in `log`). */
+ * --dryrun failing, or not answering within timeout_s: its output is in
+ * `log`). */
 char *preprocess_plan(const struct compile_command *cmd, const char *cwd, bool device, const char *outdir,
-		      const char *log, struct pp_plan *plan);
+		      const char *log, double timeout_s, struct pp_plan *plan);
 void pp_plan_free(struct pp_plan *plan);
 /* "host", "device gfx90a" */
 char *pp_pass_name(const struct pp_pass *p);

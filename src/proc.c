@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "proc.h"
+#include "guardian.h"
 #include "progress.h"
 #include "tmpdir.h"
 #include "util.h"
@@ -70,6 +71,10 @@ void proc_exit_if_interrupted(void)
 
 static void track(pid_t pid, bool add)
 {
+	if (add)
+		guardian_watch(pid);
+	else
+		guardian_unwatch(pid);
 	for (int i = 0; i < MAX_RUNNING; i++) {
 		if (add ? running[i] == 0 : running[i] == pid) {
 			running[i] = add ? pid : 0;
@@ -216,12 +221,12 @@ size_t proc_wait_any(struct proc **procs, size_t n)
 		}
 		progress_tick();
 		if (!live)
-			die(EXIT_BUILD_FAILED, "internal error: waiting with no running process");
+			die(EXIT_INTERNAL, "internal error: waiting with no running process");
 		/* Wake at least every 100 ms to enforce timeouts; pidfds make
 		 * the normal wake-up exact, so this does not skew wall times. */
 		int timeout_ms = need_polling ? 5 : 100;
 		if (poll(fds, nfds, timeout_ms) < 0 && errno != EINTR)
-			die(EXIT_BUILD_FAILED, "poll: %s", strerror(errno));
+			die(EXIT_INTERNAL, "poll: %s", strerror(errno));
 	}
 }
 
@@ -229,7 +234,7 @@ void proc_run(struct proc *p)
 {
 	struct proc *one[1] = { p };
 	if (proc_start(p))
-		die(EXIT_BUILD_FAILED, "cannot start %s: %s", p->argv[0], strerror(errno));
+		die(EXIT_INTERNAL, "cannot start %s: %s", p->argv[0], strerror(errno));
 	proc_wait_any(one, 1);
 }
 
@@ -258,6 +263,7 @@ char *proc_report_failure(const struct proc *p, const char *log, const char *fmt
 	va_start(ap, fmt);
 	char *what = xvasprintf(fmt, ap);
 	va_end(ap);
+	tmpdir_check_room();	/* a full TMPDIR is ours to report, not the compile's */
 	char *why = proc_failure(p);
 	progress_clear();
 	fprintf(stderr, "buildwall: %s failed (%s); last lines of its output:\n", what, why);
@@ -293,7 +299,7 @@ void print_file_tail(const char *path, int lines)
 	}
 	if (!got)
 		return;
-	fflush(stdout);
+	flush_stdout();
 	for (char *line = start; line && *line;) {
 		char *nl = strchr(line, '\n');
 		fprintf(stderr, "  | %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);

@@ -30,17 +30,14 @@ void steps_select(const char *cmd, const struct ninja_build *b, char **patterns,
 
 void steps_check_built(const char *dir, const struct ninja_edge *e)
 {
-	const struct strvec *lists[] = { &e->inputs, &e->implicit };
-	for (int l = 0; l < 2; l++) {
-		for (size_t i = 0; i < lists[l]->n; i++) {
-			const char *in = lists[l]->v[i];
-			char *path = path_in(dir, in);
-			bool ok = file_exists(path);
-			free(path);
-			if (!ok)
-				die(EXIT_BAD_INPUT, "%s: the tree is not built: %s (input of %s) is missing; run 'ninja -C %s' first",
-				    dir, in, e->outputs.v[0], dir);
-		}
+	for (size_t i = 0; i < e->inputs.n; i++) {
+		const char *in = e->inputs.v[i];
+		char *path = path_in(dir, in);
+		bool ok = file_exists(path);
+		free(path);
+		if (!ok)
+			die(EXIT_BAD_INPUT, "%s: the tree is not built: %s (input of %s) is missing; run 'ninja -C %s' first",
+			    dir, in, e->outputs.v[0], dir);
 	}
 }
 

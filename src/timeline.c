@@ -33,19 +33,44 @@ static int cmp_start(const void *a, const void *b)
 	return x->end < y->end ? -1 : x->end > y->end;
 }
 
+static bool zero_length(const struct step *s)
+{
+	return s->end == s->start;
+}
+
+/* Ends in time order; at equal times a zero-length step's end comes after
+ * the others' (its start must come first), then in log order. */
+static int cmp_end(const void *a, const void *b)
+{
+	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (zero_length(x) != zero_length(y))
+		return zero_length(x) ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
 /* Weighted time: W(t) = integral of 1/running; a step's weight is
- * W(end) - W(start). Steps are logged in end order, so the end events are
- * sorted already; merged with the starts (sorted by the caller), ends
- * first at equal times, so a finished step's slot is free at once. Also
+ * W(end) - W(start), so the weights of a build add up to the time some
+ * step was running (its wall less its idle gaps). The starts (sorted by
+ * the caller) merge with the ends: at equal times the ends of steps that
+ * took time come first, so a finished step's slot is free at once, then
+ * the starts, then the ends of zero-length steps, which so weigh 0. Also
  * the most steps that ran at once. */
 static void weigh(struct timeline *t, struct step *const *by_start)
 {
+	struct step **by_end = xcalloc(t->n, sizeof(*by_end));
+	for (size_t i = 0; i < t->n; i++)
+		by_end[i] = &t->steps[i];
+	qsort(by_end, t->n, sizeof(*by_end), cmp_end);
 	double w = 0, prev = 0;
 	long running = 0;
 	size_t si = 0, ei = 0;
 	while (ei < t->n) {
-		bool start = si < t->n && by_start[si]->start < t->steps[ei].end;
-		struct step *s = start ? by_start[si++] : &t->steps[ei++];
+		const struct step *next_end = by_end[ei];
+		bool start = si < t->n && (by_start[si]->start < next_end->end ||
+					   (by_start[si]->start == next_end->end && zero_length(next_end)));
+		struct step *s = start ? by_start[si++] : by_end[ei++];
 		double now = start ? s->start : s->end;
 		if (running > 0)
 			w += (now - prev) / (double)running;
@@ -59,6 +84,7 @@ static void weigh(struct timeline *t, struct step *const *by_start)
 			s->running_at_end = (int)running--;
 		}
 	}
+	free(by_end);
 }
 
 /* The lowest slot free at each step's start, in start order. */

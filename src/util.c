@@ -13,7 +13,7 @@
 static _Noreturn void out_of_memory(void)
 {
 	fputs("buildwall: out of memory\n", stderr);
-	exit(EXIT_BUILD_FAILED);
+	exit(EXIT_INTERNAL);
 }
 
 void *xmalloc(size_t n)
@@ -73,9 +73,25 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+static int stdout_failed_with;
+
+void stdout_write_failed(int err)
 {
-	fflush(stdout);
+	if (!stdout_failed_with)
+		stdout_failed_with = err ? err : EIO;
+}
+
+int flush_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout))
+		stdout_write_failed(errno);
+	return stdout_failed_with;
+}
+
+__attribute__((format(printf, 2, 0))) static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	flush_stdout();
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);	/* start clear of any progress line */
 	fputs(prefix, stderr);
@@ -95,7 +111,7 @@ _Noreturn void die(enum exit_code code, const char *fmt, ...)
 _Noreturn void die_at(const char *file, long line, const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
+	flush_stdout();
 	fprintf(stderr, "buildwall: %s:%ld: ", file, line);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -11,6 +11,7 @@ enum exit_code {
 	EXIT_OK = 0,
 	EXIT_BAD_INPUT = 2,	/* usage error or input we cannot read */
 	EXIT_BUILD_FAILED = 3,	/* a build or compile we ran failed */
+	EXIT_INTERNAL = 4,	/* buildwall's own fault: no memory, no room in TMPDIR, a failed write, a bug */
 	EXIT_INTERRUPTED = 130,
 };
 
@@ -28,6 +29,12 @@ _Noreturn void die(enum exit_code code, const char *fmt, ...)
 /* "buildwall: <file>:<line>: <what>", exit 2: bad input with a location. */
 _Noreturn void die_at(const char *file, long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* fflush(stdout), remembering why the first failed write failed: what
+ * main reports at exit (errno is long gone by then). Returns that errno,
+ * or 0 while every write went through. */
+int flush_stdout(void);
+/* A write to stdout failed with err: what flush_stdout reports. */
+void stdout_write_failed(int err);
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

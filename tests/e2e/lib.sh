@@ -19,6 +19,20 @@ run() {
 	_rc=$?
 	if [ "$_rc" -eq "$_want" ]; then ok "$_desc"; else not_ok "$_desc (exit $_rc, want $_want)" "$(tail -n 5 "$T/err")"; fi
 }
+# run_rss CODE DESC CMD...: run, and put the command's peak RSS (KiB) in
+# $T/rss (an address-space ulimit would break sanitizer builds).
+run_rss() {
+	_want=$1 _desc=$2
+	shift 2
+	python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "w") as out, open(sys.argv[2], "w") as err:
+    rc = subprocess.call(sys.argv[4:], stdout=out, stderr=err)
+open(sys.argv[3], "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(rc)' "$T/out" "$T/err" "$T/rss" "$@"
+	_rc=$?
+	if [ "$_rc" -eq "$_want" ]; then ok "$_desc"; else not_ok "$_desc (exit $_rc, want $_want)" "$(tail -n 5 "$T/err")"; fi
+}
 # contains FILE TEXT DESC
 contains() {
 	if grep -qF -- "$2" "$1"; then ok "$3"; else not_ok "$3: no '$2' in $(basename "$1")" "$(head -c 600 "$1")"; fi

@@ -31,6 +31,12 @@ contains "$T/err" "trial 1: build failed (exit status 1)" "failure names the tri
 contains "$T/err" "x.cu:3: error: boom" "failure shows the output tail"
 run 3 "failing clean" "$BW" wall --clean false -- true
 contains "$T/err" "trial 1: clean failed" "failing clean reported"
+# A build line that cleans by itself: no clean step, and the report says so.
+run 0 "wall without a clean step" "$BW" wall -n 2 -- sh -c 'echo built >>"$0"' "$T/no-clean-runs"
+contains "$T/out" "no clean step ran" "wall: says no clean step ran"
+check "wall without a clean step: the build ran twice" [ "$(wc -l <"$T/no-clean-runs")" -eq 2 ]
+run 0 "wall without a clean step, JSON" "$BW" wall -n 1 --json -- true
+check "wall --json: clean_command is null" [ "$(json "$T/out" 'd["clean_command"]')" = None ]
 run 3 "trial timeout" "$BW" wall --timeout 0.5 --clean true -- sleep 5
 contains "$T/err" "timed out after 0.5 s" "timeout reported"
 

@@ -74,7 +74,7 @@ printf '#!/bin/sh\ntouch stray.txt\nexec gcc "$@"\n' >"$T/stray/bin/cc"
 chmod +x "$T/stray/bin/cc"
 PATH="$T/stray/bin:$PATH" TOY_CC=cc build_toy "$T/stray/b"
 rm "$T/stray/b/stray.txt"
-PATH="$T/stray/bin:$PATH" run 0 "rank with a compiler that writes into cwd" "$BW" rank -C "$T/stray/b"
+PATH="$T/stray/bin:$PATH" run 4 "rank with a compiler that writes into cwd: exit 4" "$BW" rank -C "$T/stray/b"
 contains "$T/err" "changed while buildwall was probing it (1 entry, first: stray.txt (new))" "stray write reported"
 
 # One TU fails: the others are still ranked, exit 3, tree identical.

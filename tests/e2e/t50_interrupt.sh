@@ -3,11 +3,11 @@
 # and no temp files behind.
 . "$(dirname "$0")/lib.sh"
 
-# Is a child of $1 running that is not ninja?
+# Is a child of $1 running that is not ninja (nor buildwall's guardian)?
 compile_child() {
 	for c in $(pgrep -P "$1"); do
 		case $(cat "/proc/$c/comm" 2>/dev/null) in
-		ninja | "") ;;
+		ninja | buildwall | "") ;;
 		*) return 0 ;;
 		esac
 	done

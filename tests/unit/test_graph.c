@@ -6,6 +6,9 @@
 
 #include <math.h>
 
+/* Where the readers put what is wrong; NULL after a good read. */
+static char *read_err;
+
 /* ninja up to 1.11: manifest order, one job a core. */
 static bool schedule_manifest(const struct graph_node *n, size_t count, int jobs, struct schedule *s)
 {
@@ -104,7 +107,7 @@ static void replay(const char *manifest, const char *logfile)
 	struct ninja_build b;
 	ninja_load(dir, &b);
 	struct ninja_log log;
-	assert_true(ninja_log_read_latest(logfile, &log));
+	assert_true(ninja_log_read_latest(logfile, &log, &read_err));
 	struct graph_node *n = calloc(b.n, sizeof(*n));
 	double recorded = 0;
 	for (size_t i = 0; i < b.n; i++) {

@@ -152,11 +152,34 @@ static void test_nvcc_dryrun(void **state)
 	job_list_free(&jobs);
 }
 
+/* Settings that expand each other double each line: refused past 1 MiB,
+ * at the line that crosses it, instead of growing to gigabytes. */
+static void test_dryrun_expansion_bound(void **state)
+{
+	(void)state;
+	struct strvec text = { 0 };
+	strvec_push(&text, "#$ A0=xxxxxxxxxxxxxxxx");
+	for (int i = 0; i < 25; i++)
+		strvec_pushf(&text, "#$ A%d=$A%d$A%d", i + 1, i, i);
+	strvec_push(&text, "#$ gcc -c $A25 -o x.o");
+	char *joined = strvec_join(&text, "\n");
+	struct job_list jobs = { 0 };
+	char *err = jobs_parse_dryrun(joined, &jobs);
+	assert_non_null(err);
+	/* 16 << 17 = 2 MiB: A17 on line 18 is the first past the bound. */
+	assert_string_equal(err, "line 18 of nvcc's --dryrun: its settings expand past 1048576 bytes");
+	free(err);
+	job_list_free(&jobs);
+	free(joined);
+	strvec_clear(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clang_hip), cmocka_unit_test(test_hipcc),
 		cmocka_unit_test(test_gcc), cmocka_unit_test(test_nvcc_dryrun),
+		cmocka_unit_test(test_dryrun_expansion_bound),
 	};
 	return cmocka_run_group_tests_name("jobs", tests, NULL, NULL);
 }

@@ -47,7 +47,8 @@ static void test_graph_from_ninja(void **state)
 	assert_string_equal(a->rule, "cc");
 	assert_string_equal(a->command, "gcc -c a.c -o a.o");
 	assert_string_equal(a->inputs.v[0], "a.c");
-	assert_string_equal(a->implicit.v[0], "gen.h");
+	assert_int_equal(a->inputs.n, 2);	/* explicit and implicit alike */
+	assert_string_equal(a->inputs.v[1], "gen.h");
 	assert_string_equal(a->order_only.v[0], "ord");
 	assert_true(ninja_edge_is_compile(a));
 	assert_int_equal(ninja_edge_of(&b, "a.c"), -1);	/* a source */
@@ -59,6 +60,43 @@ static void test_graph_from_ninja(void **state)
 	assert_true(ninja_edge_is_phony(all));
 	assert_null(all->command);
 	assert_false(ninja_edge_is_compile(&b.edges[ninja_edge_of(&b, "prog")]));
+	ninja_build_free(&b);
+	free(path);
+	free(dir);
+}
+
+/* Names as users have them: spaces, quotes, '<script>', one-input edges. */
+static void test_awkward_names(void **state)
+{
+	(void)state;
+	char *dir = tmpdir_subdir("awkward");
+	char *path = xasprintf("%s/build.ninja", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("rule cc\n  command = gcc -c $in -o $out\n"
+	      "rule link\n  command = gcc $in -o $out\n"
+	      "build my$ dir/a$ b.o: cc src/a$ b.c\n"
+	      "build q\"x.o: cc q.c\n"
+	      "build <script>alert(1)</script>.o: cc s.c || my$ dir/a$ b.o\n"
+	      "build prog: link my$ dir/a$ b.o q\"x.o <script>alert(1)</script>.o\n", f);
+	fclose(f);
+	struct ninja_build b;
+	ninja_load(dir, &b);
+	assert_int_equal(b.n, 4);
+	const struct ninja_edge *a = &b.edges[ninja_edge_of(&b, "my dir/a b.o")];
+	assert_string_equal(a->rule, "cc");
+	assert_int_equal(a->inputs.n, 1);
+	assert_string_equal(a->inputs.v[0], "src/a b.c");
+	assert_string_equal(a->command, "gcc -c 'src/a b.c' -o 'my dir/a b.o'");
+	const struct ninja_edge *q = &b.edges[ninja_edge_of(&b, "q\"x.o")];
+	assert_string_equal(q->inputs.v[0], "q.c");
+	const struct ninja_edge *s = &b.edges[ninja_edge_of(&b, "<script>alert(1)</script>.o")];
+	assert_int_equal(s->order_only.n, 1);
+	assert_string_equal(s->order_only.v[0], "my dir/a b.o");
+	assert_int_equal(s->ndeps, 1);
+	const struct ninja_edge *prog = &b.edges[ninja_edge_of(&b, "prog")];
+	assert_int_equal(prog->inputs.n, 3);
+	assert_int_equal(prog->ndeps, 3);
 	ninja_build_free(&b);
 	free(path);
 	free(dir);
@@ -91,6 +129,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_graph_from_ninja),
+		cmocka_unit_test(test_awkward_names),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests_name("ninja", tests, NULL, NULL);

@@ -2,6 +2,9 @@
 #include "ninja_log.h"
 #include "util.h"
 
+/* Where the readers put what is wrong; NULL after a good read. */
+static char *err;
+
 static long duration(struct ninja_log *log, const char *output)
 {
 	const struct log_entry *e = ninja_log_find(log, output);
@@ -14,7 +17,7 @@ static void test_latest_of_three_builds(void **state)
 	(void)state;
 	struct ninja_log log;
 	/* Three clean builds appended in one file: only the third counts. */
-	assert_true(ninja_log_read_latest(FIXTURE("ninja/hip_gfx90a_ninja_log_after_run3"), &log));
+	assert_true(ninja_log_read_latest(FIXTURE("ninja/hip_gfx90a_ninja_log_after_run3"), &log, &err));
 	assert_int_equal(log.version, 5);
 	assert_int_equal(log.n, 11);
 	assert_int_equal(duration(&log, "pybind.o"), 67493 - 29379);
@@ -24,7 +27,7 @@ static void test_latest_of_three_builds(void **state)
 	assert_string_equal(log.entries[10].hash, "b5e8368d1e3fa3c");
 	ninja_log_free(&log);
 
-	assert_true(ninja_log_read_latest(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run1"), &log));
+	assert_true(ninja_log_read_latest(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run1"), &log, &err));
 	assert_int_equal(log.n, 11);
 	assert_int_equal(duration(&log, "pybind.o"), 76591 - 43151);
 	ninja_log_free(&log);
@@ -34,7 +37,7 @@ static void test_v7_torch211(void **state)
 {
 	(void)state;
 	struct ninja_log log;
-	assert_true(ninja_log_read_latest(FIXTURE("ninja/torch211_ninja_log"), &log));
+	assert_true(ninja_log_read_latest(FIXTURE("ninja/torch211_ninja_log"), &log, &err));
 	assert_int_equal(log.version, 7);
 	assert_int_equal(log.n, 9);
 	assert_int_equal(duration(&log, "kern_0.cuda.o"), 64852);
@@ -48,7 +51,7 @@ static void test_v6_cut_off_and_empty(void **state)
 	struct ninja_log log;
 	/* A killed build leaves a last line without its newline: dropped. */
 	char *path = write_temp("# ninja log v6\n0\t100\t5\ta.o\tab\n0\t150\t5\tb.o\tcd\n150\t1");
-	assert_true(ninja_log_read_latest(path, &log));
+	assert_true(ninja_log_read_latest(path, &log, &err));
 	assert_int_equal(log.version, 6);
 	assert_int_equal(log.n, 2);
 	assert_int_equal(duration(&log, "b.o"), 150);
@@ -59,18 +62,18 @@ static void test_v6_cut_off_and_empty(void **state)
 
 	/* An output built twice in one run: the later line counts. */
 	path = write_temp("# ninja log v5\n0\t100\t5\ta.o\tab\n100\t300\t5\ta.o\tab\n");
-	assert_true(ninja_log_read_latest(path, &log));
+	assert_true(ninja_log_read_latest(path, &log, &err));
 	assert_int_equal(duration(&log, "a.o"), 200);
 	ninja_log_free(&log);
 	unlink(path);
 	free(path);
 
 	path = write_temp("");
-	assert_true(ninja_log_read_latest(path, &log));
+	assert_true(ninja_log_read_latest(path, &log, &err));
 	assert_int_equal(log.n, 0);
 	unlink(path);
 	free(path);
-	assert_false(ninja_log_read_latest("/nonexistent/.ninja_log", &log));
+	assert_false(ninja_log_read_latest("/nonexistent/.ninja_log", &log, &err));
 }
 
 /* Going back: the fixture holds three clean builds of 11 steps. */
@@ -79,16 +82,16 @@ static void test_builds_back(void **state)
 	(void)state;
 	struct ninja_log log;
 	long n;
-	assert_true(ninja_log_read_build(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run3"), 2, &log, &n));
+	assert_true(ninja_log_read_build(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run3"), 2, &log, &n, &err));
 	assert_int_equal(n, 3);
 	assert_int_equal(log.n, 11);
 	assert_int_equal(log.first_line, 2);
 	assert_int_equal(duration(&log, "pybind.o"), 76591 - 43151);	/* the first build's */
 	ninja_log_free(&log);
-	assert_true(ninja_log_read_build(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run3"), 1, &log, &n));
+	assert_true(ninja_log_read_build(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run3"), 1, &log, &n, &err));
 	assert_int_equal(log.first_line, 13);
 	ninja_log_free(&log);
-	assert_false(ninja_log_read_build(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run3"), 3, &log, &n));
+	assert_false(ninja_log_read_build(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run3"), 3, &log, &n, &err));
 	assert_int_equal(n, 3);
 	assert_int_equal(log.n, 0);
 }
@@ -111,14 +114,14 @@ static void test_recompacted(void **state)
 				"8800\t9000\t1\tprog\t0d\n");
 	struct ninja_log log;
 	long n;
-	assert_true(ninja_log_read_build(path, 0, &log, &n));
+	assert_true(ninja_log_read_build(path, 0, &log, &n, &err));
 	assert_int_equal(n, 2);	/* not 4: c.o and b.o+prog started late */
 	assert_int_equal(log.version, 7);
 	assert_int_equal(log.n, 4);
 	assert_int_equal(log.first_line, 6);
 	assert_int_equal(duration(&log, "c.o"), 4900);
 	ninja_log_free(&log);
-	assert_true(ninja_log_read_build(path, 1, &log, &n));
+	assert_true(ninja_log_read_build(path, 1, &log, &n, &err));
 	assert_int_equal(log.n, 1);
 	assert_string_equal(log.entries[0].output, "a.o");
 	ninja_log_free(&log);
@@ -126,29 +129,45 @@ static void test_recompacted(void **state)
 	free(path);
 }
 
-static void read_log(void *path)
+/* The reader's error for `text`, which must be one. */
+static void expect_error(const char *text, const char *want_after_path)
 {
+	char *path = write_temp(text);
 	struct ninja_log log;
-	ninja_log_read_latest(path, &log);
+	assert_false(ninja_log_read_latest(path, &log, &err));
+	assert_non_null(err);
+	char *want = xasprintf("%s%s", path, want_after_path);
+	assert_true(has_prefix(err, want));
+	free(want);
+	free(err);
+	err = NULL;
+	unlink(path);
+	free(path);
 }
 
 static void test_corrupt(void **state)
 {
 	(void)state;
-	char *path = write_temp("# ninja log v5\n0\t100\t5\ta.o\tab\n12\tx\t5\tb.o\tcd\n");
-	char *want = xasprintf("%s:3: malformed .ninja_log entry", path);
-	expect_exit(read_log, path, 2, want);
-	unlink(path);
-	free(path);
-	free(want);
-	path = write_temp("not a log\n");
-	want = xasprintf("%s:1: not a .ninja_log", path);
-	expect_exit(read_log, path, 2, want);
-	unlink(path);
-	free(path);
-	free(want);
-	path = write_temp("# ninja log v4\n");
-	expect_exit(read_log, path, 2, "version 4 is not supported");
+	expect_error("# ninja log v5\n0\t100\t5\ta.o\tab\n12\tx\t5\tb.o\tcd\n", ":3: malformed .ninja_log entry");
+	expect_error("not a log\n", ":1: not a .ninja_log");
+	expect_error("# ninja log v3\n", ":1: .ninja_log version 3 is not supported");
+	expect_error("# ninja log v99\n", ":1: .ninja_log version 99 is not supported");
+	expect_error("# ninja log v5\n0\t100\t5\ta.o\n", ":2: malformed");
+	expect_error("# ninja log v5\n200\t100\t5\ta.o\tab\n", ":2: step ends (100 ms) before it starts (200 ms)");
+}
+
+/* ninja writes an output's name raw: a tab in it stays part of the name. */
+static void test_tab_in_name(void **state)
+{
+	(void)state;
+	struct ninja_log log;
+	char *path = write_temp("# ninja log v4\n0\t100\t5\tdir\tx/a b.o\tab12\n");
+	assert_true(ninja_log_read_latest(path, &log, &err));
+	assert_null(err);
+	assert_int_equal(log.n, 1);
+	assert_string_equal(log.entries[0].output, "dir\tx/a b.o");
+	assert_string_equal(log.entries[0].hash, "ab12");
+	ninja_log_free(&log);
 	unlink(path);
 	free(path);
 }
@@ -160,6 +179,7 @@ int main(void)
 		cmocka_unit_test(test_v7_torch211),
 		cmocka_unit_test(test_v6_cut_off_and_empty),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_tab_in_name),
 		cmocka_unit_test(test_builds_back),
 		cmocka_unit_test(test_recompacted),
 	};

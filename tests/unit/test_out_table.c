@@ -32,6 +32,35 @@ static void test_alignment(void **state)
 	table_free(t);
 }
 
+/* A huge cell is elided in the middle, whole UTF-8 characters kept. */
+static void test_elide(void **state)
+{
+	(void)state;
+	char *s = table_elide("short", 100);
+	assert_string_equal(s, "short");
+	free(s);
+	s = table_elide("abcdefghijklmnopqrstuvwxyz", 11);
+	assert_string_equal(s, "abcd...wxyz");
+	free(s);
+	s = table_elide("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9xyz", 10);	/* é é é ... */
+	assert_string_equal(s, "\xc3\xa9...\xc3\xa9xyz");
+	free(s);
+	struct table *t = table_new();
+	table_column(t, "name", false);
+	char big[5000];
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	table_cell(t, "%s", big);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	table_print(t, f);
+	fclose(f);
+	assert_int_equal(len, strlen("name\n") + TABLE_MAX_CELL + 1);
+	free(buf);
+	table_free(t);
+}
+
 static void test_format_kib(void **state)
 {
 	(void)state;
@@ -64,6 +93,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alignment),
+		cmocka_unit_test(test_elide),
 		cmocka_unit_test(test_format_kib),
 		cmocka_unit_test(test_format_count),
 	};

@@ -29,7 +29,7 @@ static void plan(const char *line, bool device, struct compile_command *cmd, str
 	char *out = tmpdir_subdir("tu");
 	assert_null(driver_redirect_outputs(cmd, out));
 	char *log = xasprintf("%s/jobs.log", out);
-	char *err = preprocess_plan(cmd, cwd, device, out, log, p);
+	char *err = preprocess_plan(cmd, cwd, device, out, log, 0, p);
 	if (err)
 		fail_msg("%s", err);
 	free(out);

@@ -1,10 +1,15 @@
 #include "unit.h"
 #include "timeline.h"
 
+#include <math.h>
+
+/* Where the readers put what is wrong; NULL after a good read. */
+static char *err;
+
 static void read_one(const char *text, struct ninja_log *log, char **path)
 {
 	*path = write_temp(text);
-	assert_true(ninja_log_read_latest(*path, log));
+	assert_true(ninja_log_read_latest(*path, log, &err));
 }
 
 /* a [0,4] runs with b [0,2], then with c [2,4]: each half is shared by
@@ -46,6 +51,35 @@ static void test_weighted_slots_profile(void **state)
 }
 
 /* One edge, two outputs: two lines with the same times and hash. */
+/* A step whose start equals its end weighs 0, whatever runs around it;
+ * the weights add up to the time something ran. */
+static void test_zero_length(void **state)
+{
+	(void)state;
+	struct ninja_log log;
+	char *path;
+	read_one("# ninja log v5\n0\t1000\t0\ta.o\taa\n1500\t1500\t0\tb.stamp\tbb\n0\t2000\t0\tc.o\tcc\n"
+		 "2000\t2000\t0\td.stamp\tdd\n3000\t4000\t0\te.o\tee\n", &log, &path);
+	struct timeline t;
+	timeline_build(&log, &t);
+	double sum = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		const char *o = t.steps[i].first->output;
+		if (!strcmp(o, "b.stamp") || !strcmp(o, "d.stamp"))
+			assert_true(t.steps[i].weighted == 0);
+		if (!strcmp(o, "a.o"))
+			assert_true(fabs(t.steps[i].weighted - 0.5) < 1e-9);
+		if (!strcmp(o, "c.o"))
+			assert_true(fabs(t.steps[i].weighted - 1.5) < 1e-9);
+		sum += t.steps[i].weighted;
+	}
+	assert_true(fabs(sum - 3.0) < 1e-9);	/* 4 s of wall, 1 s idle */
+	timeline_free(&t);
+	ninja_log_free(&log);
+	unlink(path);
+	free(path);
+}
+
 static void test_multi_output(void **state)
 {
 	(void)state;
@@ -82,6 +116,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_weighted_slots_profile),
 		cmocka_unit_test(test_multi_output),
+		cmocka_unit_test(test_zero_length),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests_name("timeline", tests, NULL, NULL);

@@ -1,0 +1,76 @@
+#define _GNU_SOURCE
+#include "rank_doc.h"
+#include "out_json.h"
+#include "util.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *check_tu(json_t *tu, size_t i, const char *name, struct rank_time *out)
+{
+	const char *target = json_string_value(json_object_get(tu, "target"));
+	if (!target)
+		return xasprintf("%s: tus[%zu]: no target", name, i);
+	json_t *wall = json_object_get(tu, "wall_s");
+	double s = NAN;
+	if (wall && !json_is_null(wall)) {
+		if (!json_is_number(wall))
+			return xasprintf("%s: tus[%zu].wall_s (%s): not a number of seconds", name, i, target);
+		s = json_number_value(wall);
+		if (!isfinite(s) || s < 0 || s > RANK_DOC_MAX_SECONDS)
+			return xasprintf("%s: tus[%zu].wall_s (%s): %g is not a duration (0 to %.0f s)", name, i, target,
+					 s, RANK_DOC_MAX_SECONDS);
+	}
+	*out = (struct rank_time){ xstrdup(target), s };
+	return NULL;
+}
+
+char *rank_doc_parse(const char *text, size_t len, const char *name, struct rank_doc *doc)
+{
+	memset(doc, 0, sizeof(*doc));
+	json_error_t jerr;
+	json_t *root = json_loadb(text, len, 0, &jerr);
+	if (!root)
+		return xasprintf("%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
+	char *err = NULL;
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+	const char *command = json_string_value(json_object_get(root, "command"));
+	json_t *tus = json_object_get(root, "tus");
+	if (!schema || strcmp(schema, BUILDWALL_SCHEMA))
+		err = xasprintf("%s:1: not a 'buildwall rank --json' document: schema is not " BUILDWALL_SCHEMA, name);
+	else if (!command || strcmp(command, "rank"))
+		err = xasprintf("%s:1: not a 'buildwall rank --json' document: command is not rank", name);
+	else if (!json_is_array(tus))
+		err = xasprintf("%s:1: not a 'buildwall rank --json' document: no tus array", name);
+	size_t n = err ? 0 : json_array_size(tus);
+	doc->tus = xcalloc(n, sizeof(*doc->tus));
+	for (size_t i = 0; i < n && !err; i++)
+		if (!(err = check_tu(json_array_get(tus, i), i, name, &doc->tus[i])))
+			doc->n++;
+	json_decref(root);
+	if (err)
+		rank_doc_free(doc);
+	return err;
+}
+
+char *rank_doc_read(const char *path, struct rank_doc *doc)
+{
+	memset(doc, 0, sizeof(*doc));
+	char *text = read_text_file(path);
+	if (!text)
+		return xasprintf("%s: %s", path, strerror(errno));
+	char *err = rank_doc_parse(text, strlen(text), path, doc);
+	free(text);
+	return err;
+}
+
+void rank_doc_free(struct rank_doc *doc)
+{
+	for (size_t i = 0; i < doc->n; i++)
+		free(doc->tus[i].target);
+	free(doc->tus);
+	memset(doc, 0, sizeof(*doc));
+}

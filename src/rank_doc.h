@@ -1,0 +1,30 @@
+/* A saved 'buildwall rank --json' document read back: each TU's target
+ * and its measured median wall, checked where it enters (a duration that
+ * is not a number, negative or absurd is an error, not a time). */
+#ifndef BUILDWALL_RANK_DOC_H
+#define BUILDWALL_RANK_DOC_H
+
+#include <stddef.h>
+
+/* Past this a "duration" is a broken document, not a compile (a year). */
+#define RANK_DOC_MAX_SECONDS (365.0 * 24 * 3600)
+
+struct rank_time {
+	char *target;
+	double wall_s;		/* NaN: the TU was not timed (it failed) */
+};
+
+struct rank_doc {
+	struct rank_time *tus;
+	size_t n;
+};
+
+/* Parse a document held in memory; `name` is how errors name it. Returns
+ * NULL, or "NAME:LINE:COLUMN: what" / "NAME: tus[3].wall_s: what" (owned by
+ * the caller). */
+char *rank_doc_parse(const char *text, size_t len, const char *name, struct rank_doc *doc);
+/* The same from a file; a file that cannot be read is an error too. */
+char *rank_doc_read(const char *path, struct rank_doc *doc);
+void rank_doc_free(struct rank_doc *doc);
+
+#endif

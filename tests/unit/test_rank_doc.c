@@ -1,0 +1,67 @@
+#include "unit.h"
+#include "rank_doc.h"
+#include "util.h"
+
+#include <math.h>
+
+static char *parse(const char *text, struct rank_doc *doc)
+{
+	return rank_doc_parse(text, strlen(text), "r.json", doc);
+}
+
+static void test_good(void **state)
+{
+	(void)state;
+	struct rank_doc doc;
+	char *err = parse("{\"schema\": \"buildwall/1\", \"command\": \"rank\", \"tus\": ["
+			  "{\"target\": \"a.o\", \"wall_s\": 1.5}, {\"target\": \"b.o\", \"wall_s\": null},"
+			  "{\"target\": \"c.o\"}]}", &doc);
+	assert_null(err);
+	assert_int_equal(doc.n, 3);
+	assert_string_equal(doc.tus[0].target, "a.o");
+	assert_true(doc.tus[0].wall_s == 1.5);
+	assert_true(isnan(doc.tus[1].wall_s));	/* a failed TU: not timed */
+	assert_true(isnan(doc.tus[2].wall_s));
+	rank_doc_free(&doc);
+}
+
+static void expect_error(const char *text, const char *want)
+{
+	struct rank_doc doc;
+	char *err = parse(text, &doc);
+	assert_non_null(err);
+	if (strcmp(err, want))
+		fail_msg("got '%s', want '%s'", err, want);
+	assert_int_equal(doc.n, 0);
+	free(err);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+#define DOC(tus) "{\"schema\": \"buildwall/1\", \"command\": \"rank\", \"tus\": [" tus "]}"
+	expect_error(DOC("{\"target\": \"a.o\", \"wall_s\": -5}"),
+		     "r.json: tus[0].wall_s (a.o): -5 is not a duration (0 to 31536000 s)");
+	expect_error(DOC("{\"target\": \"a.o\", \"wall_s\": 1}, {\"target\": \"b.o\", \"wall_s\": \"fast\"}"),
+		     "r.json: tus[1].wall_s (b.o): not a number of seconds");
+	expect_error(DOC("{\"target\": \"a.o\", \"wall_s\": 1e300}"),
+		     "r.json: tus[0].wall_s (a.o): 1e+300 is not a duration (0 to 31536000 s)");
+	expect_error(DOC("{\"wall_s\": 1}"), "r.json: tus[0]: no target");
+	expect_error("{\"schema\": \"buildwall/1\", \"command\": \"sim\", \"tus\": []}",
+		     "r.json:1: not a 'buildwall rank --json' document: command is not rank");
+	expect_error("{\"schema\": \"x\"}", "r.json:1: not a 'buildwall rank --json' document: schema is not buildwall/1");
+	expect_error("{\"schema\": ", "r.json:1:11: unexpected token near end of file");
+	struct rank_doc doc;
+	char *err = rank_doc_read("/nonexistent/rank.json", &doc);
+	assert_string_equal(err, "/nonexistent/rank.json: No such file or directory");
+	free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests_name("rank_doc", tests, NULL, NULL);
+}
