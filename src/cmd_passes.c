@@ -11,6 +11,7 @@
 #include "out_json.h"
 #include "out_table.h"
 #include "passes.h"
+#include "preprocess.h"
 #include "proc.h"
 #include "progress.h"
 #include "snapshot.h"
@@ -53,9 +54,12 @@ static const char usage[] =
 	"  --timeout S          give up on a compile or job after S seconds (counts as failed)\n"
 	"  --json               one JSON document (docs/json.md) instead of tables\n";
 
-/* One job's repeated measurements; summarized into a job_time. */
+/* One job's repeated measurements; summarized into a job_time. Walls,
+ * CPU and RSS are of plain runs; an instrumented run (-ftime-report,
+ * nvcc's traces) gives the phases, scaled to the plain wall. */
 struct job_runs {
 	double *walls, *cpus;
+	double *instrumented;	/* the instrumented run's wall; NaN where there was none */
 	double *phases[NPHASES];
 	long maxrss_kb;
 	size_t n;
@@ -77,6 +81,12 @@ struct tu {
 	char *failure;
 	const char *timed_by;	/* who timed the jobs */
 	struct breakdown bd;
+	/* The playbook's first evidence, from the TU preprocessed as pp does:
+	 * the host-only frameworks its device passes parse ("torch/ATen/c10"),
+	 * and the front-end seconds of those passes. */
+	struct strvec device_frameworks;
+	double device_framework_front_end;
+	struct strvec host_frameworks;	/* "torch/ATen/c10 (300,512 of its 376,239 lines)" */
 };
 
 struct passes {
@@ -131,12 +141,18 @@ static void record_whole(struct tu *t, const struct proc *p)
 		t->maxrss_kb = p->maxrss_kb;
 }
 
-static void record_job(struct job_runs *r, double wall, double cpu, long rss, const double *phase)
+/* A plain run's wall, CPU and RSS, with the phases of an instrumented run
+ * of the same job that took `instrumented` seconds (NaN: none): the phases
+ * keep their shares and are scaled to the plain wall, since instrumentation
+ * slows what it measures (-ftime-report: gcc up to 1.7x). */
+static void record_job(struct job_runs *r, double wall, double cpu, long rss, const double *phase, double instrumented)
 {
 	r->walls[r->n] = wall;
 	r->cpus[r->n] = cpu;
+	r->instrumented[r->n] = instrumented;
+	double scale = instrumented > 0 && wall >= 0 ? wall / instrumented : 1;
 	for (int k = 0; k < NPHASES; k++)
-		r->phases[k][r->n] = phase[k];
+		r->phases[k][r->n] = phase[k] * scale;
 	if (rss > r->maxrss_kb)
 		r->maxrss_kb = rss;
 	r->n++;
@@ -184,11 +200,12 @@ static const char *job_label(const struct job *j, char *buf, size_t size)
 	return buf;
 }
 
-/* clang, hipcc, gcc: re-run each job ourselves; compilers proper get
- * -ftime-report, and their report gives the job's phases. */
+/* clang, hipcc, gcc: re-run each job ourselves, plain for its wall, CPU
+ * and RSS; a compiler proper runs again with -ftime-report, and that
+ * report gives the job's phases. */
 static void time_jobs_replayed(struct passes *ps, struct tu *t, size_t ti)
 {
-	t->timed_by = "buildwall (each job re-run alone)";
+	t->timed_by = "buildwall (each job re-run alone; compilers once more with -ftime-report)";
 	for (size_t i = 0; i < t->jobs.n && !t->failed; i++)
 		make_temp_parents(&t->jobs.v[i]);
 	for (long r = 0; r < ps->repeats && !t->failed; r++) {
@@ -197,18 +214,24 @@ static void time_jobs_replayed(struct passes *ps, struct tu *t, size_t ti)
 			struct strvec argv = { 0 };
 			for (size_t a = 0; a < j->argv.n; a++)
 				strvec_push(&argv, j->argv.v[a]);
-			if (j->time_report)
-				strvec_push(&argv, "-ftime-report");
 			char label[160], *log = log_path("job", ti, i);
 			progress_set("%s: job %zu/%zu (%s)", ps->build.edges[t->edge].outputs.v[0], i + 1, t->jobs.n,
 				     job_label(j, label, sizeof(label)));
 			char *what = xasprintf("job %zu of %zu (%s)", i + 1, t->jobs.n, label);
-			struct proc p;
-			if (run_measured(ps, t, argv.v, t->cmd.env.v, log, what, &p)) {
-				double phase[NPHASES];
-				nan_phases(phase);
+			struct proc p, q;
+			double phase[NPHASES], instrumented = NAN;
+			nan_phases(phase);
+			bool ok = run_measured(ps, t, argv.v, t->cmd.env.v, log, what, &p);
+			if (ok && j->time_report) {
+				strvec_push(&argv, "-ftime-report");
+				progress_set("%s: job %zu/%zu (%s, -ftime-report)", ps->build.edges[t->edge].outputs.v[0], i + 1,
+					     t->jobs.n, label);
+				ok = run_measured(ps, t, argv.v, t->cmd.env.v, log, what, &q);
+			}
+			if (ok && j->time_report) {
+				instrumented = q.wall_s;
 				struct time_report rep = { 0 };
-				char *err = j->time_report ? timereport_read(log, &rep) : NULL;
+				char *err = timereport_read(log, &rep);
 				if (err) {
 					warn("%s: cannot read the time report of %s: %s", ps->build.edges[t->edge].outputs.v[0], what, err);
 					free(err);
@@ -219,8 +242,9 @@ static void time_jobs_replayed(struct passes *ps, struct tu *t, size_t ti)
 					keep_report(&t->runs[i], g);
 				}
 				time_report_free(&rep);
-				record_job(&t->runs[i], p.wall_s, p.cpu_s, p.maxrss_kb, phase);
 			}
+			if (ok)
+				record_job(&t->runs[i], p.wall_s, p.cpu_s, p.maxrss_kb, phase, instrumented);
 			free(what);
 			free(log);
 			strvec_clear(&argv);
@@ -237,63 +261,105 @@ static bool same_arch(const char *a, const char *b)
 /* nvcc: one run with --time, -fdevice-time-trace and the host compiler's
  * -ftime-report times every job (nvcc runs them one after another) and
  * splits them; it is also the TU's whole run. */
+/* Each job's wall from a --time CSV, matched by nvcc's phase name and
+ * arch; NaN (with a warning) where nvcc wrote no row. NULL when the CSV
+ * cannot be read (the TU failed). */
+static double *nvcc_job_walls(struct passes *ps, struct tu *t, const char *csv)
+{
+	const char *name = ps->build.edges[t->edge].outputs.v[0];
+	struct nvcc_time times = { 0 };
+	char *err = nvcc_time_read(csv, &times);
+	if (err) {
+		warn("%s: nvcc --time wrote %s:%s", name, csv, err);
+		t->failed = true;
+		t->failure = err;
+		ps->failures++;
+		return NULL;
+	}
+	const struct nvcc_run *run = times.n ? &times.runs[times.n - 1] : NULL;
+	bool *used = xcalloc(run ? run->n : 0, sizeof(bool));
+	double *walls = xcalloc(t->jobs.n, sizeof(double));
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const struct job *j = &t->jobs.v[i];
+		walls[i] = NAN;
+		for (size_t k = 0; run && k < run->n; k++) {
+			const struct nvcc_job_time *row = &run->jobs[k];
+			if (used[k] || !j->nvcc_phase || strcmp(row->phase, j->nvcc_phase) ||
+			    (j->pass == PASS_DEVICE && !same_arch(row->arch, j->arch)))
+				continue;
+			used[k] = true;
+			walls[i] = row->seconds;
+			break;
+		}
+		if (isnan(walls[i]))
+			warn("%s: nvcc --time has no row for job %zu (%s)", name, i + 1, j->tool);
+	}
+	free(used);
+	nvcc_time_free(&times);
+	return walls;
+}
+
+/* Run nvcc on the TU with `extra` arguments added; true when it ran. */
+static bool run_nvcc(struct passes *ps, struct tu *t, const char *const *extra, size_t nextra, const char *log,
+		     struct proc *p)
+{
+	struct strvec argv = { 0 };
+	for (size_t a = 0; a < t->cmd.argv.n; a++)
+		strvec_push(&argv, t->cmd.argv.v[a]);
+	for (size_t a = 0; a < nextra; a++)
+		strvec_push(&argv, extra[a]);
+	bool ok = run_measured(ps, t, argv.v, t->cmd.env.v, log, "the compile", p);
+	strvec_clear(&argv);
+	return ok;
+}
+
+/* nvcc runs its jobs one after another and times each itself (--time).
+ * A plain run with --time alone gives the TU's wall and every job's; a
+ * second run with the device trace and the host compiler's -ftime-report
+ * gives the phases, scaled to the plain run's job walls. */
 static void time_jobs_nvcc(struct passes *ps, struct tu *t, size_t ti)
 {
-	t->timed_by = "nvcc --time (jobs run one after another by nvcc)";
+	const char *name = ps->build.edges[t->edge].outputs.v[0];
+	t->timed_by = "nvcc --time (jobs run one after another by nvcc); phases from a second, instrumented run";
 	for (long r = 0; r < ps->repeats && !t->failed; r++) {
 		char *csv = xasprintf("%s/time-%zu-%ld.csv", tmpdir_path(), ti, r);
+		char *csv2 = xasprintf("%s/time-instrumented-%zu-%ld.csv", tmpdir_path(), ti, r);
 		char *trace = xasprintf("%s/trace-%zu-%ld", tmpdir_path(), ti, r);
 		char *trace_file = xasprintf("%s.json", trace);
 		char *log = log_path("tu", ti, (size_t)r);
-		struct strvec argv = { 0 };
-		for (size_t a = 0; a < t->cmd.argv.n; a++)
-			strvec_push(&argv, t->cmd.argv.v[a]);
-		const char *extra[] = { "--time", csv, "-fdevice-time-trace", trace, "-Xcompiler", "-ftime-report" };
-		for (size_t a = 0; a < sizeof(extra) / sizeof(extra[0]); a++)
-			strvec_push(&argv, extra[a]);
-		progress_set("%s: nvcc with --time (run %ld/%ld)", ps->build.edges[t->edge].outputs.v[0], r + 1, ps->repeats);
-		struct proc p;
-		if (run_measured(ps, t, argv.v, t->cmd.env.v, log, "the compile", &p)) {
+		const char *plain[] = { "--time", csv };
+		const char *instrumented[] = { "--time", csv2, "-fdevice-time-trace", trace, "-Xcompiler", "-ftime-report" };
+		struct proc p, q;
+		progress_set("%s: nvcc --time (run %ld/%ld)", name, r + 1, ps->repeats);
+		double *walls = NULL, *walls2 = NULL;
+		if (run_nvcc(ps, t, plain, 2, log, &p)) {
 			if (t->nwalls < (size_t)ps->repeats)	/* else --top's re-timing gave it */
 				record_whole(t, &p);
-			struct nvcc_time times = { 0 };
+			walls = nvcc_job_walls(ps, t, csv);
+		}
+		progress_set("%s: nvcc with its traces (run %ld/%ld)", name, r + 1, ps->repeats);
+		if (walls && run_nvcc(ps, t, instrumented, 6, log, &q))
+			walls2 = nvcc_job_walls(ps, t, csv2);
+		if (walls2) {
 			struct nvcc_trace tr = { 0 };
 			struct time_report host = { 0 };
-			char *err = nvcc_time_read(csv, &times);
-			if (err)
-				die(EXIT_BUILD_FAILED, "%s: nvcc --time wrote %s:%s", ps->build.edges[t->edge].outputs.v[0], csv, err);
+			char *err;
 			if ((err = nvcc_trace_read(trace_file, &tr))) {
-				warn("%s: no device phases: %s:%s", ps->build.edges[t->edge].outputs.v[0], trace_file, err);
+				warn("%s: no device phases: %s:%s", name, trace_file, err);
 				free(err);
 			}
 			if ((err = timereport_read(log, &host))) {
-				warn("%s: no host phases: %s", ps->build.edges[t->edge].outputs.v[0], err);
+				warn("%s: no host phases: %s", name, err);
 				free(err);
 			}
-			const struct nvcc_run *run = times.n ? &times.runs[times.n - 1] : NULL;
-			bool *used = xcalloc(run ? run->n : 0, sizeof(bool));
 			for (size_t i = 0; i < t->jobs.n; i++) {
 				const struct job *j = &t->jobs.v[i];
-				double wall = NAN, phase[NPHASES];
+				double wall = isnan(walls[i]) ? 0 : walls[i], phase[NPHASES];
 				nan_phases(phase);
-				for (size_t k = 0; run && k < run->n; k++) {
-					const struct nvcc_job_time *row = &run->jobs[k];
-					if (used[k] || !j->nvcc_phase || strcmp(row->phase, j->nvcc_phase) ||
-					    (j->pass == PASS_DEVICE && !same_arch(row->arch, j->arch)))
-						continue;
-					used[k] = true;
-					wall = row->seconds;
-					break;
-				}
-				if (isnan(wall)) {
-					warn("%s: nvcc --time has no row for job %zu (%s)", ps->build.edges[t->edge].outputs.v[0],
-					     i + 1, j->tool);
-					wall = 0;
-				}
 				if (!strcmp(j->tool, "cudafe++") || strstr(j->tool, " -E")) {
-					phase[PHASE_FRONT_END] = wall;	/* preprocessing and C++ parsing */
+					phase[PHASE_FRONT_END] = walls2[i];	/* preprocessing and C++ parsing */
 				} else if (!strcmp(j->tool, "ptxas")) {
-					phase[PHASE_CODEGEN] = wall;
+					phase[PHASE_CODEGEN] = walls2[i];
 				} else if (!strcmp(j->tool, "cicc")) {
 					for (size_t a = 0; a < tr.n; a++)
 						if (same_arch(tr.archs[a].arch, j->arch))
@@ -305,15 +371,15 @@ static void time_jobs_nvcc(struct passes *ps, struct tu *t, size_t ti)
 					t->times[i].backend_combined = g->backend_combined;
 					keep_report(&t->runs[i], g);
 				}
-				record_job(&t->runs[i], wall, NAN, -1, phase);
+				record_job(&t->runs[i], wall, NAN, -1, phase, walls2[i]);
 			}
-			free(used);
-			nvcc_time_free(&times);
 			nvcc_trace_free(&tr);
 			time_report_free(&host);
 		}
-		strvec_clear(&argv);
+		free(walls);
+		free(walls2);
 		free(csv);
+		free(csv2);
 		free(trace);
 		free(trace_file);
 		free(log);
@@ -345,12 +411,17 @@ static void summarize_tu(struct passes *ps, struct tu *t)
 		struct job_time *jt = &t->times[i];
 		jt->wall = median_of(r->walls, r->n);
 		jt->cpu = median_of(r->cpus, r->n);
+		jt->instrumented = median_of(r->instrumented, r->n);
 		jt->maxrss_kb = r->maxrss_kb;
 		for (int k = 0; k < NPHASES; k++)
 			jt->phase[k] = median_of(r->phases[k], r->n);
 		if (r->has_report) {
+			/* The report's rows are of the instrumented run: scaled as the phases are. */
+			double scale = jt->instrumented > 0 ? jt->wall / jt->instrumented : 1;
 			jt->nheaviest = r->report.nheaviest;
 			memcpy(jt->heaviest, r->report.heaviest, sizeof(jt->heaviest));
+			for (size_t h = 0; h < jt->nheaviest; h++)
+				jt->heaviest[h].seconds *= scale;
 		}
 	}
 	breakdown_build(&t->jobs, t->times, &ps->th, &t->bd);
@@ -378,6 +449,7 @@ static void probe(struct passes *ps, struct tu *t, size_t ti)
 	for (size_t i = 0; i < n; i++) {
 		t->runs[i].walls = xcalloc(reps, sizeof(double));
 		t->runs[i].cpus = xcalloc(reps, sizeof(double));
+		t->runs[i].instrumented = xcalloc(reps, sizeof(double));
 		for (int k = 0; k < NPHASES; k++)
 			t->runs[i].phases[k] = xcalloc(reps, sizeof(double));
 		t->runs[i].maxrss_kb = -1;
@@ -413,6 +485,7 @@ static void tu_free(struct tu *t)
 		struct job_runs *r = &t->runs[i];
 		free(r->walls);
 		free(r->cpus);
+		free(r->instrumented);
 		for (int k = 0; k < NPHASES; k++)
 			free(r->phases[k]);
 		for (size_t h = 0; r->has_report && h < r->report.nheaviest; h++)
@@ -425,6 +498,8 @@ static void tu_free(struct tu *t)
 	free(t->cpus);
 	free(t->failure);
 	breakdown_free(&t->bd);
+	strvec_clear(&t->device_frameworks);
+	strvec_clear(&t->host_frameworks);
 }
 
 struct candidate {
@@ -493,6 +568,87 @@ static void choose_top(struct passes *ps, const bool *selected)
 	ps->ntus = k;
 }
 
+static struct tu *tu_named(struct passes *ps, const char *name)
+{
+	for (size_t i = 0; i < ps->ntus; i++)
+		if (!strcmp(ps->build.edges[ps->tus[i].edge].outputs.v[0], name))
+			return &ps->tus[i];
+	return NULL;
+}
+
+static const struct pass *device_pass_for(const struct tu *t, const char *arch)
+{
+	for (size_t i = 0; i < t->bd.n; i++) {
+		const struct pass *p = &t->bd.passes[i];
+		if (p->kind == PASS_DEVICE && p->arch && arch && !strcmp(nvcc_arch_number(p->arch), nvcc_arch_number(arch)))
+			return p;
+	}
+	return NULL;
+}
+
+/* Preprocess the timed TUs as pp does, host and device passes, and note
+ * which host-only frameworks each pass parses: a device pass that parses
+ * torch spends its front end on code it never compiles. */
+static void find_frameworks(struct passes *ps)
+{
+	struct strvec names = { 0 };
+	bool offload = false;
+	for (size_t i = 0; i < ps->ntus; i++) {
+		if (ps->tus[i].failed)
+			continue;
+		strvec_push(&names, ps->build.edges[ps->tus[i].edge].outputs.v[0]);
+		offload |= ps->tus[i].cmd.compiler != COMPILER_GCC;
+	}
+	if (!names.n) {
+		strvec_clear(&names);
+		return;
+	}
+	struct pp_request req = { .cmd = "passes", .dir = ps->dir, .args = names.v, .nargs = names.n,
+				  .device = offload, .jobs = 1, .timeout = ps->timeout };
+	struct pp_sources ss;
+	progress_set("preprocessing %zu TU%s for the framework headers they parse", names.n, names.n == 1 ? "" : "s");
+	pp_collect(&req, &ss);
+	progress_clear();
+	struct header_groups groups;
+	header_groups_init(&groups);
+	for (size_t s = 0; s < ss.n; s++) {
+		const struct pp_source *src = &ss.v[s];
+		struct tu *t = src->scanned ? tu_named(ps, src->tu) : NULL;
+		for (size_t k = 0; t && k < src->scan.nsections; k++) {
+			bool device;
+			char *pass = pp_section_name(src, k, &device);
+			struct header_context ctx;
+			struct header_summary sum;
+			pp_section_context(src, k, NULL, &ctx);
+			const struct pp_section *sec = &src->scan.sections[k];
+			header_summarize(sec, &groups, &ctx, &sum);
+			const struct pass *dp = device ? device_pass_for(t, strchr(pass, ' ') ? strchr(pass, ' ') + 1 : NULL) : NULL;
+			bool heavy = false;
+			for (size_t g = 0; g < groups.n; g++) {
+				if (!groups.v[g].heavy || !sum.groups[g].files)
+					continue;
+				heavy = true;
+				if (device && !strvec_contains(&t->device_frameworks, groups.v[g].title))
+					strvec_push(&t->device_frameworks, groups.v[g].title);
+				if (!device) {
+					char *lines = format_count(sum.groups[g].lines), *all = format_count(sec->lines);
+					strvec_pushf(&t->host_frameworks, "%s (%s of its %s lines)", groups.v[g].title, lines, all);
+					free(lines);
+					free(all);
+				}
+			}
+			if (heavy && dp && !isnan(dp->phase[PHASE_FRONT_END]))
+				t->device_framework_front_end += dp->phase[PHASE_FRONT_END];
+			header_summary_free(&sum);
+			header_context_free(&ctx);
+			free(pass);
+		}
+	}
+	header_groups_free(&groups);
+	pp_sources_free(&ss);
+	strvec_clear(&names);
+}
+
 static void select_tus(struct passes *ps, char **patterns, size_t npatterns)
 {
 	struct ninja_build *b = &ps->build;
@@ -524,21 +680,49 @@ static const char *tu_name(const struct passes *ps, const struct tu *t)
 }
 
 /* One sentence: the verdict and the figures behind it. */
+static const char *const phase_words[NPHASES] = { "front end", "LLVM IR generation", "optimizer",
+						  "machine code generation" };
+
+/* The answer first (which pass, which phase, with shares), then the
+ * evidence behind the playbook's fixes, then its marks. */
 static char *verdict_text(const struct passes *ps, const struct tu *t)
 {
 	const struct verdict *v = &t->bd.verdict;
 	char *heaviest = v->heaviest ? pass_name(v->heaviest) : xstrdup("none");
+	struct strvec parts = { 0 };
+	if (v->kind == VERDICT_MIXED) {
+		strvec_pushf(&parts, "mixed: no pass holds half the job time (most: %s pass, %.0f%%)", heaviest,
+			     isnan(v->heaviest_share) ? 0 : 100 * v->heaviest_share);
+	} else {
+		strvec_pushf(&parts, "%s: the %s pass holds %.0f%% of the job time", v->kind == VERDICT_HOST
+			     ? "host-pass dominant" : "device-pass dominant", heaviest, 100 * v->heaviest_share);
+		if (v->phase >= 0)
+			strvec_pushf(&parts, "%s %.0f%% of it (%.2f s)", v->phase == PHASE_CODEGEN && v->heaviest->backend_combined
+				     ? "optimizer and codegen" : phase_words[v->phase], 100 * v->phase_share,
+				     v->heaviest->phase[v->phase]);
+	}
+	if (t->device_frameworks.n) {
+		char *list = strvec_join(&t->device_frameworks, ", ");
+		strvec_pushf(&parts, "device pass parses %s (%.2f s of front end)", list, t->device_framework_front_end);
+		free(list);
+	}
+	if (t->host_frameworks.n) {
+		char *list = strvec_join(&t->host_frameworks, ", ");
+		strvec_pushf(&parts, "host pass parses %s", list);
+		free(list);
+	}
+	if (v->kind == VERDICT_DEVICE && v->phase == PHASE_CODEGEN)
+		strvec_push(&parts, "kernel work: machine code generation (unrolling, register pressure)");
 	char *device = v->device_pass ? pass_name(v->device_pass) : NULL;
 	char *fe = isnan(v->host_front_end) ? xstrdup("host front end unknown")
 		   : xasprintf("host front end %.2f s %s %.0f s", v->host_front_end, v->host_crossed ? ">" : "<=",
 			       ps->th.front_end_s);
-	char *cg = isnan(v->device_codegen_share) ? xstrdup("no device pass split")
+	char *cg = isnan(v->device_codegen_share) ? xstrdup("no device pass")
 		   : xasprintf("codegen %.0f%% of %s %s %.0f%%", 100 * v->device_codegen_share, device,
 			       v->device_crossed ? ">" : "<=", 100 * ps->th.codegen_share);
-	const char *kind = v->kind == VERDICT_HOST ? "host-pass dominant" : v->kind == VERDICT_DEVICE ? "device-pass dominant"
-			   : v->host_crossed ? "mixed (both thresholds crossed)" : "mixed (no threshold crossed)";
-	char *text = xasprintf("%s: %s; %s; most time: %s pass (%.0f%% of the job time)", kind, fe, cg, heaviest,
-			       isnan(v->heaviest_share) ? 0 : 100 * v->heaviest_share);
+	strvec_pushf(&parts, "marks: %s, %s", fe, cg);
+	char *text = strvec_join(&parts, "; ");
+	strvec_clear(&parts);
 	free(heaviest);
 	free(device);
 	free(fe);
@@ -559,9 +743,10 @@ static void render_tu_detail(const struct passes *ps, const struct tu *t)
 	printf("%s%s%s (%s): %zu jobs, timed by %s\n", c_bold(stdout), tu_name(ps, t), c_reset(stdout),
 	       compiler_name(t->cmd.compiler), t->jobs.n, t->timed_by);
 	struct table *tab = table_new();
-	const char *cols[] = { "#", "pass", "arch", "tool", "wall s", "cpu s", "peak RSS" };
-	for (size_t c = 0; c < 7; c++)
+	const char *cols[] = { "#", "pass", "arch", "tool", "wall s", "cpu s", "peak RSS", "instrumented s" };
+	for (size_t c = 0; c < 8; c++)
 		table_column(tab, cols[c], c == 0 || c >= 4);
+	double plain = 0, slowed = 0;
 	for (size_t i = 0; i < t->jobs.n; i++) {
 		const struct job *j = &t->jobs.v[i];
 		const struct job_time *jt = &t->times[i];
@@ -578,9 +763,22 @@ static void render_tu_detail(const struct passes *ps, const struct tu *t)
 		} else {
 			table_cell(tab, "-");
 		}
+		if (isnan(jt->instrumented)) {
+			table_cell(tab, "-");
+		} else {
+			table_cell(tab, "%.2f (%+.0f%%)", jt->instrumented,
+				   jt->wall > 0 ? 100 * (jt->instrumented - jt->wall) / jt->wall : 0);
+			plain += jt->wall;
+			slowed += jt->instrumented;
+		}
 	}
 	table_print(tab, stdout);
 	table_free(tab);
+	if (slowed > 0)
+		printf("measured: walls, CPU and RSS of plain runs; phases from instrumented runs (%s), scaled to the plain "
+		       "walls; the instrumentation cost %+.2f s (%+.0f%%) on those jobs\n",
+		       t->cmd.compiler == COMPILER_NVCC ? "-fdevice-time-trace, -Xcompiler -ftime-report" : "-ftime-report",
+		       slowed - plain, plain > 0 ? 100 * (slowed - plain) / plain : 0);
 	double overhead = t->wall.median - t->bd.jobs_sum;
 	printf("jobs sum %.2f s; whole TU %.2f s (driver and process overhead %+.2f s, %+.0f%%)\n\n", t->bd.jobs_sum,
 	       t->wall.median, overhead, t->wall.median > 0 ? 100 * overhead / t->wall.median : 0);
@@ -692,8 +890,9 @@ static void render_summary(const struct passes *ps)
 	table_print(tab, stdout);
 	table_free(tab);
 	strvec_clear(&archs);
-	printf("phases summed over the TU's passes; verdict: host = host front end > %.0f s, device = codegen > %.0f%% "
-	       "of a device pass, mixed = both or neither\n", ps->th.front_end_s, 100 * ps->th.codegen_share);
+	printf("phases summed over the TU's passes; verdict: the pass holding most of the job time (mixed: none holds "
+	       "half); the playbook's marks (host front end > %.0f s, codegen > %.0f%% of a device pass) are in each "
+	       "TU's detail\n", ps->th.front_end_s, 100 * ps->th.codegen_share);
 }
 
 static void render_table(const struct passes *ps)
@@ -748,10 +947,11 @@ static json_t *json_tu(const struct passes *ps, const struct tu *t)
 		json_t *argv = json_array();
 		for (size_t a = 0; a < j->argv.n; a++)
 			json_array_append_new(argv, json_string(j->argv.v[a]));
-		json_array_append_new(jobs, json_pack("{s:I, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+		json_array_append_new(jobs, json_pack("{s:I, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"index", (json_int_t)i + 1, "pass", pass_kind_name(j->pass),
 			"arch", j->arch ? json_string(j->arch) : json_null(), "tool", j->tool,
 			"wall_s", json_seconds(jt->wall), "cpu_s", json_seconds(jt->cpu),
+			"instrumented_wall_s", json_seconds(jt->instrumented),
 			"max_rss_kib", jt->maxrss_kb >= 0 ? json_integer(jt->maxrss_kb) : json_null(),
 			"phases", json_phases(jt->phase, jt->backend_combined),
 			"heaviest", json_heaviest(jt->heaviest, jt->nheaviest), "argv", argv));
@@ -771,8 +971,18 @@ static json_t *json_tu(const struct passes *ps, const struct tu *t)
 	char *text = verdict_text(ps, t);
 	char *heaviest = v->heaviest ? pass_name(v->heaviest) : NULL;
 	char *device = v->device_pass ? pass_name(v->device_pass) : NULL;
-	json_object_set_new(o, "verdict", json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:b, s:o, s:o}",
-		"kind", verdict_name(v->kind), "text", text, "host_front_end_s", json_seconds(v->host_front_end),
+	json_t *dev_fw = json_array(), *host_fw = json_array();
+	for (size_t i = 0; i < t->device_frameworks.n; i++)
+		json_array_append_new(dev_fw, json_string(t->device_frameworks.v[i]));
+	for (size_t i = 0; i < t->host_frameworks.n; i++)
+		json_array_append_new(host_fw, json_string(t->host_frameworks.v[i]));
+	json_object_set_new(o, "verdict", json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:b, s:o, s:o}",
+		"kind", verdict_name(v->kind), "text", text,
+		"phase", v->phase >= 0 ? json_string(phase_keys[v->phase]) : json_null(),
+		"phase_share", isnan(v->phase_share) ? json_null() : json_real(round(v->phase_share * 1000) / 1000),
+		"device_frameworks", dev_fw, "device_framework_front_end_s",
+		t->device_frameworks.n ? json_seconds(t->device_framework_front_end) : json_null(),
+		"host_frameworks", host_fw, "host_front_end_s", json_seconds(v->host_front_end),
 		"host_crossed", v->host_crossed,
 		"device_codegen_share", isnan(v->device_codegen_share) ? json_null() : json_real(round(v->device_codegen_share * 1000) / 1000),
 		"device_pass", device ? json_string(device) : json_null(), "device_crossed", v->device_crossed,
@@ -860,6 +1070,7 @@ int cmd_passes(int argc, char **argv)
 	for (size_t i = 0; i < ps.ntus; i++)
 		if (!ps.tus[i].failed)
 			probe(&ps, &ps.tus[i], i);
+	find_frameworks(&ps);
 	if (json)
 		render_json(&ps);
 	else

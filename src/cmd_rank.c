@@ -25,7 +25,7 @@
 
 static const char usage[] =
 	"usage: buildwall rank [-C BUILD_DIR] [TARGET...] [--parallel P] [-j JOBS] [-r REPEATS]\n"
-	"                      [--top K] [--timeout S] [--json]\n"
+	"                      [--top K] [--policy manifest|critical] [--timeout S] [--json]\n"
 	"\n"
 	"Re-run each compile step (default: every object file; TARGET names an output path,\n"
 	"its basename or a glob such as '*.cuda.o') in isolation, with every file it writes\n"
@@ -34,9 +34,11 @@ static const char usage[] =
 	"\n"
 	"Per TU: median wall of the repeats (monotonic clock), CPU (user+sys incl. children),\n"
 	"peak RSS (largest process), share of the serial sum. Then the module wall predicted\n"
-	"for -j JOBS by list scheduling over ninja's dependency graph (ready steps start in\n"
-	"manifest order, as ninja 1.11 does), the link timed from .ninja_log when it is there,\n"
-	"else by re-running the link on the temp objects, and the steps on the critical path.\n"
+	"for -j JOBS by list scheduling over ninja's dependency graph, ready steps in the order\n"
+	"the installed ninja picks them (manifest order up to 1.11, longest path first from\n"
+	"1.12), the link timed from .ninja_log when it is there, else by re-running it on the\n"
+	"temp objects; the bound that sets the wall (the critical path through the dependency\n"
+	"graph, or total work / jobs) and that critical path, step by step.\n"
 	"\n"
 	"options:\n"
 	"  -C DIR             ninja build directory (default .)\n"
@@ -44,6 +46,7 @@ static const char usage[] =
 	"  --parallel P       measure P TUs at once (default 1; contention inflates walls)\n"
 	"  -j, --jobs JOBS    job count for the prediction (default $MAX_JOBS, else CPUs)\n"
 	"  --top K            show the K slowest TUs only\n"
+	"  --policy P         manifest or critical: override the installed ninja's order\n"
 	"  --timeout S        give up on a compile after S seconds (counts as failed)\n"
 	"  --json             one JSON document (docs/json.md) instead of tables\n";
 
@@ -78,7 +81,10 @@ struct rank {
 	struct step_time *steps;	/* per edge */
 	struct graph_node *nodes;
 	struct schedule sched;
-	size_t *chain, nchain;
+	enum sched_policy policy;
+	char *policy_why;
+	double critical, work;	/* the two lower bounds: longest dependency chain, work / jobs */
+	size_t *chain, nchain;	/* that longest chain, first to last */
 	struct tu **order;	/* slowest first, failed last */
 	double serial;
 	size_t measured, unknown;
@@ -333,11 +339,16 @@ static void predict(struct rank *r)
 		r->nodes[i] = (struct graph_node){ r->steps[i].seconds, ninja_edge_is_phony(e), e->deps, e->ndeps };
 		r->unknown += !strcmp(r->steps[i].source, "none");
 	}
-	const struct sched_options opts = { (int)r->jobs, POLICY_MANIFEST, 0 };
+	const struct sched_options opts = { (int)r->jobs, r->policy, 0 };
 	if (!graph_schedule(r->nodes, n, &opts, &r->sched) && (proc_exit_if_interrupted(), true))
 		die(EXIT_BAD_INPUT, "%s: the build graph has a cycle", r->dir);
+	r->critical = graph_longest_path(r->nodes, n, NULL);
+	for (size_t i = 0; i < n; i++)
+		if (!r->nodes[i].free)
+			r->work += r->nodes[i].duration;
+	r->work /= (double)r->jobs;
 	r->chain = xcalloc(n, sizeof(size_t));
-	r->nchain = graph_critical_chain(&r->sched, n, r->chain);
+	r->nchain = graph_longest_chain(r->nodes, n, r->chain);
 	r->order = xcalloc(r->ntus, sizeof(*r->order));
 	for (size_t i = 0; i < r->ntus; i++) {
 		r->order[i] = &r->tus[i];
@@ -364,6 +375,12 @@ static json_t *json_step(const struct rank *r, size_t i)
 {
 	return json_pack("{s:s, s:o, s:s}", "target", r->build.edges[i].outputs.v[0],
 			 "seconds", json_seconds(r->steps[i].seconds), "source", r->steps[i].source);
+}
+
+/* Which lower bound sets the predicted wall. */
+static const char *binding(const struct rank *r)
+{
+	return r->critical >= r->work ? "critical path" : "total work / jobs";
 }
 
 static void render_json(const struct rank *r)
@@ -403,9 +420,11 @@ static void render_json(const struct rank *r)
 	for (size_t i = 0; i < r->build.n; i++)
 		if (is_other_step(r, i))
 			json_array_append_new(others, json_step(r, i));
-	json_object_set_new(doc, "prediction", json_pack("{s:I, s:o, s:s, s:o, s:o, s:I}",
+	json_object_set_new(doc, "prediction", json_pack("{s:I, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:I}",
 		"jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->sched.makespan),
-		"policy", "manifest order (ninja <= 1.11)", "critical_path", path, "other_steps", others,
+		"policy", r->policy == POLICY_CRITICAL ? "critical" : "manifest", "policy_source", r->policy_why,
+		"critical_path_s", json_seconds(r->critical), "work_bound_s", json_seconds(r->work),
+		"binds", binding(r), "critical_path", path, "other_steps", others,
 		"steps_without_time", (json_int_t)r->unknown));
 	json_print(doc);
 }
@@ -454,8 +473,11 @@ static void render_table(const struct rank *r)
 		printf("(%zu more; --top shows the %zu slowest)\n", r->ntus - shown, shown);
 
 	printf("\nserial sum: %.2f s over %zu compile step%s\n", r->serial, r->measured, r->measured == 1 ? "" : "s");
-	printf("predicted wall at -j %ld: %s%.2f s%s (list scheduling over ninja's graph, manifest order)\n",
-	       r->jobs, c_bold(stdout), r->sched.makespan, c_reset(stdout));
+	printf("predicted wall at -j %ld: %s%.2f s%s (list scheduling over ninja's graph, %s: %s)\n", r->jobs,
+	       c_bold(stdout), r->sched.makespan, c_reset(stdout),
+	       r->policy == POLICY_CRITICAL ? "longest path first" : "manifest order", r->policy_why);
+	printf("bounds: critical path %.2f s, total work / jobs %.2f s: the %s binds\n", r->critical, r->work,
+	       binding(r));
 	size_t others = 0;
 	for (size_t i = 0; i < r->build.n; i++) {
 		if (!is_other_step(r, i))
@@ -472,7 +494,7 @@ static void render_table(const struct rank *r)
 	if (r->unknown)
 		printf("note: %zu step%s without a time (not re-run, not in .ninja_log) counted as 0 s\n",
 		       r->unknown, r->unknown == 1 ? "" : "s");
-	printf("critical path:");
+	printf("critical path (longest chain of dependencies, %.2f s):", r->critical);
 	bool first = true;
 	for (size_t i = 0; i < r->nchain; i++) {
 		size_t e = r->chain[i];
@@ -501,6 +523,7 @@ static void rank_free(struct rank *r)
 	free(r->nodes);
 	schedule_free(&r->sched);
 	free(r->chain);
+	free(r->policy_why);
 	free(r->order);
 	strvec_clear(&r->stripped);
 	ninja_build_free(&r->build);
@@ -512,9 +535,11 @@ int cmd_rank(int argc, char **argv)
 		{ "repeats", required_argument, NULL, 'r' }, { "parallel", required_argument, NULL, 'p' },
 		{ "jobs", required_argument, NULL, 'j' }, { "top", required_argument, NULL, 'k' },
 		{ "timeout", required_argument, NULL, 't' }, { "json", no_argument, NULL, 'J' },
+		{ "policy", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct rank r = { .dir = ".", .repeats = 1, .parallel = 1 };
+	const char *policy = NULL;
 	bool json = false;
 	int c;
 	opterr = 0;
@@ -527,10 +552,13 @@ int cmd_rank(int argc, char **argv)
 		case 'k': r.top = option_int("rank", "--top", optarg, 1, 1000000); break;
 		case 't': r.timeout = option_seconds("rank", "--timeout", optarg); break;
 		case 'J': json = true; break;
+		case 'P': policy = optarg; break;
 		case 'h': fputs(usage, stdout); return EXIT_OK;
 		default: bad_option("rank", c, argv);
 		}
 	}
+	if (policy && strcmp(policy, "manifest") && strcmp(policy, "critical"))
+		usage_error("rank", "--policy is manifest or critical, not '%s'", policy);
 	if (!r.jobs)
 		r.jobs = jobs_from_env("rank");
 	if (!r.jobs)
@@ -542,6 +570,12 @@ int cmd_rank(int argc, char **argv)
 	steps_note_stripped(&r.stripped);
 	measure(&r);
 	step_times(&r);
+	if (policy) {
+		r.policy = strcmp(policy, "critical") ? POLICY_MANIFEST : POLICY_CRITICAL;
+		r.policy_why = xstrdup("--policy");
+	} else {
+		r.policy = ninja_policy(&r.policy_why);
+	}
 	predict(&r);
 	if (json)
 		render_json(&r);

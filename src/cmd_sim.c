@@ -253,27 +253,6 @@ static void times_from_rank(struct sim *s)
 	times_from_log(s, true);	/* the link and the rest */
 }
 
-/* ---- policy: what the installed ninja does ---- */
-
-static void detect_policy(struct sim *s)
-{
-	char *out = xasprintf("%s/ninja-version.txt", tmpdir_path());
-	char *argv[] = { (char *)ninja_program(), "--version", NULL };
-	struct proc p = { .argv = argv, .out_path = out };
-	proc_run(&p);
-	char *text = proc_succeeded(&p) ? read_text_file(out) : NULL;
-	int major = 0, minor = 0;
-	if (text && sscanf(text, "%d.%d", &major, &minor) == 2) {
-		s->policy = major > 1 || minor >= 12 ? POLICY_CRITICAL : POLICY_MANIFEST;
-		s->policy_why = xasprintf("installed ninja %d.%d", major, minor);
-	} else {
-		s->policy = POLICY_MANIFEST;
-		s->policy_why = xstrdup("ninja's version unknown: manifest order");
-	}
-	free(text);
-	free(out);
-}
-
 /* ---- options ---- */
 
 static void push_jobs(struct sim *s, long j)
@@ -526,7 +505,7 @@ int cmd_sim(int argc, char **argv)
 						    s.edits[k].arg, s.build.edges[e].outputs.v[0]);
 		}
 	if (!policy)
-		detect_policy(&s);
+		s.policy = ninja_policy(&s.policy_why);
 
 	struct model base, edited;
 	build_model(&s, false, &base);

@@ -452,6 +452,28 @@ void ninja_build_free(struct ninja_build *b)
 	memset(b, 0, sizeof(*b));
 }
 
+enum sched_policy ninja_policy(char **why)
+{
+	char *out = xasprintf("%s/ninja-version.txt", tmpdir_path());
+	char *argv[] = { (char *)ninja_program(), "--version", NULL };
+	struct proc p = { .argv = argv, .out_path = out };
+	proc_run(&p);
+	proc_exit_if_interrupted();
+	char *text = proc_succeeded(&p) ? read_text_file(out) : NULL;
+	remove(out);
+	free(out);
+	int major = 0, minor = 0;
+	enum sched_policy policy = POLICY_MANIFEST;
+	if (text && sscanf(text, "%d.%d", &major, &minor) == 2) {
+		policy = major > 1 || minor >= 12 ? POLICY_CRITICAL : POLICY_MANIFEST;
+		*why = xasprintf("installed ninja %d.%d", major, minor);
+	} else {
+		*why = xstrdup("ninja's version unknown: manifest order");
+	}
+	free(text);
+	return policy;
+}
+
 bool ninja_edge_is_phony(const struct ninja_edge *e)
 {
 	return e->rule && !strcmp(e->rule, "phony");

@@ -12,6 +12,7 @@
 #ifndef BUILDWALL_NINJA_H
 #define BUILDWALL_NINJA_H
 
+#include "graph.h"
 #include "util.h"
 
 struct ninja_edge {
@@ -47,6 +48,11 @@ long ninja_edge_of(const struct ninja_build *b, const char *output);
  * (ninja -t commands), without loading the graph. */
 void ninja_commands(const char *dir, struct strvec *commands);
 bool ninja_edge_is_phony(const struct ninja_edge *e);
+/* How the installed ninja picks among ready steps, for rank's and sim's
+ * predictions alike: up to 1.11 in manifest order, from 1.12 the step with
+ * the longest path ahead first (ninja's critical-path scheduling). *why
+ * gets "installed ninja 1.13" (owned by the caller). */
+enum sched_policy ninja_policy(char **why);
 /* Object files: what rank and passes treat as compile steps. */
 bool ninja_edge_is_compile(const struct ninja_edge *e);
 

@@ -71,12 +71,20 @@ static void judge(struct breakdown *b, const struct thresholds *t)
 	v->heaviest_share = b->jobs_sum > 0 && v->heaviest ? v->heaviest->seconds / b->jobs_sum : NAN;
 	v->host_crossed = !isnan(v->host_front_end) && v->host_front_end > t->front_end_s;
 	v->device_crossed = !isnan(v->device_codegen_share) && v->device_codegen_share > t->codegen_share;
-	if (v->host_crossed && !v->device_crossed)
-		v->kind = VERDICT_HOST;
-	else if (v->device_crossed && !v->host_crossed)
-		v->kind = VERDICT_DEVICE;
-	else
-		v->kind = VERDICT_MIXED;	/* both problems, or neither */
+	v->kind = VERDICT_MIXED;
+	v->phase = -1;
+	v->phase_share = NAN;
+	if (!v->heaviest || isnan(v->heaviest_share) || v->heaviest_share < VERDICT_MAJORITY ||
+	    v->heaviest->kind == PASS_OTHER)
+		return;
+	v->kind = v->heaviest->kind == PASS_HOST ? VERDICT_HOST : VERDICT_DEVICE;
+	for (int k = 0; k < NPHASES; k++) {
+		double s = v->heaviest->phase[k];
+		if (!isnan(s) && (v->phase < 0 || s > v->heaviest->phase[v->phase]))
+			v->phase = k;
+	}
+	if (v->phase >= 0 && v->heaviest->seconds > 0)
+		v->phase_share = v->heaviest->phase[v->phase] / v->heaviest->seconds;
 }
 
 void breakdown_build(const struct job_list *jobs, const struct job_time *times, const struct thresholds *t,

@@ -9,7 +9,8 @@
 
 /* One job's measurement. Phases are NaN where nothing split the job. */
 struct job_time {
-	double wall, cpu;	/* seconds; cpu NaN when the driver timed the job (nvcc) */
+	double wall, cpu;	/* seconds, of plain runs; cpu NaN when the driver timed the job (nvcc) */
+	double instrumented;	/* the wall of its instrumented runs (phases are scaled from them); NaN: none */
 	long maxrss_kb;		/* -1: not measured */
 	double phase[NPHASES];
 	bool backend_combined;	/* gcc: optimizer + codegen in phase[PHASE_CODEGEN] */
@@ -30,15 +31,23 @@ struct pass {
 };
 
 enum verdict_kind { VERDICT_HOST, VERDICT_DEVICE, VERDICT_MIXED };
+/* A pass holding at least this share of the job time decides the verdict. */
+#define VERDICT_MAJORITY 0.5
 
 struct thresholds {
 	double front_end_s;	/* host front end above this: host-pass dominant (5 s) */
 	double codegen_share;	/* codegen share of a device pass above this: device-pass dominant (0.7) */
 };
 
+/* The verdict answers relatively: the pass that holds most of the TU's job
+ * time and the phase that holds most of that pass. The playbook's
+ * absolute marks (front end > 5 s, codegen > 70 % of a device pass, from a
+ * 128-core ROCm machine) are kept as marks beside it, not as the verdict. */
 struct verdict {
-	enum verdict_kind kind;
-	bool host_crossed, device_crossed;
+	enum verdict_kind kind;	/* the heaviest pass's kind; mixed when no pass holds half the time */
+	int phase;		/* the heaviest phase of that pass, or -1 */
+	double phase_share;	/* of that pass's seconds */
+	bool host_crossed, device_crossed;	/* the marks */
 	double host_front_end;		/* s; NaN without a split host pass */
 	double device_codegen_share;	/* the largest over device passes; NaN without one */
 	const struct pass *device_pass;	/* the device pass with that share */

@@ -27,7 +27,9 @@ run 0 "passes --all table" "$BW" passes -C "$T/toy" --all
 contains "$T/out" "verdict" "summary table has a verdict column"
 contains "$T/out" "a.o" "summary table lists every TU"
 run 0 "passes table for one TU" "$BW" passes -C "$T/toy" b.o
-contains "$T/out" "verdict: mixed (no threshold crossed)" "the detail table states the verdict and why"
+contains "$T/out" "verdict: host-pass dominant: the host pass holds 100% of the job time" "the detail table states the verdict and why"
+contains "$T/out" "marks: host front end" "the playbook's marks stand beside the verdict"
+contains "$T/out" "measured: walls, CPU and RSS of plain runs; phases from instrumented runs (-ftime-report)" "says the phases come from an instrumented run"
 contains "$T/out" "jobs sum" "the detail table compares job sum and TU wall"
 contains "$T/out" "cc1" "the detail table lists the jobs"
 
@@ -68,6 +70,29 @@ if command -v nvcc >/dev/null; then
 	done
 	check "device-heavy TU: device-pass dominant" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["kind"]')" = device ]
 	check "host-heavy TU: host-pass dominant" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 't["verdict"]["kind"]')" = host ]
+	check "bigtile: its device pass and codegen named" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '(t["verdict"]["heaviest_pass"], t["verdict"]["phase"])')" = "('device sm_80', 'codegen')" ]
+	check "epilogue: its host pass and front end named" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o '(t["verdict"]["heaviest_pass"], t["verdict"]["phase"])')" = "('host', 'front_end')" ]
+	check "epilogue (baseline): device pass parses torch/ATen/c10, with its front-end seconds" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o '"device pass parses torch/ATen/c10" in t["verdict"]["text"] and t["verdict"]["device_framework_front_end_s"] > 0')" = True ]
+	check "bigtile (framework-free by design): no framework in its device pass" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["device_frameworks"]')" = "[]" ]
+	check "instrumented walls recorded beside the plain ones" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 'all(j["instrumented_wall_s"] is not None for j in t["jobs"] if j["tool"] in ("cicc", "gcc"))')" = True ]
+	# The host TUs (gcc): plain job walls add up to the plain TU wall.
+	run 0 "passes on the CUDA demo's host TUs" "$BW" passes -C "$demo" opus_dispatch.o opus_pybind.o --json
+	cp "$T/out" "$T/host.json"
+	for target in opus_dispatch.o opus_pybind.o; do
+		ratio=$(tu_eval "$T/host.json" $target 'round(t["jobs_sum_s"] / t["wall_s"], 3)')
+		check "$target (gcc): job sum within 10 % of the plain TU wall ($ratio)" python3 -c "import sys; sys.exit(0 if abs($ratio - 1) <= 0.10 else 1)"
+		cost=$(tu_eval "$T/host.json" $target 'round([j["instrumented_wall_s"] / j["wall_s"] for j in t["jobs"] if j["tool"] == "cc1plus"][0], 2)')
+		echo "# $target: gcc -ftime-report runs $cost x the plain cc1plus"
+	done
+	# The optimized variant: no kernel's device pass parses the framework.
+	O=$T/optimized
+	"$(dirname "$0")/../../examples/demo-module/configure" --size small --variant optimized "$O" >/dev/null
+	ninja -C "$O" opus_gemm_0.cuda.o opus_epilogue.cuda.o >/dev/null 2>&1
+	run 0 "passes on the optimized variant's kernels" "$BW" passes -C "$O" opus_gemm_0.cuda.o opus_epilogue.cuda.o --json
+	for target in opus_gemm_0.cuda.o opus_epilogue.cuda.o; do
+		check "optimized $target: no framework in its device pass" [ "$(tu_eval "$T/out" $target 't["verdict"]["device_frameworks"]')" = "[]" ]
+		check "optimized $target: nothing of the kind in the verdict" sh -c "! python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([t[\"verdict\"][\"text\"] for t in d[\"tus\"]])' '$T/out' | grep -q 'device pass parses'"
+	done
 	check "device phases from -fdevice-time-trace" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[p for p in t["passes"] if p["pass"] == "device"][0]["phases"]["optimizer"] > 0')" = True ]
 	echo "# $(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["text"]')"
 	echo "# $(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 't["verdict"]["text"]')"
@@ -85,6 +110,11 @@ if command -v clang++-19 >/dev/null || command -v clang++-22 >/dev/null; then
 	check "four phases read for every cc1 job" [ "$(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o 'all(all(v is not None for v in j["phases"].values()) for j in t["jobs"] if j["tool"] == "cc1")')" = True ]
 	check "device-heavy TU: device-pass dominant (HIP)" [ "$(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o 't["verdict"]["kind"]')" = device ]
 	check "host-heavy TU: host-pass dominant (HIP)" [ "$(tu_eval "$T/hip.json" opus_epilogue.cuda.o 't["verdict"]["kind"]')" = host ]
+	check "bigtile (HIP): a device pass and codegen named" [ "$(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o '(t["verdict"]["heaviest_pass"].startswith("device gfx"), t["verdict"]["phase"])')" = "(True, 'codegen')" ]
+	check "epilogue (HIP): the host pass and front end named" [ "$(tu_eval "$T/hip.json" opus_epilogue.cuda.o '(t["verdict"]["heaviest_pass"], t["verdict"]["phase"])')" = "('host', 'front_end')" ]
+	check "epilogue (HIP, baseline): device pass parses torch/ATen/c10" [ "$(tu_eval "$T/hip.json" opus_epilogue.cuda.o '"device pass parses torch/ATen/c10" in t["verdict"]["text"]')" = True ]
+	cost=$(tu_eval "$T/hip.json" opus_epilogue.cuda.o 'round(sum(j["instrumented_wall_s"] for j in t["jobs"] if j["tool"] == "cc1") / sum(j["wall_s"] for j in t["jobs"] if j["tool"] == "cc1"), 2)')
+	echo "# clang-19 -ftime-report runs $cost x the plain cc1 jobs (epilogue, HIP)"
 	echo "# $(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o 't["verdict"]["text"]')"
 	echo "# $(tu_eval "$T/hip.json" opus_epilogue.cuda.o 't["verdict"]["text"]')"
 fi

@@ -102,17 +102,34 @@ static void test_host_dominant_and_thresholds(void **state)
 	assert_float_equal(v.device_codegen_share, 0.4 / 4.3, 1e-6);
 	assert_float_equal(v.heaviest_share, 9.0 / 17.45, 1e-6);
 
-	/* A higher front-end bar: neither threshold holds, so mixed. */
+	assert_int_equal(v.phase, PHASE_FRONT_END);
+	assert_float_equal(v.phase_share, 7.5 / 9.0, 1e-6);
+
+	/* The marks move; the answer does not: the host pass holds 52 % of
+	 * the time, its front end 83 % of that. */
 	const struct thresholds strict = { 8.0, 0.7 };
 	verdict_of(s, 6, &strict, &v);
-	assert_int_equal(v.kind, VERDICT_MIXED);
+	assert_int_equal(v.kind, VERDICT_HOST);
 	assert_false(v.host_crossed || v.device_crossed);
-
-	/* A lower codegen bar makes both hold: mixed too. */
 	const struct thresholds both = { 5.0, 0.05 };
 	verdict_of(s, 6, &both, &v);
-	assert_int_equal(v.kind, VERDICT_MIXED);
+	assert_int_equal(v.kind, VERDICT_HOST);
 	assert_true(v.host_crossed && v.device_crossed);
+}
+
+/* No pass holds half the time (three even passes): mixed. */
+static void test_mixed(void **state)
+{
+	(void)state;
+	const struct spec s[] = {
+		{ PASS_DEVICE, "gfx90a", "cc1", 4.0, 1.0, 0.1, 0.4, 2.5 },
+		{ PASS_DEVICE, "gfx942", "cc1", 4.0, 1.0, 0.1, 0.4, 2.5 },
+		{ PASS_HOST, NULL, "cc1", 4.0, 3.5, 0.1, 0.2, 0.2 },
+	};
+	struct verdict v;
+	verdict_of(s, 3, &playbook, &v);
+	assert_int_equal(v.kind, VERDICT_MIXED);
+	assert_int_equal(v.phase, -1);
 }
 
 /* A plain C++ TU: a host pass only; no device share to judge. */
@@ -136,6 +153,7 @@ int main(void)
 		cmocka_unit_test(test_device_dominant_nvcc),
 		cmocka_unit_test(test_host_dominant_and_thresholds),
 		cmocka_unit_test(test_host_only),
+		cmocka_unit_test(test_mixed),
 	};
 	return cmocka_run_group_tests_name("passes", tests, NULL, NULL);
 }
