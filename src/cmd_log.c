@@ -120,8 +120,13 @@ static void critical_path(struct log_cmd *c)
 {
 	struct ninja_build b;
 	ninja_load(c->dir, &b);
-	const struct timeline *tl = &c->tl;
+	struct timeline *tl = &c->tl;
 	long *step_of = steps_of_edges(&b, tl);
+	/* With the graph, a step's kind comes from what it compiles. */
+	for (size_t i = 0; i < b.n; i++)
+		if (step_of[i] >= 0)
+			tl->steps[step_of[i]].kind = step_kind_of_edge(&b.edges[i]);
+	timeline_count_kinds(tl);
 
 	/* The longest chain through the graph, with this build's durations
 	 * (steps not rebuilt take none). */

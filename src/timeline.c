@@ -1,28 +1,71 @@
 #include "timeline.h"
 
 #include "heap.h"
+#include "ninja.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-const char *const step_kind_names[NKINDS] = { "kernel TU", "host TU", "link", "other" };
+const char *const step_kind_names[NKINDS] = { "kernel TU", "host TU", "compile", "link", "other" };
+
+static bool any_suffix(const char *s, const char *const *suffixes)
+{
+	for (; *suffixes; suffixes++)
+		if (has_suffix(s, *suffixes))
+			return true;
+	return false;
+}
+
+static const char *const objects[] = { ".o", ".obj", NULL };
+static const char *const links[] = { ".so", ".a", ".lib", ".dll", ".dylib", ".pyd", ".exe", NULL };
 
 enum step_kind step_kind_of(const char *output)
 {
-	static const char *const kernels[] = { ".cuda.o", ".cu.o", ".hip.o", ".cu.obj", ".cuda.obj" };
-	static const char *const objects[] = { ".o", ".obj" };
-	static const char *const links[] = { ".so", ".a", ".lib", ".dll", ".dylib", ".pyd", ".exe" };
-	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
-		if (has_suffix(output, kernels[i]))
-			return KIND_KERNEL_TU;
-	for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
-		if (has_suffix(output, objects[i]))
-			return KIND_HOST_TU;
-	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
-		if (has_suffix(output, links[i]) || strstr(output, ".so."))
-			return KIND_LINK;
+	if (any_suffix(output, objects))
+		return KIND_COMPILE;
+	if (any_suffix(output, links) || strstr(output, ".so."))
+		return KIND_LINK;
 	return strchr(base_name(output), '.') ? KIND_OTHER : KIND_LINK;
+}
+
+/* -x cu, -x cuda, -x hip (or -xcu...) in a command: compiled as a GPU TU. */
+static bool gpu_language(const char *command)
+{
+	static const char *const flags[] = { "-x cu ", "-x cuda ", "-x hip ", "-xcu ", "-xcuda ", "-xhip ", NULL };
+	for (const char *const *f = flags; *f; f++)
+		if (strstr(command, *f))
+			return true;
+	return false;
+}
+
+enum step_kind step_kind_of_edge(const struct ninja_edge *e)
+{
+	static const char *const kernels[] = { ".cu", ".hip", NULL };
+	static const char *const hosts[] = { ".cpp", ".cc", ".cxx", ".c++", ".C", ".c", NULL };
+	if (ninja_edge_is_phony(e))
+		return KIND_OTHER;
+	for (size_t i = 0; i < e->inputs.n; i++) {
+		if (any_suffix(e->inputs.v[i], kernels))
+			return KIND_KERNEL_TU;
+		if (any_suffix(e->inputs.v[i], hosts))
+			return e->command && gpu_language(e->command) ? KIND_KERNEL_TU : KIND_HOST_TU;
+	}
+	return step_kind_of(e->outputs.v[0]);
+}
+
+void timeline_count_kinds(struct timeline *t)
+{
+	for (int k = 0; k < NKINDS; k++) {
+		t->by_kind[k] = t->weighted_by_kind[k] = 0;
+		t->count_by_kind[k] = 0;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct step *s = &t->steps[i];
+		t->by_kind[s->kind] += s->end - s->start;
+		t->weighted_by_kind[s->kind] += s->weighted;
+		t->count_by_kind[s->kind]++;
+	}
 }
 
 static int cmp_start(const void *a, const void *b)
@@ -145,16 +188,13 @@ void timeline_build(const struct ninja_log *build, struct timeline *t)
 		if (s->end > t->wall)
 			t->wall = s->end;
 		t->busy += s->end - s->start;
-		t->by_kind[s->kind] += s->end - s->start;
-		t->count_by_kind[s->kind]++;
 	}
 	struct step **by_start = xcalloc(t->n, sizeof(*by_start));
 	for (size_t i = 0; i < t->n; i++)
 		by_start[i] = &t->steps[i];
 	qsort(by_start, t->n, sizeof(*by_start), cmp_start);
 	weigh(t, by_start);
-	for (size_t i = 0; i < t->n; i++)
-		t->weighted_by_kind[t->steps[i].kind] += t->steps[i].weighted;
+	timeline_count_kinds(t);
 	assign_slots(t, by_start);
 	free(by_start);
 	fill_profile(t);

@@ -7,13 +7,18 @@
 
 #include "ninja_log.h"
 
-enum step_kind { KIND_KERNEL_TU, KIND_HOST_TU, KIND_LINK, KIND_OTHER, NKINDS };
-/* "kernel TU", "host TU", "link", "other". */
+enum step_kind { KIND_KERNEL_TU, KIND_HOST_TU, KIND_COMPILE, KIND_LINK, KIND_OTHER, NKINDS };
+/* "kernel TU", "host TU", "compile", "link", "other". */
 extern const char *const step_kind_names[NKINDS];
-/* By the output's name: X.cuda.o, X.cu.o, X.hip.o are kernel TUs; other
- * objects host TUs (dispatcher, pybind); libraries and extensionless
- * files links. */
+/* From the log alone, by the output's name: an object is a compile (what
+ * it compiles is not in its name: aiter and torch call every object
+ * X.cuda.o), libraries and extensionless files are links. */
 enum step_kind step_kind_of(const char *output);
+/* From what the step is, as ninja describes it: a compile's kind from its
+ * source (.cu, .hip, or -x cu/hip: a kernel TU; .cpp, .cc, .c: a host TU),
+ * "compile" where nothing says more; links and the rest as above. */
+struct ninja_edge;
+enum step_kind step_kind_of_edge(const struct ninja_edge *e);
 
 struct step {
 	const struct log_entry *first;	/* its first line; the outputs follow */
@@ -41,6 +46,8 @@ struct timeline {
 
 /* Build the timeline of one build; the log must outlive it. */
 void timeline_build(const struct ninja_log *build, struct timeline *t);
+/* Re-count the per-kind totals after kinds were set from the graph. */
+void timeline_count_kinds(struct timeline *t);
 void timeline_free(struct timeline *t);
 
 #endif

@@ -18,10 +18,35 @@ check "prediction uses -j 3" [ "$(json "$T/r.json" 'd["prediction"]["jobs"]')" =
 check "critical path ends at the link" [ "$(json "$T/r.json" 'd["prediction"]["critical_path"][-1]["target"]')" = prog ]
 check "link time from .ninja_log" [ "$(json "$T/r.json" 'd["prediction"]["critical_path"][-1]["source"]')" = .ninja_log ]
 check "other steps: the link and the generated header, with their sources" [ "$(json "$T/r.json" '[(s["target"], s["source"]) for s in d["prediction"]["other_steps"]]')" = "[('gen.h', '.ninja_log'), ('prog', '.ninja_log')]" ]
+check "the binding bound is named" [ "$(json "$T/r.json" 'd["prediction"]["binds"] in ("critical path", "total work / jobs") and d["prediction"]["critical_path_s"] > 0 and d["prediction"]["work_bound_s"] > 0')" = True ]
+check "at -j 3, three TUs: the critical path binds" [ "$(json "$T/r.json" 'd["prediction"]["binds"]')" = "critical path" ]
+# Every step of the critical path is an input of the next, as ninja says
+# (-t inputs reads the manifest only).
+chain_ok=True
+for pair in $(json "$T/r.json" '" ".join(a["target"] + "," + b["target"] for a, b in zip(d["prediction"]["critical_path"], d["prediction"]["critical_path"][1:]))'); do
+	ninja -C "$T/toy" -t inputs "${pair#*,}" | grep -qxF "${pair%%,*}" || chain_ok=False
+done
+check "the critical path is a real chain of dependencies" [ "$chain_ok" = True ]
+check "policy from the installed ninja" [ "$(json "$T/r.json" '(d["prediction"]["policy"], d["prediction"]["policy_source"])')" = "('manifest', 'installed ninja 1.11')" ]
+# A ninja that says 1.13: rank and sim both start the longest path first.
+mkdir -p "$T/n113"
+printf '#!/bin/sh
+[ "$1" = --version ] && { echo 1.13.1; exit 0; }
+exec %s "$@"
+' "$(command -v ninja)" >"$T/n113/ninja"
+chmod +x "$T/n113/ninja"
+PATH="$T/n113:$PATH" run 0 "rank under ninja 1.13" "$BW" rank -C "$T/toy" a.o --json
+check "rank under ninja 1.13: longest path first" [ "$(json "$T/out" '(d["prediction"]["policy"], d["prediction"]["policy_source"])')" = "('critical', 'installed ninja 1.13')" ]
+PATH="$T/n113:$PATH" run 0 "sim under ninja 1.13" "$BW" sim -C "$T/toy" -j 2 --json
+check "sim under ninja 1.13: longest path first" [ "$(json "$T/out" 'd["policy"]')" = critical ]
+run 0 "rank --policy overrides" "$BW" rank -C "$T/toy" a.o --policy critical --json
+check "rank --policy critical" [ "$(json "$T/out" '(d["prediction"]["policy"], d["prediction"]["policy_source"])')" = "('critical', '--policy')" ]
+run 2 "rank --policy junk" "$BW" rank -C "$T/toy" --policy fastest
 check "prediction at -j3 = slowest TU + link" [ "$(json "$T/r.json" 'abs(d["prediction"]["wall_s"] - d["tus"][0]["wall_s"] - d["prediction"]["critical_path"][-1]["seconds"]) < 0.01')" = True ]
 run 0 "rank table" "$BW" rank -C "$T/toy" --top 2
 contains "$T/out" "predicted wall at -j" "table shows the prediction"
-contains "$T/out" "critical path:" "table shows the critical path"
+contains "$T/out" "critical path (longest chain of dependencies" "table shows the dependency critical path"
+contains "$T/out" "binds" "table says which bound binds"
 contains "$T/out" "prog" "table names the link step"
 contains "$T/out" "(from .ninja_log)" "table says where the link time came from"
 contains "$T/out" "(1 more; --top shows the 2 slowest)" "--top limits the rows"

@@ -14,7 +14,8 @@ ratio=$(json "$T/demo.json" 'round(d["tus"][0]["wall_s"] / d["tus"][1]["wall_s"]
 echo "# slowest / runner-up = $ratio (planted: >= 1.5)"
 check "slowest TU well ahead of the runner-up ($ratio x)" python3 -c "import sys; sys.exit(0 if $ratio >= 1.3 else 1)"
 check "prediction between slowest TU and serial sum" [ "$(json "$T/demo.json" 'd["tus"][0]["wall_s"] < d["prediction"]["wall_s"] < d["serial_sum_s"]')" = True ]
-check "critical path runs through TUs to the link" [ "$(json "$T/demo.json" 'len(d["prediction"]["critical_path"]) >= 3')" = True ]
+check "dependency critical path: the slowest TU, then the link" [ "$(json "$T/demo.json" '[s["target"] for s in d["prediction"]["critical_path"]]')" = "['opus_gemm_bigtile.cuda.o', 'opus_demo.so']" ]
+check "rank names the bound that binds" [ "$(json "$T/demo.json" 'd["prediction"]["binds"] in ("critical path", "total work / jobs")')" = True ]
 check "critical path ends at the module .so" [ "$(json "$T/demo.json" 'd["prediction"]["critical_path"][-1]["target"]')" = opus_demo.so ]
 # The first real build ran at -j 2 too (with cold caches): the prediction
 # should be close to it.
@@ -22,4 +23,13 @@ recorded=$(awk -F'\t' 'NR > 1 && $2 > m { m = $2 } END { print m / 1000 }' "$dem
 predicted=$(json "$T/demo.json" 'd["prediction"]["wall_s"]')
 echo "# predicted $predicted s at -j 2; the recorded build took $recorded s"
 check "prediction within 35 % of the recorded -j 2 build (a sanity check; noise here is ~10 %)" python3 -c "import sys; sys.exit(0 if abs($predicted - $recorded) <= 0.35 * $recorded else 1)"
+
+# An aiter-style tree names every object X.cuda.o: log still calls the
+# dispatcher and pybind TUs host TUs, from their sources.
+mkdir -p "$T/aiter"
+sed 's/opus_dispatch\.o/opus_dispatch.cuda.o/g; s/opus_pybind\.o/opus_pybind.cuda.o/g' "$demo/build.ninja" >"$T/aiter/build.ninja"
+sed 's/opus_dispatch\.o/opus_dispatch.cuda.o/g; s/opus_pybind\.o/opus_pybind.cuda.o/g' "$demo/.ninja_log" >"$T/aiter/.ninja_log"
+run 0 "log on the demo, aiter-style names" "$BW" log -C "$T/aiter" --json
+check "aiter-style demo: dispatcher and pybind TUs are host TUs" [ "$(json "$T/out" 'sorted((s["output"], s["kind"]) for s in d["steps"] if "dispatch" in s["output"] or "pybind" in s["output"])')" = "[('opus_dispatch.cuda.o', 'host TU'), ('opus_pybind.cuda.o', 'host TU')]" ]
+check "aiter-style demo: the kernels are kernel TUs" [ "$(json "$T/out" 'd["by_kind"]["kernel TU"]["steps"]')" = 3 ]
 finish

@@ -12,7 +12,7 @@ check "the latest of three builds" [ "$(json "$T/l.json" '(d["build"]["builds_in
 check "wall = the last end of that build" [ "$(json "$T/l.json" 'd["wall_s"]')" = "$(awk -F'\t' 'NR >= 24 && $2 > m { m = $2 } END { print m / 1000 }' "$FIX/cuda_sm80_sm90_ninja_log_after_run3")" ]
 check "weighted times add up to the wall" [ "$(json "$T/l.json" 'abs(sum(s["weighted_s"] for s in d["steps"]) - d["wall_s"]) < 0.02')" = True ]
 check "steps sorted by weighted time" [ "$(json "$T/l.json" 'all(a["weighted_s"] >= b["weighted_s"] for a, b in zip(d["steps"], d["steps"][1:]))')" = True ]
-check "kinds: 8 kernel TUs, 2 host TUs, 1 link" [ "$(json "$T/l.json" '[d["by_kind"][k]["steps"] for k in ("kernel TU", "host TU", "link")]')" = "[8, 2, 1]" ]
+check "kinds from the log alone: 10 compiles, 1 link (an object's name does not say what it compiles)" [ "$(json "$T/l.json" '[d["by_kind"][k]["steps"] for k in ("compile", "link")]')" = "[10, 1]" ]
 check "without -C: no critical path, and a note" [ "$(json "$T/l.json" '(d["critical_path"], "needs the build dir" in d["note"])')" = "(None, True)" ]
 run 0 "log --build 2" "$BW" log "$FIX/cuda_sm80_sm90_ninja_log_after_run3" --build 2 --json
 check "--build 2 is the first build" [ "$(json "$T/out" 'd["build"]["first_line"]')" = 2 ]
@@ -32,7 +32,21 @@ one_line "$T/err" "corrupt log: one line"
 run 2 "empty log" "$BW" log "$T/empty_log"
 contains "$T/err" "no builds recorded yet" "an empty log says so"
 run 0 "v7 log (ninja 1.13)" "$BW" log "$FIX/torch211_ninja_log" --json
-check "v7: 9 steps, six kernel TUs" [ "$(json "$T/out" '(d["build"]["log_version"], len(d["steps"]), d["by_kind"]["kernel TU"]["steps"])')" = "(7, 9, 6)" ]
+check "v7: 9 steps, eight compiles" [ "$(json "$T/out" '(d["build"]["log_version"], len(d["steps"]), d["by_kind"]["compile"]["steps"])')" = "(7, 9, 8)" ]
+# With the graph (a torch cpp_extension tree), kinds come from the sources;
+# in an aiter-style tree every object is X.cuda.o, and the dispatcher and
+# binding TUs are still host TUs.
+for layout in torch aiter; do
+	mkdir -p "$T/$layout"
+	cp "$FIX/torch211_build.ninja" "$T/$layout/build.ninja"
+	cp "$FIX/torch211_ninja_log" "$T/$layout/.ninja_log"
+	if [ $layout = aiter ]; then
+		sed -i 's/dispatch\.o/dispatch.cuda.o/g; s/bind\.o/bind.cuda.o/g' "$T/$layout/build.ninja" "$T/$layout/.ninja_log"
+	fi
+	run 0 "log -C on a $layout-style tree" "$BW" log -C "$T/$layout" --json
+	check "$layout-style: six kernel TUs (.cu), two host TUs (.cpp), one link" [ "$(json "$T/out" '[d["by_kind"][k]["steps"] for k in ("kernel TU", "host TU", "link")]')" = "[6, 2, 1]" ]
+	check "$layout-style: the dispatcher is a host TU" [ "$(json "$T/out" '[s["kind"] for s in d["steps"] if s["output"].startswith("dispatch")]')" = "['host TU']" ]
+done
 
 # A built toy: the critical path through ninja's graph, and the trace.
 build_toy "$T/toy"

@@ -1,4 +1,5 @@
 #include "unit.h"
+#include "ninja.h"
 #include "timeline.h"
 
 #include <math.h>
@@ -37,11 +38,12 @@ static void test_weighted_slots_profile(void **state)
 	assert_int_equal(t.steps[1].slot, 1);
 	assert_int_equal(t.steps[2].slot, 0);	/* c reuses b's slot */
 	assert_int_equal(t.steps[3].slot, 0);
-	assert_int_equal(t.steps[1].kind, KIND_KERNEL_TU);
-	assert_int_equal(t.steps[0].kind, KIND_HOST_TU);
+	/* From the log alone an object is a compile, whatever its name says. */
+	assert_int_equal(t.steps[1].kind, KIND_COMPILE);
+	assert_int_equal(t.steps[0].kind, KIND_COMPILE);
 	assert_int_equal(t.steps[3].kind, KIND_LINK);
-	assert_float_equal(t.by_kind[KIND_HOST_TU], 4, 1e-9);
-	assert_float_equal(t.weighted_by_kind[KIND_KERNEL_TU], 2, 1e-9);
+	assert_float_equal(t.by_kind[KIND_COMPILE], 8, 1e-9);
+	assert_float_equal(t.weighted_by_kind[KIND_COMPILE], 4, 1e-9);
 	assert_float_equal(t.profile[0], 2, 1e-9);	/* two running in the first 5 % */
 	assert_float_equal(t.profile[TIMELINE_BUCKETS - 1], 1, 1e-9);
 	timeline_free(&t);
@@ -102,13 +104,33 @@ static void test_multi_output(void **state)
 static void test_kinds(void **state)
 {
 	(void)state;
-	assert_int_equal(step_kind_of("kern_0.cuda.o"), KIND_KERNEL_TU);
-	assert_int_equal(step_kind_of("obj/x.hip.o"), KIND_KERNEL_TU);
-	assert_int_equal(step_kind_of("bind.o"), KIND_HOST_TU);
+	assert_int_equal(step_kind_of("kern_0.cuda.o"), KIND_COMPILE);
+	assert_int_equal(step_kind_of("obj/x.hip.o"), KIND_COMPILE);
+	assert_int_equal(step_kind_of("bind.o"), KIND_COMPILE);
 	assert_int_equal(step_kind_of("textmod.so"), KIND_LINK);
 	assert_int_equal(step_kind_of("libx.so.1"), KIND_LINK);
 	assert_int_equal(step_kind_of("bin/prog"), KIND_LINK);
 	assert_int_equal(step_kind_of("gen/table.inc"), KIND_OTHER);
+	/* From the graph: the source decides, not the object's name. */
+	struct ninja_edge e = { 0 };
+	strvec_push(&e.outputs, "opus_dispatch.cuda.o");
+	e.rule = xstrdup("cuda_compile");
+	e.command = xstrdup("nvcc -c src/opus_dispatch.cpp -o opus_dispatch.cuda.o");
+	strvec_push(&e.inputs, "src/opus_dispatch.cpp");
+	assert_int_equal(step_kind_of_edge(&e), KIND_HOST_TU);
+	free(e.command);
+	e.command = xstrdup("clang++ -x hip -c src/opus_dispatch.cpp -o opus_dispatch.cuda.o");
+	assert_int_equal(step_kind_of_edge(&e), KIND_KERNEL_TU);
+	free(e.inputs.v[0]);
+	e.inputs.v[0] = xstrdup("kernels/k.cu");
+	assert_int_equal(step_kind_of_edge(&e), KIND_KERNEL_TU);
+	free(e.inputs.v[0]);
+	e.inputs.v[0] = xstrdup("gen/table.bin");
+	assert_int_equal(step_kind_of_edge(&e), KIND_COMPILE);
+	strvec_clear(&e.outputs);
+	strvec_clear(&e.inputs);
+	free(e.rule);
+	free(e.command);
 }
 
 int main(void)
