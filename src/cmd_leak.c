@@ -291,12 +291,12 @@ static json_t *json_chain(const struct leak_view *v, const struct chain *ch)
 	for (size_t i = 0; i < ch->n; i++) {
 		const struct pp_file *f = &view_section(v)->files[ch->files[i]];
 		char *name = link_name(v, ch, i);
-		json_array_append_new(links, json_pack("{s:s, s:s, s:o, s:b, s:b}", "file", name, "marker_name", f->name,
+		json_array_append_new(links, json_build("{s:s, s:s, s:o, s:b, s:b}", "file", name, "marker_name", f->name,
 			"included_at_line", i ? json_integer((json_int_t)ch->include_lines[i]) : json_null(),
 			"system", f->system, "project", header_in_project(v->ctx, f->name, f->system)));
 		free(name);
 	}
-	return json_pack("{s:o, s:I, s:I}", "links", links, "lines", (json_int_t)ch->lines, "entries",
+	return json_build("{s:o, s:I, s:I}", "links", links, "lines", (json_int_t)ch->lines, "entries",
 			 (json_int_t)ch->entries);
 }
 
@@ -310,33 +310,35 @@ static json_t *json_view(const struct leak_options *o, const struct leak_view *v
 		const struct chain *first = v->chains[0];
 		const struct pp_file *mf = &view_section(v)->files[first->files[first->n - 1]];
 		char *name = link_name(v, first, first->n - 1);
-		match = json_pack("{s:s, s:s}", "file", name, "group",
+		match = json_build("{s:s, s:s}", "file", name, "group",
 				  o->groups.v[header_classify(&o->groups, v->ctx, mf->name, mf->system)].name);
 		free(name);
 		if (v->fix >= 0) {
 			char *file = link_name(v, first, (size_t)v->fix);
-			fix = json_pack("{s:s, s:I}", "file", file, "line", (json_int_t)first->include_lines[v->fix + 1]);
+			fix = json_build("{s:s, s:I}", "file", file, "line", (json_int_t)first->include_lines[v->fix + 1]);
 			free(file);
 		}
 	}
 	char *tu = pp_section_tu(v->src, v->section, v->ctx);
-	json_t *o_view = json_pack("{s:s, s:o, s:o, s:o, s:o}", "pass", v->name, "tu", tu ? json_string(tu) : json_null(),
+	json_t *o_view = json_build("{s:s, s:o, s:o, s:o, s:o}", "pass", v->name, "tu", tu ? json_string(tu) : json_null(),
 				   "first_match", match, "fix", fix, "chains", chains);
 	free(tu);
 	return o_view;
 }
 
-static void render_json(const struct leak_options *o, const struct pp_sources *ss, const struct leak_view *views,
-			size_t n)
+static void render_json(const struct leak_options *o, const char *dir, const struct pp_sources *ss,
+			const struct leak_view *views, size_t n)
 {
 	json_t *doc = json_document("leak");
+	json_object_set_new(doc, "build_dir", ss->from_files ? json_null() : json_string(dir));
+	json_object_set_new(doc, "failures", json_integer((json_int_t)ss->failures));
 	json_object_set_new(doc, "pattern", o->pattern ? json_string(o->pattern) : json_null());
 	json_t *rows = json_array();
 	for (size_t s = 0, v = 0; s < ss->n; s++) {
 		json_t *passes = json_array();
 		for (; v < n && views[v].src == &ss->v[s]; v++)
 			json_array_append_new(passes, json_view(o, &views[v]));
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:o}", ss->from_files ? "file" : "target", ss->v[s].tu,
+		json_array_append_new(rows, json_build("{s:s, s:s, s:o}", ss->from_files ? "file" : "target", ss->v[s].tu,
 						       "status", ss->v[s].failed ? "failed" : "ok", "passes", passes));
 	}
 	json_object_set_new(doc, "tus", rows);
@@ -388,7 +390,7 @@ int cmd_leak(int argc, char **argv)
 		for (size_t k = 0; ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
 			view_init(&views[n++], &ss.v[s], k);
 	if (json) {
-		render_json(&o, &ss, views, n);
+		render_json(&o, req.dir, &ss, views, n);
 	} else if (o.all) {
 		render_summary(views, n);
 	} else {

@@ -260,7 +260,7 @@ static json_t *json_step(const struct step *s)
 	json_t *outputs = json_array();
 	for (size_t o = 0; o < s->noutputs; o++)
 		json_array_append_new(outputs, json_string(s->first[o].output));
-	return json_pack("{s:s, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:i}", "output", s->first->output, "outputs", outputs,
+	return json_build("{s:s, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:i}", "output", s->first->output, "outputs", outputs,
 			 "hash", s->first->hash, "kind", step_kind_names[s->kind], "start_s", json_seconds(s->start),
 			 "end_s", json_seconds(s->end), "duration_s", json_seconds(s->end - s->start),
 			 "weighted_s", json_seconds(s->weighted), "slot", s->slot);
@@ -270,8 +270,9 @@ static void render_json(const struct log_cmd *c)
 {
 	const struct timeline *tl = &c->tl;
 	json_t *doc = json_document("log");
+	json_object_set_new(doc, "build_dir", c->dir ? json_string(c->dir) : json_null());
 	json_object_set_new(doc, "log", json_string(c->path));
-	json_object_set_new(doc, "build", json_pack("{s:I, s:I, s:I, s:I, s:I}", "back", (json_int_t)c->back,
+	json_object_set_new(doc, "build", json_build("{s:I, s:I, s:I, s:I, s:I}", "back", (json_int_t)c->back,
 		"builds_in_file", (json_int_t)c->nbuilds, "first_line", (json_int_t)c->build.first_line,
 		"lines", (json_int_t)c->build.n, "log_version", (json_int_t)c->build.version));
 	json_object_set_new(doc, "wall_s", json_seconds(tl->wall));
@@ -284,7 +285,7 @@ static void render_json(const struct log_cmd *c)
 	json_object_set_new(doc, "parallelism_profile", profile);
 	json_t *kinds = json_object();
 	for (int k = 0; k < NKINDS; k++)
-		json_object_set_new(kinds, step_kind_names[k], json_pack("{s:I, s:o, s:o}", "steps",
+		json_object_set_new(kinds, step_kind_names[k], json_build("{s:I, s:o, s:o}", "steps",
 			(json_int_t)tl->count_by_kind[k], "seconds", json_seconds(tl->by_kind[k]),
 			"weighted_s", json_seconds(tl->weighted_by_kind[k])));
 	json_object_set_new(doc, "by_kind", kinds);
@@ -320,24 +321,24 @@ static void write_trace(const struct log_cmd *c)
 {
 	const struct timeline *tl = &c->tl;
 	json_t *events = json_array();
-	json_array_append_new(events, json_pack("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name", "ph", "M", "pid", 1,
+	json_array_append_new(events, json_build("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name", "ph", "M", "pid", 1,
 						"args", "name", "ninja build"));
 	for (int s = 0; s < tl->slots; s++) {
 		char *name = xasprintf("slot %d", s);
-		json_array_append_new(events, json_pack("{s:s, s:s, s:i, s:i, s:{s:s}}", "name", "thread_name", "ph", "M",
+		json_array_append_new(events, json_build("{s:s, s:s, s:i, s:i, s:{s:s}}", "name", "thread_name", "ph", "M",
 							"pid", 1, "tid", s, "args", "name", name));
 		free(name);
 	}
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct step *s = &tl->steps[i];
-		json_array_append_new(events, json_pack("{s:s, s:s, s:s, s:I, s:I, s:i, s:i, s:{s:o, s:o, s:i}}",
+		json_array_append_new(events, json_build("{s:s, s:s, s:s, s:I, s:I, s:i, s:i, s:{s:o, s:o, s:i}}",
 			"name", s->first->output, "cat", step_kind_names[s->kind], "ph", "X",
 			"ts", (json_int_t)s->first->start_ms * 1000, "dur",
 			(json_int_t)(s->first->end_ms - s->first->start_ms) * 1000, "pid", 1, "tid", s->slot, "args",
 			"duration_s", json_seconds(s->end - s->start), "weighted_s", json_seconds(s->weighted),
 			"outputs", (int)s->noutputs));
 	}
-	json_t *doc = json_pack("{s:o, s:s}", "traceEvents", events, "displayTimeUnit", "ms");
+	json_t *doc = json_build("{s:o, s:s}", "traceEvents", events, "displayTimeUnit", "ms");
 	json_write_file(doc, c->trace);
 }
 
@@ -362,7 +363,7 @@ static void add_build_row(struct ninja_log *b, bool rewritten, void *ctx)
 	progress_set("build %ld (line %ld)", a->index, b->first_line);
 	double par = tl.wall > 0 ? tl.busy / tl.wall : 0;
 	if (a->rows) {
-		json_array_append_new(a->rows, json_pack("{s:I, s:I, s:I, s:o, s:o, s:f}", "build", (json_int_t)a->index,
+		json_array_append_new(a->rows, json_build("{s:I, s:I, s:I, s:o, s:o, s:f}", "build", (json_int_t)a->index,
 			"first_line", (json_int_t)b->first_line, "steps", (json_int_t)tl.n, "wall_s", json_seconds(tl.wall),
 			"busy_s", json_seconds(tl.busy), "parallelism", round(par * 1000) / 1000));
 	} else {
@@ -393,6 +394,7 @@ static int all_builds(struct log_cmd *c)
 	progress_clear();
 	if (c->json) {
 		json_t *doc = json_document("log");
+		json_object_set_new(doc, "build_dir", c->dir ? json_string(c->dir) : json_null());
 		json_object_set_new(doc, "log", json_string(c->path));
 		json_object_set_new(doc, "builds", a.rows);
 		json_object_set_new(doc, "rewritten_lines", json_integer(a.rewritten));

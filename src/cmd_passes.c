@@ -922,13 +922,13 @@ static json_t *json_heaviest(const struct named_seconds *h, size_t n)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:o}", "name", h[i].name, "seconds", json_seconds(h[i].seconds)));
+		json_array_append_new(a, json_build("{s:s, s:o}", "name", h[i].name, "seconds", json_seconds(h[i].seconds)));
 	return a;
 }
 
 static json_t *json_tu(const struct passes *ps, const struct tu *t)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s}", "target", tu_name(ps, t), "compiler", compiler_name(t->cmd.compiler),
+	json_t *o = json_build("{s:s, s:s, s:s}", "target", tu_name(ps, t), "compiler", compiler_name(t->cmd.compiler),
 			      "status", t->failed ? "failed" : "ok");
 	if (t->failed) {
 		json_object_set_new(o, "failure", json_string(t->failure));
@@ -947,7 +947,7 @@ static json_t *json_tu(const struct passes *ps, const struct tu *t)
 		json_t *argv = json_array();
 		for (size_t a = 0; a < j->argv.n; a++)
 			json_array_append_new(argv, json_string(j->argv.v[a]));
-		json_array_append_new(jobs, json_pack("{s:I, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		json_array_append_new(jobs, json_build("{s:I, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"index", (json_int_t)i + 1, "pass", pass_kind_name(j->pass),
 			"arch", j->arch ? json_string(j->arch) : json_null(), "tool", j->tool,
 			"wall_s", json_seconds(jt->wall), "cpu_s", json_seconds(jt->cpu),
@@ -960,7 +960,7 @@ static json_t *json_tu(const struct passes *ps, const struct tu *t)
 	json_t *passes = json_array();
 	for (size_t i = 0; i < t->bd.n; i++) {
 		const struct pass *p = &t->bd.passes[i];
-		json_array_append_new(passes, json_pack("{s:s, s:o, s:o, s:I, s:o, s:o, s:b, s:o}",
+		json_array_append_new(passes, json_build("{s:s, s:o, s:o, s:I, s:o, s:o, s:b, s:o}",
 			"pass", pass_kind_name(p->kind), "arch", p->arch ? json_string(p->arch) : json_null(),
 			"seconds", json_seconds(p->seconds), "jobs", (json_int_t)p->njobs,
 			"phases", json_phases(p->phase, p->backend_combined), "other_s", json_seconds(p->other),
@@ -976,7 +976,7 @@ static json_t *json_tu(const struct passes *ps, const struct tu *t)
 		json_array_append_new(dev_fw, json_string(t->device_frameworks.v[i]));
 	for (size_t i = 0; i < t->host_frameworks.n; i++)
 		json_array_append_new(host_fw, json_string(t->host_frameworks.v[i]));
-	json_object_set_new(o, "verdict", json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:b, s:o, s:o}",
+	json_object_set_new(o, "verdict", json_build("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:b, s:o, s:o}",
 		"kind", verdict_name(v->kind), "text", text,
 		"phase", v->phase >= 0 ? json_string(phase_keys[v->phase]) : json_null(),
 		"phase_share", isnan(v->phase_share) ? json_null() : json_real(round(v->phase_share * 1000) / 1000),
@@ -998,11 +998,12 @@ static void render_json(const struct passes *ps)
 {
 	json_t *doc = json_document("passes");
 	json_object_set_new(doc, "build_dir", json_string(ps->dir));
-	json_object_set_new(doc, "method", json_pack("{s:I, s:s, s:o}", "repeats", (json_int_t)ps->repeats,
+	json_object_set_new(doc, "failures", json_integer((json_int_t)ps->failures));
+	json_object_set_new(doc, "method", json_build("{s:I, s:s, s:o}", "repeats", (json_int_t)ps->repeats,
 		"measured", "wall (monotonic clock) of each job and of the whole TU, medians of the repeats; "
 		"phases from the Wall column of clang/gcc -ftime-report, nvcc --time and -fdevice-time-trace",
 		"chosen_by", ps->chosen_by ? json_string(ps->chosen_by) : json_null()));
-	json_object_set_new(doc, "thresholds", json_pack("{s:o, s:f}", "front_end_s", json_seconds(ps->th.front_end_s),
+	json_object_set_new(doc, "thresholds", json_build("{s:o, s:f}", "front_end_s", json_seconds(ps->th.front_end_s),
 							 "codegen_share", ps->th.codegen_share));
 	json_t *tus = json_array();
 	for (size_t i = 0; i < ps->ntus; i++)

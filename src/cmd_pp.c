@@ -354,7 +354,7 @@ static json_t *json_pass(const struct pp_options *o, const struct pass_view *v)
 		const struct group_total *t = &v->sum.groups[g];
 		if (!t->files)
 			continue;
-		json_array_append_new(groups, json_pack("{s:s, s:I, s:I, s:b}", "name", o->groups.v[g].name,
+		json_array_append_new(groups, json_build("{s:s, s:I, s:I, s:b}", "name", o->groups.v[g].name,
 							"lines", (json_int_t)t->lines, "files", (json_int_t)t->files,
 							"heavy", o->groups.v[g].heavy));
 		if (o->groups.v[g].heavy)
@@ -364,7 +364,7 @@ static json_t *json_pass(const struct pp_options *o, const struct pass_view *v)
 		size_t k = v->sum.by_lines[i];
 		const struct pp_file *f = &sec->files[k];
 		char *name = header_display(&v->ctx, f->name, f->system, k == sec->main_file);
-		json_array_append_new(files, json_pack("{s:s, s:s, s:s, s:I, s:I, s:b}", "file", name, "marker_name",
+		json_array_append_new(files, json_build("{s:s, s:s, s:s, s:I, s:I, s:b}", "file", name, "marker_name",
 						       f->name, "group", o->groups.v[v->sum.group_of[k]].name,
 						       "lines", (json_int_t)f->lines, "entries", (json_int_t)f->entries,
 						       "system", f->system));
@@ -372,7 +372,7 @@ static json_t *json_pass(const struct pp_options *o, const struct pass_view *v)
 	}
 	for (size_t i = 0; i < v->ctx.project.n; i++)
 		json_array_append_new(project, json_string(v->ctx.project.v[i]));
-	json_t *o_pass = json_pack("{s:s, s:b, s:o, s:I, s:I, s:I, s:I, s:s, s:o, s:o, s:o, s:o, s:I, s:I}",
+	json_t *o_pass = json_build("{s:s, s:b, s:o, s:I, s:I, s:I, s:I, s:s, s:o, s:o, s:o, s:o, s:I, s:I}",
 		"pass", v->name, "device", v->device, "tu", tu ? json_string(tu) : json_null(), "total_lines", (json_int_t)sec->lines,
 		"code_lines", (json_int_t)sec->code_lines, "marker_lines", (json_int_t)sec->markers,
 		"files", (json_int_t)sec->nfiles, "weight", weight_name(weigh(sec->lines, &o->limits)),
@@ -388,11 +388,12 @@ static void render_json(const struct pp_options *o, const char *dir, const struc
 {
 	json_t *doc = json_document("pp");
 	json_object_set_new(doc, "build_dir", ss->from_files ? json_null() : json_string(dir));
-	json_object_set_new(doc, "thresholds", json_pack("{s:I, s:I}", "lean_lines", (json_int_t)o->limits.lean,
+	json_object_set_new(doc, "failures", json_integer((json_int_t)ss->failures));
+	json_object_set_new(doc, "thresholds", json_build("{s:I, s:I}", "lean_lines", (json_int_t)o->limits.lean,
 							 "heavy_lines", (json_int_t)o->limits.heavy));
 	json_t *groups = json_array();
 	for (size_t g = 0; g < o->groups.n; g++)
-		json_array_append_new(groups, json_pack("{s:s, s:s, s:o, s:b}", "name", o->groups.v[g].name, "title",
+		json_array_append_new(groups, json_build("{s:s, s:s, s:o, s:b}", "name", o->groups.v[g].name, "title",
 							o->groups.v[g].title, "regex", o->groups.v[g].regex ?
 							json_string(o->groups.v[g].regex) : json_null(),
 							"heavy", o->groups.v[g].heavy));
@@ -412,7 +413,7 @@ static void render_json(const struct pp_options *o, const char *dir, const struc
 		for (size_t i = 0; i < names.n; i++)
 			json_array_append_new(dev, json_string(names.v[i]));
 		strvec_clear(&names);
-		json_array_append_new(tus, json_pack("{s:s, s:s, s:s, s:o, s:o}", ss->from_files ? "file" : "target",
+		json_array_append_new(tus, json_build("{s:s, s:s, s:s, s:o, s:o}", ss->from_files ? "file" : "target",
 			ss->v[s].tu, "status", failed ? "failed" : "ok", "source", ss->from_files ? "file" : "preprocessed",
 			"passes", passes, "device_parses_host_only", dev));
 	}

@@ -373,7 +373,7 @@ static const char *const measured_text =
 
 static json_t *json_step(const struct rank *r, size_t i)
 {
-	return json_pack("{s:s, s:o, s:s}", "target", r->build.edges[i].outputs.v[0],
+	return json_build("{s:s, s:o, s:s}", "target", r->build.edges[i].outputs.v[0],
 			 "seconds", json_seconds(r->steps[i].seconds), "source", r->steps[i].source);
 }
 
@@ -390,7 +390,8 @@ static void render_json(const struct rank *r)
 	for (size_t i = 0; i < r->stripped.n; i++)
 		json_array_append_new(stripped, json_string(r->stripped.v[i]));
 	json_object_set_new(doc, "build_dir", json_string(r->dir));
-	json_object_set_new(doc, "method", json_pack("{s:I, s:I, s:s, s:o}", "repeats", (json_int_t)r->repeats,
+	json_object_set_new(doc, "failures", json_integer((json_int_t)r->failures));
+	json_object_set_new(doc, "method", json_build("{s:I, s:I, s:s, s:o}", "repeats", (json_int_t)r->repeats,
 		"parallel", (json_int_t)r->parallel, "measured", measured_text, "launchers_stripped", stripped));
 	json_t *tus = json_array();
 	for (size_t i = 0; i < r->ntus; i++) {
@@ -400,7 +401,7 @@ static void render_json(const struct rank *r)
 		for (size_t k = 0; k < t->runs; k++)
 			json_array_append_new(walls, json_seconds(t->walls[k]));
 		double missing = NAN;
-		json_array_append_new(tus, json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
+		json_array_append_new(tus, json_build("{s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
 			"rank", (int)i + 1, "target", e->outputs.v[0], "rule", e->rule,
 			"compiler", compiler_name(t->cmd.compiler), "status", t->failed ? "failed" : "ok",
 			"wall_s", json_seconds(t->failed ? missing : t->wall.median),
@@ -420,7 +421,7 @@ static void render_json(const struct rank *r)
 	for (size_t i = 0; i < r->build.n; i++)
 		if (is_other_step(r, i))
 			json_array_append_new(others, json_step(r, i));
-	json_object_set_new(doc, "prediction", json_pack("{s:I, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:I}",
+	json_object_set_new(doc, "prediction", json_build("{s:I, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:I}",
 		"jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->sched.makespan),
 		"policy", r->policy == POLICY_CRITICAL ? "critical" : "manifest", "policy_source", r->policy_why,
 		"critical_path_s", json_seconds(r->critical), "work_bound_s", json_seconds(r->work),

@@ -357,7 +357,7 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		json_t *doc = json_document("sim");
 		json_t *edits = json_array();
 		for (size_t k = 0; k < s->nedits; k++)
-			json_array_append_new(edits, json_pack("{s:s, s:s}", "edit", edit_names[s->edits[k].kind], "arg", s->edits[k].arg));
+			json_array_append_new(edits, json_build("{s:s, s:s}", "edit", edit_names[s->edits[k].kind], "arg", s->edits[k].arg));
 		json_object_set_new(doc, "split_overhead_s", json_seconds(s->overhead_given ? s->overhead : cheapest_tu(s)));
 		json_object_set_new(doc, "build_dir", json_string(s->dir));
 		json_object_set_new(doc, "from", json_string(s->from ? s->from : ".ninja_log"));
@@ -369,7 +369,7 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		json_t *rows = json_array();
 		for (size_t i = 0; i < s->njobs; i++) {
 			const struct result *r = &res[i];
-			json_array_append_new(rows, json_pack("{s:I, s:o, s:o, s:o, s:o, s:s}", "jobs", (json_int_t)r->jobs,
+			json_array_append_new(rows, json_build("{s:I, s:o, s:o, s:o, s:o, s:s}", "jobs", (json_int_t)r->jobs,
 				"wall_s", json_seconds(r->wall), "baseline_wall_s", json_seconds(s->nedits ? r->baseline : r->wall),
 				"critical_path_s", json_seconds(r->critical), "work_bound_s", json_seconds(r->work),
 				"binds", binding(r)));

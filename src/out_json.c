@@ -3,6 +3,7 @@
 #include "version.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,10 +11,23 @@
 #include <string.h>
 #include <unistd.h>
 
+json_t *json_build(const char *fmt, ...)
+{
+	va_list ap;
+	json_error_t err;
+	va_start(ap, fmt);
+	json_t *v = json_vpack_ex(&err, 0, fmt, ap);
+	va_end(ap);
+	if (!v)
+		die(EXIT_INTERNAL, "internal error: cannot build JSON (%s): %s", fmt, err.text);
+	return v;
+}
+
 json_t *json_document(const char *command)
 {
-	return json_pack("{s:s, s:s, s:s}", "schema", BUILDWALL_SCHEMA,
-			 "buildwall_version", BUILDWALL_VERSION, "command", command);
+	return json_build("{s:s, s:i, s:s, s:s, s:n, s:i, s:[]}", "schema", BUILDWALL_SCHEMA, "version",
+			  BUILDWALL_SCHEMA_VERSION, "buildwall_version", BUILDWALL_VERSION, "command", command,
+			  "build_dir", "failures", 0, "warnings");
 }
 
 json_t *json_seconds(double s)
@@ -25,12 +39,16 @@ json_t *json_seconds(double s)
 
 json_t *json_summary(struct summary s)
 {
-	return json_pack("{s:o, s:o, s:o, s:o}", "min", json_seconds(s.min), "median", json_seconds(s.median),
+	return json_build("{s:o, s:o, s:o, s:o}", "min", json_seconds(s.min), "median", json_seconds(s.median),
 			 "max", json_seconds(s.max), "spread", json_real(round(s.spread * 1000) / 1000));
 }
 
 void json_print(json_t *doc)
 {
+	json_t *w = json_object_get(doc, "warnings");
+	const struct strvec *seen = warnings_seen();
+	for (size_t i = 0; w && i < seen->n; i++)
+		json_array_append_new(w, json_string(seen->v[i]));
 	if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
 		stdout_write_failed(errno);	/* reported at exit, with the rest (main.c) */
 	fputc('\n', stdout);

@@ -9,8 +9,15 @@
 
 /* Bumped only for incompatible changes; new fields keep the version. */
 #define BUILDWALL_SCHEMA "buildwall/1"
+#define BUILDWALL_SCHEMA_VERSION 1
 
+/* The envelope every command's document shares: schema, version,
+ * buildwall_version, command, build_dir (null until set), failures (0)
+ * and warnings[] (every warning this run printed, filled by json_print). */
 json_t *json_document(const char *command);
+/* json_pack that cannot fail silently: a bad format or a NULL value is an
+ * internal error (exit 4), not a missing field. */
+json_t *json_build(const char *fmt, ...);
 /* Seconds rounded to the millisecond; NaN becomes null. */
 json_t *json_seconds(double s);
 /* {min, median, max, spread} of repeated measurements in seconds. */

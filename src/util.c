@@ -120,12 +120,29 @@ _Noreturn void die_at(const char *file, long line, const char *fmt, ...)
 	exit(EXIT_BAD_INPUT);
 }
 
+static struct strvec warnings;
+
+static void forget_warnings(void)
+{
+	strvec_clear(&warnings);
+}
+
 void warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vreport("buildwall: warning: ", fmt, ap);
 	va_end(ap);
+	if (!warnings.n)
+		atexit(forget_warnings);
+	va_start(ap, fmt);
+	strvec_push_nodup(&warnings, xvasprintf(fmt, ap));
+	va_end(ap);
+}
+
+const struct strvec *warnings_seen(void)
+{
+	return &warnings;
 }
 
 void note(const char *fmt, ...)

@@ -35,7 +35,10 @@ _Noreturn void die_at(const char *file, long line, const char *fmt, ...)
 int flush_stdout(void);
 /* A write to stdout failed with err: what flush_stdout reports. */
 void stdout_write_failed(int err);
+/* "buildwall: warning: <what>" on stderr; also kept, for the JSON
+ * envelope's warnings[] (warnings_seen). */
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const struct strvec *warnings_seen(void);
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A NULL-terminated, growable array of owned strings (argv-shaped). */

@@ -58,6 +58,18 @@ run 2 "garbage log: sim refuses it" "$BW" sim -C "$d" -j 2
 one_line "$T/err" "garbage log: one line"
 run 0 "v4 log: log reads it" "$BW" log -C "$T/h-__ninja_log_v4"
 
+# One envelope for every command's document.
+envelope='sorted(k for k in ("schema", "version", "buildwall_version", "command", "build_dir", "failures", "warnings") if k in d) == sorted(["schema", "version", "buildwall_version", "command", "build_dir", "failures", "warnings"]) and d["version"] == 1 and isinstance(d["warnings"], list)'
+for cmd in "rank t3.o" "passes t3.o" "pp t3.o" "leak t3.o" "sim -j 2" "log"; do
+	# shellcheck disable=SC2086
+	run 0 "${cmd%% *} --json" "$BW" $cmd -C "$many" --json
+	check "${cmd%% *} --json: the shared envelope" [ "$(json "$T/out" "$envelope and d['command'] == '${cmd%% *}' and d['build_dir'] == '$many'")" = True ]
+done
+run 0 "wall --json" "$BW" wall -n 1 --json -- true
+check "wall --json: the shared envelope" [ "$(json "$T/out" "$envelope and d['build_dir'] is None")" = True ]
+run 0 "rank --json on the garbage-log tree warns" "$BW" rank -C "$T/h-garbage__not_a_log" t3.o --json
+check "rank --json: the warning is in warnings[]" [ "$(json "$T/out" 'any("not a .ninja_log" in w for w in d["warnings"])')" = True ]
+
 # The snapshot guard: a compile that writes into the build dir is an error.
 stray=$T/stray
 mkdir -p "$stray/bin"
