@@ -382,6 +382,9 @@ int cmd_leak(int argc, char **argv)
 	req.nargs = (size_t)(argc - optind);
 
 	struct pp_sources ss;
+	char *bad = pp_request_check(&req);
+	if (bad)
+		usage_error(req.cmd, "%s", bad);
 	pp_collect(&req, &ss);
 	size_t n = pp_sources_passes(&ss);
 	struct leak_view *views = xcalloc(n, sizeof(*views));

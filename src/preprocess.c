@@ -1,6 +1,5 @@
 #define _GNU_SOURCE
 #include "preprocess.h"
-#include "cli.h"
 #include "ninja.h"
 #include "progress.h"
 #include "snapshot.h"
@@ -378,19 +377,24 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 	ninja_build_free(&build);
 }
 
+char *pp_request_check(const struct pp_request *req)
+{
+	if (!req->nargs && !req->all)
+		return xstrdup("name a TARGET, a preprocessed FILE.ii or -, or use --all");
+	if (req->nargs && req->all)
+		return xstrdup("TARGET and --all exclude each other");
+	if (req->project && !is_directory(req->project))
+		return xasprintf("--project %s is not a directory", req->project);
+	for (size_t i = 1; i < req->nargs; i++)
+		if (pp_is_file_arg(req->args[i]) != pp_is_file_arg(req->args[0]))
+			return xasprintf("name targets or preprocessed files (*.i, *.ii, -), not both: '%s', '%s'",
+					 req->args[0], req->args[i]);
+	return NULL;
+}
+
 void pp_collect(const struct pp_request *req, struct pp_sources *out)
 {
 	*out = (struct pp_sources){ 0 };
-	if (!req->nargs && !req->all)
-		usage_error(req->cmd, "name a TARGET, a preprocessed FILE.ii or -, or use --all");
-	if (req->nargs && req->all)
-		usage_error(req->cmd, "TARGET and --all exclude each other");
-	if (req->project && !is_directory(req->project))
-		usage_error(req->cmd, "--project %s is not a directory", req->project);
-	for (size_t i = 1; i < req->nargs; i++)
-		if (pp_is_file_arg(req->args[i]) != pp_is_file_arg(req->args[0]))
-			usage_error(req->cmd, "name targets or preprocessed files (*.i, *.ii, -), not both: '%s', '%s'",
-				    req->args[0], req->args[i]);
 	if (req->nargs && pp_is_file_arg(req->args[0]))
 		collect_files(req, out);
 	else

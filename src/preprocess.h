@@ -107,9 +107,11 @@ char *pp_section_tu(const struct pp_source *src, size_t section, const struct he
 
 /* Is this argument preprocessed input ("-", *.i, *.ii) rather than a target? */
 bool pp_is_file_arg(const char *arg);
-/* Preprocess and scan what the request names (a usage error, exit 2, when
- * it names nothing, targets and --all, targets and files, or a --project
- * that is no directory). Targets are preprocessed
+/* What is wrong with a request (it names nothing, targets and --all,
+ * targets and files, or a --project that is no directory), or NULL; the
+ * command says it as a usage error. */
+char *pp_request_check(const struct pp_request *req);
+/* Preprocess and scan what a checked request names. Targets are preprocessed
  * in the build dir as they compile (outputs in the temp dir; the build dir
  * is fingerprinted before and after); files are scanned as they are. */
 void pp_collect(const struct pp_request *req, struct pp_sources *out);
