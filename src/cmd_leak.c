@@ -365,7 +365,7 @@ int cmd_leak(int argc, char **argv)
 		case 'd': req.device = true; break;
 		case 'P': o.pattern = optarg; break;
 		case 'p': o.project = req.project = optarg; break;
-		case 'j': req.jobs = option_int("leak", "-j", optarg, 1, 4096); break;
+		case 'j': req.jobs = option_int("leak", "-j", optarg, 1, PROC_MAX_RUNNING); break;
 		case 't': req.timeout = option_seconds("leak", "--timeout", optarg); break;
 		case 'J': json = true; break;
 		case 'h': fputs(usage, stdout); return EXIT_OK;

@@ -450,7 +450,7 @@ int cmd_pp(int argc, char **argv)
 		case 'k': o.top = option_int("pp", "--top", optarg, 0, 1000000); break;
 		case 'l': o.limits.lean = (size_t)option_count("pp", "--lean", optarg); break;
 		case 'H': o.limits.heavy = (size_t)option_count("pp", "--heavy", optarg); break;
-		case 'j': req.jobs = option_int("pp", "-j", optarg, 1, 4096); break;
+		case 'j': req.jobs = option_int("pp", "-j", optarg, 1, PROC_MAX_RUNNING); break;
 		case 't': req.timeout = option_seconds("pp", "--timeout", optarg); break;
 		case 'J': json = true; break;
 		case 'h': fputs(usage, stdout); header_groups_free(&o.groups); return EXIT_OK;

@@ -57,6 +57,7 @@ struct tu {
 	size_t runs;
 	long maxrss_kb;
 	bool running, failed;
+	char *log;		/* while a run is under way: its output */
 	char *failure;
 	struct summary wall, cpu;
 };
@@ -123,91 +124,65 @@ static void record_failure(struct rank *r, struct tu *t, struct proc *p, const c
 }
 
 /* Run every (TU, repeat) pair, P at a time; a TU never runs beside itself. */
+/* The pool's view of the repeats: job k is repeat k / ntus of TU k % ntus. */
+struct measuring {
+	struct rank *r;
+	bool *started;
+	size_t total, nstarted;
+};
+
+static char *tu_log(size_t tu)
+{
+	return xasprintf("%s/tu-%zu.log", tmpdir_path(), tu);
+}
+
+/* The first pending job (repeat-major) whose TU is idle and still good. */
+static long next_job(void *ctx, struct proc *p)
+{
+	struct measuring *m = ctx;
+	struct rank *r = m->r;
+	for (size_t job = 0; job < m->total; job++) {
+		struct tu *t = &r->tus[job % r->ntus];
+		if (m->started[job] || t->running || t->failed)
+			continue;
+		m->started[job] = true;
+		t->running = true;
+		t->log = tu_log(job % r->ntus);
+		*p = (struct proc){ .argv = t->cmd.argv.v, .env_extra = t->cmd.env.v, .cwd = r->dir, .out_path = t->log,
+				    .timeout_s = r->timeout };
+		progress_set("[%zu/%zu] %s", ++m->nstarted, m->total, r->build.edges[t->edge].outputs.v[0]);
+		return (long)job;
+	}
+	return -1;
+}
+
+static void job_finished(void *ctx, long job, struct proc *p)
+{
+	struct measuring *m = ctx;
+	struct rank *r = m->r;
+	struct tu *t = &r->tus[(size_t)job % r->ntus];
+	t->running = false;
+	if (!proc_succeeded(p)) {
+		record_failure(r, t, p, t->log);
+	} else {
+		t->walls[t->runs] = p->wall_s;
+		t->cpus[t->runs] = p->cpu_s;
+		if (p->maxrss_kb > t->maxrss_kb)
+			t->maxrss_kb = p->maxrss_kb;
+		t->runs++;
+	}
+	free(t->log);
+	t->log = NULL;
+}
+
 static void measure(struct rank *r)
 {
-	size_t total = r->ntus * (size_t)r->repeats, started = 0, finished = 0;
-	struct proc *procs = xcalloc((size_t)r->parallel, sizeof(struct proc));
-	struct proc **live = xcalloc((size_t)r->parallel, sizeof(struct proc *));
-	size_t *owner = xcalloc((size_t)r->parallel, sizeof(size_t));
-	char **logs = xcalloc((size_t)r->parallel, sizeof(char *));
-	bool *done = xcalloc(total, sizeof(bool));
-	size_t nlive = 0;
-
+	struct measuring m = { .r = r, .total = r->ntus * (size_t)r->repeats };
+	m.started = xcalloc(m.total, sizeof(bool));
 	proc_warn_if_loaded();
-	while (finished < total) {
-		while (nlive < (size_t)r->parallel && !proc_interrupted()) {
-			/* First pending job (repeat-major order) whose TU is idle. */
-			size_t job;
-			for (job = 0; job < total; job++) {
-				struct tu *t = &r->tus[job % r->ntus];
-				if (!done[job] && !t->running)
-					break;
-			}
-			if (job == total)
-				break;
-			struct tu *t = &r->tus[job % r->ntus];
-			done[job] = true;
-			if (t->failed) {
-				finished++;
-				continue;
-			}
-			struct proc *p = &procs[nlive];
-			free(logs[nlive]);
-			logs[nlive] = xasprintf("%s/tu-%zu.log", tmpdir_path(), job % r->ntus);
-			*p = (struct proc){ .argv = t->cmd.argv.v, .env_extra = t->cmd.env.v, .cwd = r->dir,
-					    .out_path = logs[nlive], .timeout_s = r->timeout };
-			if (proc_start(p))
-				die(EXIT_INTERNAL, "cannot start %s: %s", t->cmd.argv.v[0], strerror(errno));
-			t->running = true;
-			owner[nlive] = job % r->ntus;
-			live[nlive++] = p;
-			started++;
-			progress_set("[%zu/%zu] %s", started, total, r->build.edges[t->edge].outputs.v[0]);
-		}
-		if (!nlive) {
-			proc_exit_if_interrupted();
-			continue;
-		}
-		size_t k = proc_wait_any(live, nlive);
-		struct tu *t = &r->tus[owner[k]];
-		t->running = false;
-		finished++;
-		if (proc_interrupted()) {
-			/* Let the others die too before we exit. */
-		} else if (!proc_succeeded(live[k])) {
-			record_failure(r, t, live[k], logs[k]);
-		} else {
-			t->walls[t->runs] = live[k]->wall_s;
-			t->cpus[t->runs] = live[k]->cpu_s;
-			if (live[k]->maxrss_kb > t->maxrss_kb)
-				t->maxrss_kb = live[k]->maxrss_kb;
-			t->runs++;
-		}
-		/* Keep live[] dense: move the last slot into k. */
-		nlive--;
-		if (k != nlive) {
-			struct proc tmp = procs[k];
-			char *tmplog = logs[k];
-			procs[k] = procs[nlive];
-			procs[nlive] = tmp;
-			logs[k] = logs[nlive];
-			logs[nlive] = tmplog;
-			owner[k] = owner[nlive];
-		}
-		for (size_t i = 0; i < nlive; i++)
-			live[i] = &procs[i];
-		if (proc_interrupted() && !nlive)
-			break;
-	}
-	progress_clear();
-	proc_exit_if_interrupted();
-	for (size_t i = 0; i < (size_t)r->parallel; i++)
-		free(logs[i]);
-	free(logs);
-	free(owner);
-	free(live);
-	free(procs);
-	free(done);
+	const struct proc_pool pool = { next_job, job_finished, &m };
+	proc_run_parallel(r->parallel, &pool);
+	free(m.started);
 	for (size_t i = 0; i < r->ntus; i++) {
 		r->tus[i].wall = summarize(r->tus[i].walls, r->tus[i].runs);
 		r->tus[i].cpu = summarize(r->tus[i].cpus, r->tus[i].runs);
@@ -548,7 +523,7 @@ int cmd_rank(int argc, char **argv)
 		switch (c) {
 		case 'C': r.dir = optarg; break;
 		case 'r': r.repeats = option_int("rank", "-r", optarg, 1, 1000); break;
-		case 'p': r.parallel = option_int("rank", "--parallel", optarg, 1, 128); break;
+		case 'p': r.parallel = option_int("rank", "--parallel", optarg, 1, PROC_MAX_RUNNING); break;
 		case 'j': r.jobs = option_int("rank", "-j", optarg, 1, 4096); break;
 		case 'k': r.top = option_int("rank", "--top", optarg, 1, 1000000); break;
 		case 't': r.timeout = option_seconds("rank", "--timeout", optarg); break;

@@ -160,44 +160,45 @@ char *pp_pass_name(const struct pp_pass *p)
 	return p->arch ? xasprintf("%s %s", pass_kind_name(p->kind), p->arch) : xstrdup(pass_kind_name(p->kind));
 }
 
+struct run_all {
+	struct pp_run *runs;
+	size_t n, next;
+	void (*done)(void *ctx, size_t i);
+	void *ctx;
+};
+
+static long next_run(void *ctx, struct proc *p)
+{
+	struct run_all *ra = ctx;
+	if (ra->next == ra->n)
+		return -1;
+	struct pp_run *r = &ra->runs[ra->next];
+	*p = (struct proc){ .argv = r->pass->argv.v, .env_extra = r->pass->env.v, .cwd = r->cwd,
+			    .out_path = r->log, .timeout_s = r->timeout };
+	progress_set("[%zu/%zu] preprocessing %s", ra->next + 1, ra->n, r->what);
+	return (long)ra->next++;
+}
+
+static void run_finished(void *ctx, long i, struct proc *p)
+{
+	struct run_all *ra = ctx;
+	struct pp_run *r = &ra->runs[i];
+	r->proc = *p;
+	if (!proc_succeeded(p)) {
+		r->failed = true;
+		progress_clear();
+		free(proc_report_failure(p, r->log, "%s: preprocessing", r->what));
+	} else {
+		ra->done(ra->ctx, (size_t)i);
+	}
+	unlink(r->pass->output);
+}
+
 void preprocess_run_all(struct pp_run *runs, size_t n, long jobs, void (*done)(void *ctx, size_t i), void *ctx)
 {
-	size_t slots = jobs > 0 ? (size_t)jobs : 1, next = 0, nlive = 0, finished = 0;
-	struct proc **live = xcalloc(slots, sizeof(*live));
-	size_t *owner = xcalloc(slots, sizeof(*owner));
-	while (finished < n) {
-		while (nlive < slots && next < n && !proc_interrupted()) {
-			struct pp_run *r = &runs[next];
-			r->proc = (struct proc){ .argv = r->pass->argv.v, .env_extra = r->pass->env.v, .cwd = r->cwd,
-						 .out_path = r->log, .timeout_s = r->timeout };
-			if (proc_start(&r->proc))
-				die(EXIT_INTERNAL, "cannot start %s: %s", r->pass->argv.v[0], strerror(errno));
-			progress_set("[%zu/%zu] preprocessing %s", next + 1, n, r->what);
-			owner[nlive] = next++;
-			live[nlive++] = &r->proc;
-		}
-		if (!nlive)
-			break;	/* interrupted before the rest started */
-		size_t k = proc_wait_any(live, nlive), i = owner[k];
-		struct pp_run *r = &runs[i];
-		finished++;
-		live[k] = live[--nlive];	/* keep live[] dense */
-		owner[k] = owner[nlive];
-		if (proc_interrupted())
-			continue;
-		if (!proc_succeeded(&r->proc)) {
-			r->failed = true;
-			progress_clear();
-			free(proc_report_failure(&r->proc, r->log, "%s: preprocessing", r->what));
-		} else {
-			done(ctx, i);
-		}
-		unlink(r->pass->output);
-	}
-	progress_clear();
-	free(live);
-	free(owner);
-	proc_exit_if_interrupted();
+	struct run_all ra = { runs, n, 0, done, ctx };
+	const struct proc_pool pool = { next_run, run_finished, &ra };
+	proc_run_parallel(jobs > 0 ? jobs : 1, &pool);
 }
 
 void preprocess_scan(const char *path, const char *what, const struct pp_hooks *hooks, struct markers *m)

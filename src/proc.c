@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_RUNNING 256
+#define MAX_RUNNING PROC_MAX_RUNNING
 /* After a forwarded signal, a child group gets this long to exit before SIGKILL. */
 #define KILL_GRACE_S 2.0
 
@@ -236,6 +236,45 @@ void proc_run(struct proc *p)
 	if (proc_start(p))
 		die(EXIT_INTERNAL, "cannot start %s: %s", p->argv[0], strerror(errno));
 	proc_wait_any(one, 1);
+}
+
+void proc_run_parallel(long max, const struct proc_pool *pool)
+{
+	if (max < 1 || max > PROC_MAX_RUNNING)
+		die(EXIT_INTERNAL, "internal error: %ld processes at once (1 to %d)", max, PROC_MAX_RUNNING);
+	size_t slots = (size_t)max, nlive = 0;
+	struct proc *procs = xcalloc(slots, sizeof(*procs));
+	struct proc **live = xcalloc(slots, sizeof(*live));
+	long *task = xcalloc(slots, sizeof(*task));
+	for (;;) {
+		while (nlive < slots && !proc_interrupted()) {
+			struct proc *p = &procs[nlive];
+			*p = (struct proc){ 0 };
+			long id = pool->next(pool->ctx, p);
+			if (id < 0)
+				break;
+			if (proc_start(p))
+				die(EXIT_INTERNAL, "cannot start %s: %s", p->argv[0], strerror(errno));
+			task[nlive] = id;
+			nlive++;
+		}
+		if (!nlive)
+			break;
+		for (size_t i = 0; i < nlive; i++)
+			live[i] = &procs[i];
+		size_t k = proc_wait_any(live, nlive);
+		if (!proc_interrupted())
+			pool->finished(pool->ctx, task[k], &procs[k]);
+		/* Keep the running ones dense: the last slot moves into k. */
+		nlive--;
+		procs[k] = procs[nlive];
+		task[k] = task[nlive];
+	}
+	progress_clear();
+	free(procs);
+	free(live);
+	free(task);
+	proc_exit_if_interrupted();
 }
 
 bool proc_succeeded(const struct proc *p)

@@ -47,6 +47,24 @@ size_t proc_wait_any(struct proc **procs, size_t n);
 /* Start p and wait for it. */
 void proc_run(struct proc *p);
 
+/* The most children buildwall runs at once: the size of the table the
+ * signal handler walks. Every -j / --parallel is capped by it. */
+#define PROC_MAX_RUNNING 256
+
+/* One process pool for every probe that runs children side by side (as
+ * git's run_processes_parallel): at most `max` at once. next() fills in
+ * the next command to start and returns its task id, or -1 when there is
+ * none to start now (the pool waits for a running one, or ends when none
+ * runs); finished() takes each one as it ends (p is valid during the
+ * call). After an interrupt nothing new starts, the running ones are
+ * reaped, and buildwall exits 130. */
+struct proc_pool {
+	long (*next)(void *ctx, struct proc *p);
+	void (*finished)(void *ctx, long task, struct proc *p);
+	void *ctx;
+};
+void proc_run_parallel(long max, const struct proc_pool *pool);
+
 bool proc_succeeded(const struct proc *p);
 /* One phrase: "exit status 1", "killed by signal 9", "timed out after 5 s"… */
 char *proc_failure(const struct proc *p);
