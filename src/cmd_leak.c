@@ -6,20 +6,20 @@
 #include "chains.h"
 #include "cli.h"
 #include "headers.h"
+#include "options.h"
 #include "match.h"
 #include "out_json.h"
 #include "out_table.h"
 #include "preprocess.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
 	"usage: buildwall leak [-C BUILD_DIR] (TARGET... | --all | FILE.ii... | -) [--pattern REGEX]\n"
-	"                      [--project DIR] [--device] [-j N] [--timeout S] [--json]\n"
+	"                      [--project DIR] [--device] [--parallel P] [--timeout S] [--json]\n"
 	"\n"
 	"Preprocess each TU as its command compiles it (host pass; with --device also each\n"
 	"device pass; or read preprocessed output) and follow its include stack to the\n"
@@ -29,22 +29,12 @@ static const char usage[] =
 	"project (its #include is the line to fix; system headers never belong to the\n"
 	"project), and every distinct chain with the lines it brings in (code lines\n"
 	"emitted while the matching file is open).\n"
-	"\n"
-	"options:\n"
-	"  -C DIR               ninja build directory (default .)\n"
-	"  --all                every compile step, one row per TU and pass\n"
-	"  --device             also the device passes, one per arch\n"
-	"  --pattern REGEX      the file to look for: POSIX ERE on its absolute path\n"
-	"  --project DIR        the project's own headers live here (default: the TU's git\n"
-	"                       work tree, else its directory and the command's -I dirs)\n"
-	"  -j N                 preprocess N passes at once (default: the CPU count)\n"
-	"  --timeout S          give up on a pass's preprocessing after S seconds (counts as failed)\n"
-	"  --json               one JSON document (docs/json.md) instead of tables\n";
+	"\n";
 
 struct leak_options {
 	struct header_groups groups;
 	const char *project;
-	char *pattern;
+	const char *pattern;
 	regex_t re;
 	bool all;
 };
@@ -347,39 +337,32 @@ static void render_json(const struct leak_options *o, const char *dir, const str
 
 int cmd_leak(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' }, { "device", no_argument, NULL, 'd' },
-		{ "pattern", required_argument, NULL, 'P' }, { "project", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'J' }, { "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
 	struct leak_options o = { 0 };
 	struct pp_request req = { .cmd = "leak", .dir = ".", .jobs = cpu_count(), .hooks = leak_hooks, .ctx = &o };
 	bool json = false;
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:j:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'C': req.dir = optarg; break;
-		case 'a': req.all = o.all = true; break;
-		case 'd': req.device = true; break;
-		case 'P': o.pattern = optarg; break;
-		case 'p': o.project = req.project = optarg; break;
-		case 'j': req.jobs = option_int("leak", "-j", optarg, 1, PROC_MAX_RUNNING); break;
-		case 't': req.timeout = option_seconds("leak", "--timeout", optarg); break;
-		case 'J': json = true; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: bad_option("leak", c, argv);
-		}
-	}
+	const struct opt opts[] = {
+		OPT_DIR(&req.dir),
+		{ OPT_FLAG, 0, "all", &o.all, NULL, "every compile step, one row per TU and pass", 0, 0, NULL },
+		{ OPT_FLAG, 0, "device", &req.device, NULL, "also the device passes, one per arch", 0, 0, NULL },
+		{ OPT_STRING, 0, "pattern", &o.pattern, "REGEX", "the file to look for: POSIX ERE on its absolute path", 0, 0, NULL },
+		{ OPT_STRING, 0, "project", &o.project, "DIR", "the project's own headers live here (default: the TU's git\n"
+			"work tree, else its directory and the command's -I dirs)", 0, 0, NULL },
+		OPT_PARALLEL(&req.jobs, "preprocess P passes at once (default: the CPU count)"),
+		OPT_TIMEOUT(&req.timeout, "give up on a pass's preprocessing after S seconds (counts as failed)"),
+		OPT_JSON(&json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("leak", argc, argv, opts, usage);
+	req.all = o.all;
+	req.project = o.project;
 	if (o.pattern) {
 		char *err = regex_compile(&o.re, o.pattern, REG_NOSUB);
 		if (err)
 			usage_error("leak", "--pattern '%s': %s", o.pattern, err);
 	}
 	header_groups_init(&o.groups);
-	req.args = argv + optind;
-	req.nargs = (size_t)(argc - optind);
+	req.args = argv + first;
+	req.nargs = (size_t)(argc - first);
 
 	struct pp_sources ss;
 	char *bad = pp_request_check(&req);

@@ -8,13 +8,13 @@
 #include "ninja.h"
 #include "ninja_log.h"
 #include "out_json.h"
+#include "options.h"
 #include "out_table.h"
 #include "progress.h"
 #include "snapshot.h"
 #include "timeline.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +31,8 @@ static const char usage[] =
 	"A build is a stretch of lines whose end times do not fall (ninja restarts its\n"
 	"clock every run); lines ninja rewrote when it recompacted the log are skipped.\n"
 	"\n"
-	"options:\n"
-	"  -C DIR          the build dir: DIR/.ninja_log, and ninja's graph (default .)\n"
-	"  FILE            a .ninja_log alone (no critical path)\n"
-	"  --build N       the build N runs before the latest (default 0: the latest)\n"
-	"  --all-builds    one row per build in the file\n"
-	"  --top K         the K steps with the most weighted time (default 15; 0: all)\n"
-	"  --trace OUT     write a Chrome trace (Perfetto, chrome://tracing): a track per job slot\n"
-	"  --json          one JSON document (docs/json.md) instead of tables\n";
+	"FILE: a .ninja_log alone (no critical path).\n"
+	"\n";
 
 struct log_cmd {
 	const char *dir;	/* NULL with FILE */
@@ -412,36 +406,27 @@ static int all_builds(struct log_cmd *c)
 
 int cmd_log(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "build", required_argument, NULL, 'b' }, { "all-builds", no_argument, NULL, 'a' },
-		{ "top", required_argument, NULL, 'k' }, { "trace", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'J' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
 	struct log_cmd c = { .top = 15 };
 	const char *dir = NULL;
-	int opt;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":C:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'C': dir = optarg; break;
-		case 'b': c.back = option_int("log", "--build", optarg, 0, 1000000000); break;
-		case 'a': c.all_builds = true; break;
-		case 'k': c.top = option_int("log", "--top", optarg, 0, 1000000000); break;
-		case 't': c.trace = optarg; break;
-		case 'J': c.json = true; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: bad_option("log", opt, argv);
-		}
-	}
-	if (argc - optind > 1)
-		usage_error("log", "one log at a time: %s", argv[optind + 1]);
-	if (argc - optind == 1) {
+	const struct opt opts[] = {
+		{ OPT_STRING, 'C', NULL, &dir, "DIR", "the build dir: DIR/.ninja_log, and ninja's graph (default .)", 0, 0, NULL },
+		{ OPT_INT, 0, "build", &c.back, "N", "the build N runs before the latest (default 0: the latest)", 0, 1000000000, NULL },
+		{ OPT_FLAG, 0, "all-builds", &c.all_builds, NULL, "one row per build in the file", 0, 0, NULL },
+		OPT_TOP(&c.top, 0, "the K steps with the most weighted time (default 15; 0: all)"),
+		{ OPT_STRING, 0, "trace", &c.trace, "OUT", "write a Chrome trace (Perfetto, chrome://tracing): a track per job slot", 0, 0, NULL },
+		OPT_JSON(&c.json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("log", argc, argv, opts, usage);
+	if (argc - first > 1)
+		usage_error("log", "one log at a time: %s", argv[first + 1]);
+	if (argc - first == 1) {
 		if (dir)
 			usage_error("log", "give -C BUILD_DIR or FILE, not both");
-		if (is_directory(argv[optind]))
-			dir = argv[optind];
+		if (is_directory(argv[first]))
+			dir = argv[first];
 		else
-			c.path = xstrdup(argv[optind]);
+			c.path = xstrdup(argv[first]);
 	}
 	if (!c.path) {
 		c.dir = dir ? dir : ".";

@@ -9,6 +9,7 @@
 #include "ninja_log.h"
 #include "nvcc_report.h"
 #include "out_json.h"
+#include "options.h"
 #include "out_table.h"
 #include "passes.h"
 #include "preprocess.h"
@@ -22,7 +23,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,19 +40,14 @@ static const char usage[] =
 	"nvcc --time, -fdevice-time-trace and the host compiler's -ftime-report; gcc\n"
 	"-ftime-report, where optimizer and code generation are one figure).\n"
 	"\n"
-	"Verdict per TU: host-pass dominant when the host front end exceeds S seconds,\n"
-	"device-pass dominant when machine code generation exceeds P of a device pass,\n"
-	"mixed when both or neither hold; the pass with the most time is always named.\n"
+	"Walls, CPU and RSS come from plain runs; the instrumented runs give the phases,\n"
+	"scaled to the plain walls (instrumentation slows what it measures).\n"
 	"\n"
-	"options:\n"
-	"  -C DIR               ninja build directory (default .)\n"
-	"  --all                every compile step\n"
-	"  --top K              the K slowest compile steps (from .ninja_log, else re-timed)\n"
-	"  -r, --repeats R      runs of the TU and of each job; medians are reported (default 1)\n"
-	"  --front-end S        host front-end threshold in seconds (default 5)\n"
-	"  --codegen-share P    device codegen threshold, 0-1 or a percentage (default 70%)\n"
-	"  --timeout S          give up on a compile or job after S seconds (counts as failed)\n"
-	"  --json               one JSON document (docs/json.md) instead of tables\n";
+	"Verdict per TU: the pass that holds most of the job time and the phase that holds\n"
+	"most of it, with the evidence behind the playbook's fixes (a device pass that\n"
+	"parses torch, from preprocessing the TU as pp does); the playbook's marks (host\n"
+	"front end > S seconds, codegen > P of a device pass) beside it.\n"
+	"\n";
 
 /* One job's repeated measurements; summarized into a job_time. Walls,
  * CPU and RSS are of plain runs; an instrumented run (-ftime-report,
@@ -1012,7 +1007,7 @@ static void render_json(const struct passes *ps)
 	json_print(doc);
 }
 
-static double option_share(const char *value)
+static char *parse_share(void *share, const char *value)
 {
 	char *copy = xstrdup(value);
 	size_t n = strlen(copy);
@@ -1025,37 +1020,30 @@ static double option_share(const char *value)
 	if (ok && (percent || v > 1))
 		v /= 100;
 	if (!ok || v <= 0 || v >= 1)
-		usage_error("passes", "--codegen-share wants a share between 0 and 1, or a percentage: '%s'", value);
-	return v;
+		return xasprintf("--codegen-share wants a share between 0 and 1, or a percentage: '%s'", value);
+	*(double *)share = v;
+	return NULL;
 }
 
 int cmd_passes(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' }, { "top", required_argument, NULL, 'k' },
-		{ "repeats", required_argument, NULL, 'r' }, { "front-end", required_argument, NULL, 'f' },
-		{ "codegen-share", required_argument, NULL, 'g' }, { "timeout", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'J' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
 	struct passes ps = { .dir = ".", .repeats = 1, .th = { 5.0, 0.7 } };
 	bool json = false;
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:r:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'C': ps.dir = optarg; break;
-		case 'a': ps.all = true; break;
-		case 'k': ps.top = option_int("passes", "--top", optarg, 1, 1000000); break;
-		case 'r': ps.repeats = option_int("passes", "-r", optarg, 1, 1000); break;
-		case 'f': ps.th.front_end_s = option_seconds("passes", "--front-end", optarg); break;
-		case 'g': ps.th.codegen_share = option_share(optarg); break;
-		case 't': ps.timeout = option_seconds("passes", "--timeout", optarg); break;
-		case 'J': json = true; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: bad_option("passes", c, argv);
-		}
-	}
-	size_t npatterns = (size_t)(argc - optind);
+	const struct opt opts[] = {
+		OPT_DIR(&ps.dir),
+		{ OPT_FLAG, 0, "all", &ps.all, NULL, "every compile step", 0, 0, NULL },
+		OPT_TOP(&ps.top, 1, "the K slowest compile steps (from .ninja_log, else re-timed)"),
+		{ OPT_INT, 'r', "repeats", &ps.repeats, "R", "runs of the TU and of each job; medians are reported (default 1)",
+		  1, 1000, NULL },
+		{ OPT_SECONDS, 0, "front-end", &ps.th.front_end_s, "S", "the host front-end mark in seconds (default 5)", 0, 0, NULL },
+		{ OPT_CALL, 0, "codegen-share", &ps.th.codegen_share, "P", "the device codegen mark, 0-1 or a percentage (default 70%)",
+		  0, 0, parse_share },
+		OPT_TIMEOUT(&ps.timeout, "give up on a compile or job after S seconds (counts as failed)"),
+		OPT_JSON(&json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("passes", argc, argv, opts, usage);
+	size_t npatterns = (size_t)(argc - first);
 	if (!npatterns && !ps.all && !ps.top)
 		usage_error("passes", "name a TARGET, or use --all or --top K");
 	if (npatterns && (ps.all || ps.top))
@@ -1066,7 +1054,7 @@ int cmd_passes(int argc, char **argv)
 	snapshot_guard(ps.dir);
 	ninja_load(ps.dir, &ps.build);
 	proc_warn_if_loaded();
-	select_tus(&ps, argv + optind, npatterns);
+	select_tus(&ps, argv + first, npatterns);
 	steps_note_stripped(&ps.stripped);
 	for (size_t i = 0; i < ps.ntus; i++)
 		if (!ps.tus[i].failed)

@@ -6,19 +6,19 @@
  * framework has leaked in). */
 #include "cli.h"
 #include "headers.h"
+#include "options.h"
 #include "out_json.h"
 #include "out_table.h"
 #include "preprocess.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
 	"usage: buildwall pp [-C BUILD_DIR] (TARGET... | --all | FILE.ii... | -) [--device]\n"
 	"                    [--group NAME=REGEX]... [--project DIR] [--top N]\n"
-	"                    [--lean LINES] [--heavy LINES] [-j N] [--timeout S] [--json]\n"
+	"                    [--lean LINES] [--heavy LINES] [--parallel P] [--timeout S] [--json]\n"
 	"\n"
 	"Preprocess each TU exactly as its command compiles it (its flags plus -E, output\n"
 	"in a private temp dir): the host pass (clang/hipcc --cuda-host-only; nvcc's host\n"
@@ -33,21 +33,7 @@ static const char usage[] =
 	"frameworks), C++ standard library, HIP/CUDA runtime, compiler builtins, the\n"
 	"project's own headers (the TU's git work tree, or --project), other.\n"
 	"Calibration: under --lean lines (150K) a TU is lean, over --heavy (400K) heavy.\n"
-	"\n"
-	"options:\n"
-	"  -C DIR               ninja build directory (default .)\n"
-	"  --all                every compile step: one row per TU with host and device lines,\n"
-	"                       marking TUs whose device pass parses a host-only framework\n"
-	"  --device             also the device passes, one per arch\n"
-	"  --group NAME=REGEX   add a group (tried first), or replace a default group's regex\n"
-	"                       (POSIX ERE on the path; repeatable)\n"
-	"  --project DIR        the project's own headers live here\n"
-	"  --top N              files to list per pass (default 10)\n"
-	"  --lean LINES         lean below this many lines (default 150K)\n"
-	"  --heavy LINES        heavy above this many lines (default 400K)\n"
-	"  -j N                 preprocess N passes at once (default: the CPU count)\n"
-	"  --timeout S          give up on a pass's preprocessing after S seconds (counts as failed)\n"
-	"  --json               one JSON document (docs/json.md) instead of tables\n";
+	"\n";
 
 struct pp_options {
 	struct header_groups groups;
@@ -421,47 +407,41 @@ static void render_json(const struct pp_options *o, const char *dir, const struc
 	json_print(doc);
 }
 
+static char *add_group(void *groups, const char *spec)
+{
+	return header_groups_add(groups, spec);
+}
+
 int cmd_pp(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' }, { "device", no_argument, NULL, 'd' },
-		{ "group", required_argument, NULL, 'g' }, { "project", required_argument, NULL, 'p' },
-		{ "top", required_argument, NULL, 'k' }, { "lean", required_argument, NULL, 'l' },
-		{ "heavy", required_argument, NULL, 'H' }, { "json", no_argument, NULL, 'J' },
-		{ "timeout", required_argument, NULL, 't' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
 	struct pp_options o = { .limits = { 150000, 400000 }, .top = 10 };
 	struct pp_request req = { .cmd = "pp", .dir = ".", .jobs = cpu_count() };
 	bool json = false;
-	int c;
 	header_groups_init(&o.groups);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:j:h", longopts, NULL)) != -1) {
-		char *err;
-		switch (c) {
-		case 'C': req.dir = optarg; break;
-		case 'a': req.all = o.all = true; break;
-		case 'd': req.device = true; break;
-		case 'g':
-			if ((err = header_groups_add(&o.groups, optarg)))
-				usage_error("pp", "%s", err);
-			break;
-		case 'p': o.project = req.project = optarg; break;
-		case 'k': o.top = option_int("pp", "--top", optarg, 0, 1000000); break;
-		case 'l': o.limits.lean = (size_t)option_count("pp", "--lean", optarg); break;
-		case 'H': o.limits.heavy = (size_t)option_count("pp", "--heavy", optarg); break;
-		case 'j': req.jobs = option_int("pp", "-j", optarg, 1, PROC_MAX_RUNNING); break;
-		case 't': req.timeout = option_seconds("pp", "--timeout", optarg); break;
-		case 'J': json = true; break;
-		case 'h': fputs(usage, stdout); header_groups_free(&o.groups); return EXIT_OK;
-		default: bad_option("pp", c, argv);
-		}
-	}
+	const struct opt opts[] = {
+		OPT_DIR(&req.dir),
+		{ OPT_FLAG, 0, "all", &o.all, NULL, "every compile step: one row per TU with host and device lines,\n"
+			"marking TUs whose device pass parses a host-only framework", 0, 0, NULL },
+		{ OPT_FLAG, 0, "device", &req.device, NULL, "also the device passes, one per arch", 0, 0, NULL },
+		{ OPT_CALL, 0, "group", &o.groups, "NAME=REGEX", "add a group (tried first), or replace a default group's regex\n"
+			"(POSIX ERE on the path; repeatable)", 0, 0, add_group },
+		{ OPT_STRING, 0, "project", &o.project, "DIR", "the project's own headers live here", 0, 0, NULL },
+		OPT_TOP(&o.top, 0, "files to list per pass (default 10)"),
+		{ OPT_COUNT, 0, "lean", &o.limits.lean, "LINES", "lean below this many lines (default 150K)", 0, 0, NULL },
+		{ OPT_COUNT, 0, "heavy", &o.limits.heavy, "LINES", "heavy above this many lines (default 400K)", 0, 0, NULL },
+		OPT_PARALLEL(&req.jobs, "preprocess P passes at once (default: the CPU count)"),
+		OPT_TIMEOUT(&req.timeout, "give up on a pass's preprocessing after S seconds (counts as failed)"),
+		OPT_JSON(&json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("pp", argc, argv, opts, usage);
+	req.all = o.all;
+	req.project = o.project;
 	if (o.limits.lean > o.limits.heavy)
 		usage_error("pp", "--lean (%zu) is above --heavy (%zu)", o.limits.lean, o.limits.heavy);
 	req.device |= req.all;
-	req.args = argv + optind;
-	req.nargs = (size_t)(argc - optind);
+	req.args = argv + first;
+	req.nargs = (size_t)(argc - first);
 
 	struct pp_sources ss;
 	char *bad = pp_request_check(&req);

@@ -8,6 +8,7 @@
 #include "ninja.h"
 #include "ninja_log.h"
 #include "out_json.h"
+#include "options.h"
 #include "out_table.h"
 #include "proc.h"
 #include "progress.h"
@@ -17,7 +18,6 @@
 #include "tmpdir.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -39,16 +39,7 @@ static const char usage[] =
 	"1.12), the link timed from .ninja_log when it is there, else by re-running it on the\n"
 	"temp objects; the bound that sets the wall (the critical path through the dependency\n"
 	"graph, or total work / jobs) and that critical path, step by step.\n"
-	"\n"
-	"options:\n"
-	"  -C DIR             ninja build directory (default .)\n"
-	"  -r, --repeats R    runs per TU; the median is reported (default 1)\n"
-	"  --parallel P       measure P TUs at once (default 1; contention inflates walls)\n"
-	"  -j, --jobs JOBS    job count for the prediction (default $MAX_JOBS, else CPUs)\n"
-	"  --top K            show the K slowest TUs only\n"
-	"  --policy P         manifest or critical: override the installed ninja's order\n"
-	"  --timeout S        give up on a compile after S seconds (counts as failed)\n"
-	"  --json             one JSON document (docs/json.md) instead of tables\n";
+	"\n";
 
 struct tu {
 	size_t edge;
@@ -507,34 +498,21 @@ static void rank_free(struct rank *r)
 
 int cmd_rank(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "repeats", required_argument, NULL, 'r' }, { "parallel", required_argument, NULL, 'p' },
-		{ "jobs", required_argument, NULL, 'j' }, { "top", required_argument, NULL, 'k' },
-		{ "timeout", required_argument, NULL, 't' }, { "json", no_argument, NULL, 'J' },
-		{ "policy", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
 	struct rank r = { .dir = ".", .repeats = 1, .parallel = 1 };
-	const char *policy = NULL;
+	struct policy_option policy = { 0 };
 	bool json = false;
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:r:j:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'C': r.dir = optarg; break;
-		case 'r': r.repeats = option_int("rank", "-r", optarg, 1, 1000); break;
-		case 'p': r.parallel = option_int("rank", "--parallel", optarg, 1, PROC_MAX_RUNNING); break;
-		case 'j': r.jobs = option_int("rank", "-j", optarg, 1, 4096); break;
-		case 'k': r.top = option_int("rank", "--top", optarg, 1, 1000000); break;
-		case 't': r.timeout = option_seconds("rank", "--timeout", optarg); break;
-		case 'J': json = true; break;
-		case 'P': policy = optarg; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: bad_option("rank", c, argv);
-		}
-	}
-	if (policy && strcmp(policy, "manifest") && strcmp(policy, "critical"))
-		usage_error("rank", "--policy is manifest or critical, not '%s'", policy);
+	const struct opt opts[] = {
+		OPT_DIR(&r.dir),
+		{ OPT_INT, 'r', "repeats", &r.repeats, "R", "runs per TU; the median is reported (default 1)", 1, 1000, NULL },
+		OPT_PARALLEL(&r.parallel, "measure P TUs at once (default 1; contention inflates walls)"),
+		OPT_BUILD_JOBS(&r.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
+		OPT_TOP(&r.top, 1, "show the K slowest TUs only"),
+		OPT_POLICY(&policy),
+		OPT_TIMEOUT(&r.timeout, "give up on a compile after S seconds (counts as failed)"),
+		OPT_JSON(&json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("rank", argc, argv, opts, usage);
 	if (!r.jobs)
 		r.jobs = jobs_from_env("rank");
 	if (!r.jobs)
@@ -542,12 +520,12 @@ int cmd_rank(int argc, char **argv)
 
 	snapshot_guard(r.dir);
 	ninja_load(r.dir, &r.build);
-	select_tus(&r, argv + optind, (size_t)(argc - optind));
+	select_tus(&r, argv + first, (size_t)(argc - first));
 	steps_note_stripped(&r.stripped);
 	measure(&r);
 	step_times(&r);
-	if (policy) {
-		r.policy = strcmp(policy, "critical") ? POLICY_MANIFEST : POLICY_CRITICAL;
+	if (policy.given) {
+		r.policy = policy.policy;
 		r.policy_why = xstrdup("--policy");
 	} else {
 		r.policy = ninja_policy(&r.policy_why);

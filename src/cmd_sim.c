@@ -7,6 +7,7 @@
 #include "ninja.h"
 #include "ninja_log.h"
 #include "out_json.h"
+#include "options.h"
 #include "out_table.h"
 #include "proc.h"
 #include "progress.h"
@@ -16,7 +17,6 @@
 #include "tmpdir.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,18 +33,9 @@ static const char usage[] =
 	"The policy follows the installed ninja: up to 1.11 ready steps start in manifest\n"
 	"order; from 1.12 the step with the longest path ahead starts first.\n"
 	"\n"
-	"edits (repeatable; T names a step as everywhere: output, basename or glob):\n"
-	"  --scale T=F       T takes F times as long\n"
-	"  --split T=K       T becomes K steps of t/K each plus a fixed cost per step\n"
-	"  --overhead S      that fixed cost (default: the module's cheapest compile step)\n"
-	"  --fuse T1,T2,...  the steps become one, taking the sum of their times\n"
-	"  --remove T        T takes no time\n"
-	"  --cores C         jobs beyond C cores share them (default: no limit)\n"
-	"\n"
-	"options:\n"
-	"  -C DIR            ninja build directory (default .)\n"
-	"  -j LIST           job counts: 4, 1,2,8 or 1-16 (default 1 to twice the CPUs)\n"
-	"  --json            one JSON document (docs/json.md) instead of tables\n";
+	"The edits (--scale, --split, --fuse, --remove, --cores) are repeatable; T names a\n"
+	"step as everywhere: its output, basename or a glob.\n"
+	"\n";
 
 enum edit_kind { EDIT_SCALE, EDIT_SPLIT, EDIT_FUSE, EDIT_REMOVE };
 
@@ -283,36 +274,57 @@ static void parse_jobs(struct sim *s, const char *list)
 		usage_error("sim", "-j wants at least one job count");
 }
 
-static void add_edit(struct sim *s, enum edit_kind kind, const char *arg)
+/* Add an edit as given; returns what is wrong with it (owned), or NULL. */
+static char *add_edit(struct sim *s, enum edit_kind kind, const char *arg)
 {
 	struct edit ed = { .kind = kind, .arg = xstrdup(arg) };
-	char *copy = xstrdup(arg), *eq = strrchr(copy, '=');
+	char *copy = xstrdup(arg), *eq = strrchr(copy, '='), *err = NULL;
 	if (kind == EDIT_SCALE || kind == EDIT_SPLIT) {
 		long parts;
+		if (eq)
+			*eq = '\0';
 		if (!eq)
-			usage_error("sim", "--%s wants T=%s: '%s'", kind == EDIT_SCALE ? "scale" : "split",
-				    kind == EDIT_SCALE ? "FACTOR" : "K", arg);
-		*eq = '\0';
-		if (kind == EDIT_SCALE && (!parse_double(eq + 1, &ed.value) || ed.value < 0))
-			usage_error("sim", "--scale wants a factor >= 0: '%s'", arg);
-		if (kind == EDIT_SPLIT) {
-			if (!parse_int(eq + 1, 2, 1000, &parts))
-				usage_error("sim", "--split wants a count from 2 to 1000: '%s'", arg);
+			err = xasprintf("--%s wants T=%s: '%s'", kind == EDIT_SCALE ? "scale" : "split",
+					kind == EDIT_SCALE ? "FACTOR" : "K", arg);
+		else if (kind == EDIT_SCALE && (!parse_double(eq + 1, &ed.value) || ed.value < 0))
+			err = xasprintf("--scale wants a factor >= 0: '%s'", arg);
+		else if (kind == EDIT_SPLIT && !parse_int(eq + 1, 2, 1000, &parts))
+			err = xasprintf("--split wants a count from 2 to 1000: '%s'", arg);
+		else if (kind == EDIT_SPLIT)
 			ed.value = (double)parts;
-		}
 		strvec_push(&ed.targets, copy);
 	} else if (kind == EDIT_FUSE) {
 		char *save = NULL;
 		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			strvec_push(&ed.targets, tok);
 		if (ed.targets.n < 2)
-			usage_error("sim", "--fuse wants two or more steps, comma-separated: '%s'", arg);
+			err = xasprintf("--fuse wants two or more steps, comma-separated: '%s'", arg);
 	} else {
 		strvec_push(&ed.targets, copy);
 	}
 	free(copy);
+	if (err) {
+		free(ed.arg);
+		strvec_clear(&ed.targets);
+		return err;
+	}
 	s->edits = xrealloc(s->edits, (s->nedits + 1) * sizeof(*s->edits));
 	s->edits[s->nedits++] = ed;
+	return NULL;
+}
+
+static char *add_scale(void *s, const char *arg) { return add_edit(s, EDIT_SCALE, arg); }
+static char *add_split(void *s, const char *arg) { return add_edit(s, EDIT_SPLIT, arg); }
+static char *add_fuse(void *s, const char *arg) { return add_edit(s, EDIT_FUSE, arg); }
+static char *add_remove(void *s, const char *arg) { return add_edit(s, EDIT_REMOVE, arg); }
+
+static char *set_overhead(void *sim, const char *arg)
+{
+	struct sim *s = sim;
+	if (!parse_double(arg, &s->overhead) || s->overhead < 0)
+		return xasprintf("--overhead takes seconds >= 0, not '%s'", arg);
+	s->overhead_given = true;
+	return NULL;
 }
 
 /* ---- run and render ---- */
@@ -436,52 +448,39 @@ static void sim_free(struct sim *s)
 
 int cmd_sim(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "from", required_argument, NULL, 'f' }, { "jobs", required_argument, NULL, 'j' },
-		{ "policy", required_argument, NULL, 'p' }, { "scale", required_argument, NULL, 's' },
-		{ "split", required_argument, NULL, 'S' }, { "fuse", required_argument, NULL, 'F' },
-		{ "remove", required_argument, NULL, 'R' }, { "overhead", required_argument, NULL, 'o' },
-		{ "cores", required_argument, NULL, 'c' }, { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
 	struct sim s = { .dir = "." };
-	const char *policy = NULL, *jobs = NULL;
+	struct policy_option policy = { 0 };
+	const char *jobs = NULL;
+	long cores = 0;
 	bool json = false;
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":C:j:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'C': s.dir = optarg; break;
-		case 'f': s.from = strcmp(optarg, "log") ? optarg : NULL; break;
-		case 'j': jobs = optarg; break;
-		case 'p': policy = optarg; break;
-		case 's': add_edit(&s, EDIT_SCALE, optarg); break;
-		case 'S': add_edit(&s, EDIT_SPLIT, optarg); break;
-		case 'F': add_edit(&s, EDIT_FUSE, optarg); break;
-		case 'R': add_edit(&s, EDIT_REMOVE, optarg); break;
-		case 'o':
-			if (!parse_double(optarg, &s.overhead) || s.overhead < 0)
-				usage_error("sim", "--overhead takes seconds >= 0, not '%s'", optarg);
-			s.overhead_given = true;
-			break;
-		case 'c': s.cores = (double)option_int("sim", "--cores", optarg, 1, 4096); break;
-		case 'J': json = true; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: bad_option("sim", c, argv);
-		}
-	}
-	if (optind < argc)
-		usage_error("sim", "unexpected argument '%s'", argv[optind]);
-	if (policy && strcmp(policy, "manifest") && strcmp(policy, "critical"))
-		usage_error("sim", "--policy is manifest or critical, not '%s'", policy);
+	const struct opt opts[] = {
+		OPT_DIR(&s.dir),
+		{ OPT_STRING, 0, "from", &s.from, "SRC", "durations from 'log' (the latest build, default) or a RANK.json", 0, 0, NULL },
+		{ OPT_STRING, 'j', "jobs", &jobs, "LIST", "job counts: 4, 1,2,8 or 1-16 (default 1 to twice the CPUs)", 0, 0, NULL },
+		OPT_POLICY(&policy),
+		{ OPT_CALL, 0, "scale", &s, "T=F", "T takes F times as long", 0, 0, add_scale },
+		{ OPT_CALL, 0, "split", &s, "T=K", "T becomes K steps of t/K each plus a fixed cost per step", 0, 0, add_split },
+		{ OPT_CALL, 0, "overhead", &s, "S", "that fixed cost (default: the module's cheapest compile step)", 0, 0, set_overhead },
+		{ OPT_CALL, 0, "fuse", &s, "T1,T2,...", "the steps become one, taking the sum of their times", 0, 0, add_fuse },
+		{ OPT_CALL, 0, "remove", &s, "T", "T takes no time", 0, 0, add_remove },
+		{ OPT_INT, 0, "cores", &cores, "C", "jobs beyond C cores share them (default: no limit)", 1, 4096, NULL },
+		OPT_JSON(&json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("sim", argc, argv, opts, usage);
+	if (first < argc)
+		usage_error("sim", "unexpected argument '%s'", argv[first]);
+	if (s.from && !strcmp(s.from, "log"))
+		s.from = NULL;
+	s.cores = (double)cores;
 	if (jobs) {
 		parse_jobs(&s, jobs);
 	} else {
 		for (long j = 1; j <= 2L * cpu_count(); j++)
 			push_jobs(&s, j);
 	}
-	if (policy) {
-		s.policy = strcmp(policy, "critical") ? POLICY_MANIFEST : POLICY_CRITICAL;
+	if (policy.given) {
+		s.policy = policy.policy;
 		s.policy_why = xstrdup("--policy");
 	}
 
@@ -504,7 +503,7 @@ int cmd_sim(int argc, char **argv)
 					usage_error("sim", "--%s %s names %s twice", edit_names[s.edits[k].kind],
 						    s.edits[k].arg, s.build.edges[e].outputs.v[0]);
 		}
-	if (!policy)
+	if (!policy.given)
 		s.policy = ninja_policy(&s.policy_why);
 
 	struct model base, edited;

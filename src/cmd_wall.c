@@ -6,6 +6,7 @@
 #include "match.h"
 #include "ninja.h"
 #include "out_json.h"
+#include "options.h"
 #include "out_table.h"
 #include "proc.h"
 #include "progress.h"
@@ -13,7 +14,6 @@
 #include "tmpdir.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -34,15 +34,7 @@ static const char usage[] =
 	"single process). --match REGEX extracts a number from the build's output with ANSI\n"
 	"colour codes removed: the first capture group, else the whole match, last match wins;\n"
 	"e.g. --match 'cost ([0-9.]+)s' reads aiter's 'finish build [...], cost 11.1s'.\n"
-	"\n"
-	"options:\n"
-	"  -n, --trials N     number of clean rebuilds (default 3)\n"
-	"  -C DIR             ninja build directory\n"
-	"  -j, --jobs JOBS    ninja -j (default $MAX_JOBS, else ninja's own default)\n"
-	"  --clean CMD        shell command that makes the next build a clean one\n"
-	"  --match REGEX      POSIX extended regex to extract a number per trial\n"
-	"  --timeout S        give up on a trial after S seconds (exit 3)\n"
-	"  --json             one JSON document (docs/json.md) instead of tables\n";
+	"\n";
 
 /* A compiler cache makes clean rebuilds measure cache hits. */
 static const char *cache_in_use(const char *dir, char *const *build_argv)
@@ -92,33 +84,23 @@ static void run_step(const char *what, int trial, struct proc *p, const char *lo
 
 int cmd_wall(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "trials", required_argument, NULL, 'n' }, { "jobs", required_argument, NULL, 'j' },
-		{ "clean", required_argument, NULL, 'c' }, { "match", required_argument, NULL, 'm' },
-		{ "timeout", required_argument, NULL, 't' }, { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
 	long trials = 3, jobs = 0;
 	const char *dir = NULL, *clean = NULL, *match = NULL;
 	double timeout = 0;
 	bool json = false;
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:C:j:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n': trials = option_int("wall", "-n", optarg, 1, 1000); break;
-		case 'C': dir = optarg; break;
-		case 'j': jobs = option_int("wall", "-j", optarg, 1, 4096); break;
-		case 'c': clean = optarg; break;
-		case 'm': match = optarg; break;
-		case 't': timeout = option_seconds("wall", "--timeout", optarg); break;
-		case 'J': json = true; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: bad_option("wall", c, argv);
-		}
-	}
-	char **build_cmd = argv + optind;
-	size_t nbuild = (size_t)(argc - optind);
+	const struct opt opts[] = {
+		{ OPT_INT, 'n', "trials", &trials, "N", "number of clean rebuilds (default 3)", 1, 1000, NULL },
+		{ OPT_STRING, 'C', NULL, &dir, "DIR", "ninja build directory", 0, 0, NULL },
+		OPT_BUILD_JOBS(&jobs, "ninja -j (default $MAX_JOBS, else ninja's own default)"),
+		{ OPT_STRING, 0, "clean", &clean, "CMD", "shell command that makes the next build a clean one", 0, 0, NULL },
+		{ OPT_STRING, 0, "match", &match, "REGEX", "POSIX extended regex to extract a number per trial", 0, 0, NULL },
+		OPT_TIMEOUT(&timeout, "give up on a trial after S seconds (exit 3)"),
+		OPT_JSON(&json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("wall", argc, argv, opts, usage);
+	char **build_cmd = argv + first;
+	size_t nbuild = (size_t)(argc - first);
 	if (dir && clean)
 		usage_error("wall", "-C and --clean are two ways to name the build; give one");
 	if (!dir && !nbuild)

@@ -86,8 +86,8 @@ check "CRLF counts as LF" [ "$(json "$T/out" 'd["tus"][0]["passes"][0]["total_li
 { printf '# 1 "x.c"\n'; head -c 8000000 /dev/zero | tr '\0' 'a'; printf '\nint b;\n'; } >"$T/long.ii"
 run 0 "an 8 MB line" "$BW" pp "$T/long.ii" --json
 check "the long line is one line" [ "$(json "$T/out" 'd["tus"][0]["passes"][0]["top_files"][0]["lines"]')" = 2 ]
-run 2 "pp -j beyond the process table" "$BW" pp -j 4096 "$T/bad.ii"
-contains "$T/err" "-j takes a whole number from 1 to 256" "pp -j 4096 is refused, with the limit"
+run 2 "pp --parallel beyond the process table" "$BW" pp --parallel 4096 "$T/bad.ii"
+contains "$T/err" "--parallel takes a whole number from 1 to 256" "pp --parallel 4096 is refused, with the limit"
 run 2 "a missing file" "$BW" pp "$T/none.ii"
 contains "$T/err" "$T/none.ii: No such file" "names the missing file"
 run 2 "no arguments" "$BW" pp

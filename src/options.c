@@ -1,0 +1,135 @@
+#include "options.h"
+#include "cli.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* getopt_long's value for entry i: its short name, else past any char. */
+#define LONG_ONLY 256
+
+static size_t count(const struct opt *opts)
+{
+	size_t n = 0;
+	while (opts[n].type != OPT_END)
+		n++;
+	return n;
+}
+
+/* "-C DIR", "-r, --repeats R", "--json". */
+static char *spelling(const struct opt *o)
+{
+	char *names;
+	if (o->short_name && o->long_name)
+		names = xasprintf("-%c, --%s", o->short_name, o->long_name);
+	else if (o->short_name)
+		names = xasprintf("-%c", o->short_name);
+	else
+		names = xasprintf("--%s", o->long_name);
+	char *s = o->arg ? xasprintf("%s %s", names, o->arg) : xstrdup(names);
+	free(names);
+	return s;
+}
+
+void options_help(FILE *f, const struct opt *opts)
+{
+	enum { COLUMN = 22 };
+	fputs("options:\n", f);
+	for (const struct opt *o = opts; o->type != OPT_END; o++) {
+		char *s = spelling(o);
+		fprintf(f, "  %-*s", COLUMN - 2, s);
+		if (strlen(s) > COLUMN - 3)
+			fprintf(f, "\n%*s", COLUMN, "");
+		free(s);
+		for (const char *h = o->help; *h;) {
+			size_t n = strcspn(h, "\n");
+			fprintf(f, "%.*s\n", (int)n, h);
+			h += n;
+			if (*h == '\n' && *++h)
+				fprintf(f, "%*s", COLUMN, "");
+		}
+	}
+	fprintf(f, "  %-*s%s\n", COLUMN - 2, "-h, --help", "this help");
+}
+
+/* The option as the user spelled it: -r, or --repeats. */
+static char *name_of(const struct opt *o, bool as_long)
+{
+	return as_long || !o->short_name ? xasprintf("--%s", o->long_name) : xasprintf("-%c", o->short_name);
+}
+
+static void take_value(const char *cmd, const struct opt *o, bool as_long, const char *arg)
+{
+	char *name = name_of(o, as_long), *err;
+	switch (o->type) {
+	case OPT_FLAG: *(bool *)o->value = true; break;
+	case OPT_INT: *(long *)o->value = option_int(cmd, name, arg, o->min, o->max); break;
+	case OPT_SECONDS: *(double *)o->value = option_seconds(cmd, name, arg); break;
+	case OPT_STRING: *(const char **)o->value = arg; break;
+	case OPT_COUNT: *(size_t *)o->value = (size_t)option_count(cmd, name, arg); break;
+	case OPT_CALL:
+		if ((err = o->call(o->value, arg)))
+			usage_error(cmd, "%s", err);
+		break;
+	case OPT_END: break;
+	}
+	free(name);
+}
+
+char *parse_policy(void *policy_option, const char *arg)
+{
+	struct policy_option *p = policy_option;
+	if (strcmp(arg, "manifest") && strcmp(arg, "critical"))
+		return xasprintf("--policy is manifest or critical, not '%s'", arg);
+	p->given = true;
+	p->policy = strcmp(arg, "critical") ? POLICY_MANIFEST : POLICY_CRITICAL;
+	return NULL;
+}
+
+int parse_options(const char *cmd, int argc, char **argv, const struct opt *opts, const char *about)
+{
+	size_t n = count(opts);
+	struct option *longopts = xcalloc(n + 2, sizeof(*longopts));
+	char *shortopts = xmalloc(3 * n + 4), *s = shortopts;
+	size_t nlong = 0;
+	*s++ = ':';	/* a missing value is reported as ':' */
+	for (size_t i = 0; i < n; i++) {
+		const struct opt *o = &opts[i];
+		int val = o->short_name ? o->short_name : LONG_ONLY + (int)i;
+		if (o->short_name) {
+			*s++ = o->short_name;
+			if (o->type != OPT_FLAG)
+				*s++ = ':';
+		}
+		if (o->long_name)
+			longopts[nlong++] = (struct option){ o->long_name, o->type == OPT_FLAG ? no_argument : required_argument,
+							     NULL, val };
+	}
+	*s++ = 'h';
+	*s = '\0';
+	longopts[nlong] = (struct option){ "help", no_argument, NULL, 'h' };
+	opterr = 0;
+	optind = 1;
+	int c, longindex = -1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, &longindex)) != -1) {
+		if (c == 'h') {
+			fputs(about, stdout);
+			options_help(stdout, opts);
+			free(longopts);
+			free(shortopts);
+			exit(EXIT_OK);
+		}
+		const struct opt *hit = NULL;
+		for (size_t i = 0; i < n && !hit; i++)
+			if (c == (opts[i].short_name ? opts[i].short_name : LONG_ONLY + (int)i))
+				hit = &opts[i];
+		if (!hit)
+			bad_option(cmd, c, argv);
+		take_value(cmd, hit, longindex >= 0, optarg);
+		longindex = -1;
+	}
+	free(longopts);
+	free(shortopts);
+	return optind;
+}

@@ -1,0 +1,68 @@
+/* A command's options as one table, like git's parse-options.h: the same
+ * table parses argv and prints the options part of --help, so the two
+ * cannot drift apart. The options every command shares are declared once,
+ * below, with one meaning everywhere:
+ *
+ *   -C DIR        the ninja build directory
+ *   -j N          the build's job count (as ninja -j): what wall runs ninja
+ *                 with, what rank and sim predict for
+ *   --parallel P  how many of buildwall's own probes run at once
+ *   --top K       the K heaviest: rows shown (rank, pp, log) or the TUs
+ *                 probed (passes: the K slowest of the last build)
+ *   --timeout S   give up on one compile or probe after S seconds
+ *   --json        one JSON document (docs/json.md) instead of tables */
+#ifndef BUILDWALL_OPTIONS_H
+#define BUILDWALL_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "graph.h"
+#include "proc.h"
+
+enum opt_type {
+	OPT_END,
+	OPT_FLAG,	/* bool */
+	OPT_INT,	/* long, within [min, max] */
+	OPT_SECONDS,	/* double > 0 */
+	OPT_STRING,	/* const char * */
+	OPT_COUNT,	/* size_t, "150000" or "150K" */
+	OPT_CALL,	/* call(value, arg): returns what is wrong (owned) or NULL */
+};
+
+struct opt {
+	enum opt_type type;
+	char short_name;	/* 0: none */
+	const char *long_name;	/* NULL: none */
+	void *value;
+	const char *arg;	/* the value's name in --help ("DIR"); NULL for a flag */
+	const char *help;	/* '\n' continues on the next line */
+	long min, max;		/* OPT_INT */
+	char *(*call)(void *value, const char *arg);
+};
+
+#define OPT_DIR(v) { OPT_STRING, 'C', NULL, (v), "DIR", "ninja build directory (default .)", 0, 0, NULL }
+#define OPT_JSON(v) { OPT_FLAG, 0, "json", (v), NULL, "one JSON document (docs/json.md) instead of tables", 0, 0, NULL }
+#define OPT_TIMEOUT(v, help) { OPT_SECONDS, 0, "timeout", (v), "S", (help), 0, 0, NULL }
+#define OPT_BUILD_JOBS(v, help) { OPT_INT, 'j', "jobs", (v), "N", (help), 1, 4096, NULL }
+#define OPT_PARALLEL(v, help) { OPT_INT, 0, "parallel", (v), "P", (help), 1, PROC_MAX_RUNNING, NULL }
+#define OPT_TOP(v, min, help) { OPT_INT, 0, "top", (v), "K", (help), (min), 1000000000, NULL }
+/* --policy manifest|critical, for the commands that predict (rank, sim). */
+struct policy_option {
+	bool given;
+	enum sched_policy policy;
+};
+char *parse_policy(void *policy_option, const char *arg);
+#define OPT_POLICY(v) { OPT_CALL, 0, "policy", (v), "P", "manifest or critical: the order ready steps start in\n" \
+			"(default: the installed ninja's)", 0, 0, parse_policy }
+#define OPT_TABLE_END { OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
+
+/* Parse argv (argv[0] is the command's name) against the table. --help
+ * prints `about`, the options block and exits 0; a bad option or value is
+ * a usage error (exit 2). Returns the index of the first argument left
+ * (after "--" when there is one). */
+int parse_options(const char *cmd, int argc, char **argv, const struct opt *opts, const char *about);
+/* The options block of --help, from the table. */
+void options_help(FILE *f, const struct opt *opts);
+
+#endif

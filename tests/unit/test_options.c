@@ -1,0 +1,118 @@
+#include "unit.h"
+#include "options.h"
+#include "util.h"
+
+static char *twice(void *value, const char *arg)
+{
+	if (strcmp(arg, "ok"))
+		return xasprintf("--twice wants ok, not '%s'", arg);
+	*(int *)value += 2;
+	return NULL;
+}
+
+struct values {
+	const char *dir;
+	bool json;
+	long repeats, top;
+	double timeout;
+	size_t lean;
+	int calls;
+	struct policy_option policy;
+};
+
+static int parse(struct values *v, int argc, char **argv)
+{
+	const struct opt opts[] = {
+		OPT_DIR(&v->dir),
+		{ OPT_INT, 'r', "repeats", &v->repeats, "R", "runs", 1, 10, NULL },
+		OPT_TOP(&v->top, 0, "rows"),
+		{ OPT_COUNT, 0, "lean", &v->lean, "LINES", "lean below", 0, 0, NULL },
+		{ OPT_CALL, 0, "twice", &v->calls, "X", "twice", 0, 0, twice },
+		OPT_POLICY(&v->policy),
+		OPT_TIMEOUT(&v->timeout, "give up"),
+		OPT_JSON(&v->json),
+		OPT_TABLE_END,
+	};
+	return parse_options("t", argc, argv, opts, "usage: t\n");
+}
+
+static void test_parse(void **state)
+{
+	(void)state;
+	struct values v = { .dir = "." };
+	char *argv[] = { "t", "-C", "out", "-r", "3", "--top=5", "--lean", "150K", "--twice", "ok", "--twice", "ok",
+			 "--policy", "critical", "--timeout", "2.5", "--json", "a.o", "--", "-b", NULL };
+	int first = parse(&v, 20, argv);
+	assert_string_equal(v.dir, "out");
+	assert_int_equal(v.repeats, 3);
+	assert_int_equal(v.top, 5);
+	assert_int_equal(v.lean, 150000);
+	assert_int_equal(v.calls, 4);	/* repeatable */
+	assert_true(v.policy.given && v.policy.policy == POLICY_CRITICAL);
+	assert_true(v.timeout == 2.5);
+	assert_true(v.json);
+	/* Arguments are gathered after the options; "--" ends them. */
+	if (20 - first != 2)
+		fail_msg("first %d: %s %s", first, argv[first], argv[first + 1]);
+	assert_string_equal(argv[first], "a.o");
+	assert_string_equal(argv[first + 1], "-b");
+}
+
+static void run_bad(void *arg)
+{
+	char **argv = arg;
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	struct values v = { 0 };
+	parse(&v, argc, argv);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	char *unknown[] = { "t", "--bogus", NULL };
+	expect_exit(run_bad, unknown, 2, "buildwall: t: unknown option '--bogus' (see 'buildwall t --help')");
+	char *range[] = { "t", "-r", "11", NULL };
+	expect_exit(run_bad, range, 2, "-r takes a whole number from 1 to 10, not '11'");
+	char *missing[] = { "t", "--timeout", NULL };
+	expect_exit(run_bad, missing, 2, "option '--timeout' needs a value");
+	char *call[] = { "t", "--twice", "no", NULL };
+	expect_exit(run_bad, call, 2, "--twice wants ok, not 'no'");
+	char *policy[] = { "t", "--policy", "fastest", NULL };
+	expect_exit(run_bad, policy, 2, "--policy is manifest or critical, not 'fastest'");
+}
+
+/* --help prints the table: every option with its value's name. */
+static void test_help(void **state)
+{
+	(void)state;
+	const struct opt opts[] = {
+		OPT_DIR(NULL),
+		{ OPT_INT, 'r', "repeats", NULL, "R", "runs per TU;\ntwo lines", 1, 10, NULL },
+		OPT_JSON(NULL),
+		OPT_TABLE_END,
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	options_help(f, opts);
+	fclose(f);
+	assert_string_equal(buf, "options:\n"
+				 "  -C DIR              ninja build directory (default .)\n"
+				 "  -r, --repeats R     runs per TU;\n"
+				 "                      two lines\n"
+				 "  --json              one JSON document (docs/json.md) instead of tables\n"
+				 "  -h, --help          this help\n");
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_help),
+	};
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}
