@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "preprocess.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -77,4 +78,14 @@ long option_count(const char *cmd, const char *name, const char *value)
 	if (!ok)
 		usage_error(cmd, "%s takes a positive count such as 150000 or 150K, not '%s'", name, value);
 	return (long)(v * scale + 0.5);
+}
+
+void collect_sources(struct pp_request *req, char **args, size_t nargs, struct pp_sources *out)
+{
+	req->args = args;
+	req->nargs = nargs;
+	char *bad = pp_request_check(req);
+	if (bad)
+		usage_error(req->cmd, "%s", bad);
+	pp_collect(req, out);
 }

@@ -26,6 +26,12 @@ long option_count(const char *cmd, const char *name, const char *value);
 /* -j/MAX_JOBS: the explicit value, else $MAX_JOBS, else 0 (unset). */
 long jobs_from_env(const char *cmd);
 
+/* pp and leak: the arguments into the request, checked (a usage error,
+ * exit 2), then preprocessed and scanned. */
+struct pp_request;
+struct pp_sources;
+void collect_sources(struct pp_request *req, char **args, size_t nargs, struct pp_sources *out);
+
 int cmd_wall(int argc, char **argv);
 int cmd_rank(int argc, char **argv);
 int cmd_passes(int argc, char **argv);

@@ -319,9 +319,7 @@ static json_t *json_view(const struct leak_options *o, const struct leak_view *v
 static void render_json(const struct leak_options *o, const char *dir, const struct pp_sources *ss,
 			const struct leak_view *views, size_t n)
 {
-	json_t *doc = json_document("leak");
-	json_object_set_new(doc, "build_dir", ss->from_files ? json_null() : json_string(dir));
-	json_object_set_new(doc, "failures", json_integer((json_int_t)ss->failures));
+	json_t *doc = json_document("leak", ss->from_files ? NULL : dir, ss->failures);
 	json_object_set_new(doc, "pattern", o->pattern ? json_string(o->pattern) : json_null());
 	json_t *rows = json_array();
 	for (size_t s = 0, v = 0; s < ss->n; s++) {
@@ -343,12 +341,10 @@ int cmd_leak(int argc, char **argv)
 	const struct opt opts[] = {
 		OPT_DIR(&req.dir),
 		{ OPT_FLAG, 0, "all", &o.all, NULL, "every compile step, one row per TU and pass", 0, 0, NULL },
-		{ OPT_FLAG, 0, "device", &req.device, NULL, "also the device passes, one per arch", 0, 0, NULL },
 		{ OPT_STRING, 0, "pattern", &o.pattern, "REGEX", "the file to look for: POSIX ERE on its absolute path", 0, 0, NULL },
 		{ OPT_STRING, 0, "project", &o.project, "DIR", "the project's own headers live here (default: the TU's git\n"
 			"work tree, else its directory and the command's -I dirs)", 0, 0, NULL },
-		OPT_PARALLEL(&req.jobs, "preprocess P passes at once (default: the CPU count)"),
-		OPT_TIMEOUT(&req.timeout, "give up on a pass's preprocessing after S seconds (counts as failed)"),
+		OPT_PREPROCESS(&req),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -361,14 +357,8 @@ int cmd_leak(int argc, char **argv)
 			usage_error("leak", "--pattern '%s': %s", o.pattern, err);
 	}
 	header_groups_init(&o.groups);
-	req.args = argv + first;
-	req.nargs = (size_t)(argc - first);
-
 	struct pp_sources ss;
-	char *bad = pp_request_check(&req);
-	if (bad)
-		usage_error(req.cmd, "%s", bad);
-	pp_collect(&req, &ss);
+	collect_sources(&req, argv + first, (size_t)(argc - first), &ss);
 	size_t n = pp_sources_passes(&ss);
 	struct leak_view *views = xcalloc(n, sizeof(*views));
 	n = 0;

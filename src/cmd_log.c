@@ -263,8 +263,7 @@ static json_t *json_step(const struct step *s)
 static void render_json(const struct log_cmd *c)
 {
 	const struct timeline *tl = &c->tl;
-	json_t *doc = json_document("log");
-	json_object_set_new(doc, "build_dir", c->dir ? json_string(c->dir) : json_null());
+	json_t *doc = json_document("log", c->dir, 0);
 	json_object_set_new(doc, "log", json_string(c->path));
 	json_object_set_new(doc, "build", json_build("{s:I, s:I, s:I, s:I, s:I}", "back", (json_int_t)c->back,
 		"builds_in_file", (json_int_t)c->nbuilds, "first_line", (json_int_t)c->build.first_line,
@@ -387,8 +386,7 @@ static int all_builds(struct log_cmd *c)
 		die(EXIT_BAD_INPUT, "%s", err ? err : xasprintf("%s: no such file", c->path));
 	progress_clear();
 	if (c->json) {
-		json_t *doc = json_document("log");
-		json_object_set_new(doc, "build_dir", c->dir ? json_string(c->dir) : json_null());
+		json_t *doc = json_document("log", c->dir, 0);
 		json_object_set_new(doc, "log", json_string(c->path));
 		json_object_set_new(doc, "builds", a.rows);
 		json_object_set_new(doc, "rewritten_lines", json_integer(a.rewritten));

@@ -991,9 +991,7 @@ static json_t *json_tu(const struct passes *ps, const struct tu *t)
 
 static void render_json(const struct passes *ps)
 {
-	json_t *doc = json_document("passes");
-	json_object_set_new(doc, "build_dir", json_string(ps->dir));
-	json_object_set_new(doc, "failures", json_integer((json_int_t)ps->failures));
+	json_t *doc = json_document("passes", ps->dir, ps->failures);
 	json_object_set_new(doc, "method", json_build("{s:I, s:s, s:o}", "repeats", (json_int_t)ps->repeats,
 		"measured", "wall (monotonic clock) of each job and of the whole TU, medians of the repeats; "
 		"phases from the Wall column of clang/gcc -ftime-report, nvcc --time and -fdevice-time-trace",

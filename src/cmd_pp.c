@@ -372,9 +372,7 @@ static json_t *json_pass(const struct pp_options *o, const struct pass_view *v)
 static void render_json(const struct pp_options *o, const char *dir, const struct pp_sources *ss,
 			const struct pass_view *views, size_t n)
 {
-	json_t *doc = json_document("pp");
-	json_object_set_new(doc, "build_dir", ss->from_files ? json_null() : json_string(dir));
-	json_object_set_new(doc, "failures", json_integer((json_int_t)ss->failures));
+	json_t *doc = json_document("pp", ss->from_files ? NULL : dir, ss->failures);
 	json_object_set_new(doc, "thresholds", json_build("{s:I, s:I}", "lean_lines", (json_int_t)o->limits.lean,
 							 "heavy_lines", (json_int_t)o->limits.heavy));
 	json_t *groups = json_array();
@@ -422,15 +420,13 @@ int cmd_pp(int argc, char **argv)
 		OPT_DIR(&req.dir),
 		{ OPT_FLAG, 0, "all", &o.all, NULL, "every compile step: one row per TU with host and device lines,\n"
 			"marking TUs whose device pass parses a host-only framework", 0, 0, NULL },
-		{ OPT_FLAG, 0, "device", &req.device, NULL, "also the device passes, one per arch", 0, 0, NULL },
 		{ OPT_CALL, 0, "group", &o.groups, "NAME=REGEX", "add a group (tried first), or replace a default group's regex\n"
 			"(POSIX ERE on the path; repeatable)", 0, 0, add_group },
 		{ OPT_STRING, 0, "project", &o.project, "DIR", "the project's own headers live here", 0, 0, NULL },
 		OPT_TOP(&o.top, 0, "files to list per pass (default 10)"),
 		{ OPT_COUNT, 0, "lean", &o.limits.lean, "LINES", "lean below this many lines (default 150K)", 0, 0, NULL },
 		{ OPT_COUNT, 0, "heavy", &o.limits.heavy, "LINES", "heavy above this many lines (default 400K)", 0, 0, NULL },
-		OPT_PARALLEL(&req.jobs, "preprocess P passes at once (default: the CPU count)"),
-		OPT_TIMEOUT(&req.timeout, "give up on a pass's preprocessing after S seconds (counts as failed)"),
+		OPT_PREPROCESS(&req),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -440,14 +436,8 @@ int cmd_pp(int argc, char **argv)
 	if (o.limits.lean > o.limits.heavy)
 		usage_error("pp", "--lean (%zu) is above --heavy (%zu)", o.limits.lean, o.limits.heavy);
 	req.device |= req.all;
-	req.args = argv + first;
-	req.nargs = (size_t)(argc - first);
-
 	struct pp_sources ss;
-	char *bad = pp_request_check(&req);
-	if (bad)
-		usage_error(req.cmd, "%s", bad);
-	pp_collect(&req, &ss);
+	collect_sources(&req, argv + first, (size_t)(argc - first), &ss);
 	size_t n = pp_sources_passes(&ss);
 	struct pass_view *views = xcalloc(n, sizeof(*views));
 	n = 0;

@@ -351,12 +351,10 @@ static const char *binding(const struct rank *r)
 
 static void render_json(const struct rank *r)
 {
-	json_t *doc = json_document("rank");
+	json_t *doc = json_document("rank", r->dir, r->failures);
 	json_t *stripped = json_array();
 	for (size_t i = 0; i < r->stripped.n; i++)
 		json_array_append_new(stripped, json_string(r->stripped.v[i]));
-	json_object_set_new(doc, "build_dir", json_string(r->dir));
-	json_object_set_new(doc, "failures", json_integer((json_int_t)r->failures));
 	json_object_set_new(doc, "method", json_build("{s:I, s:I, s:s, s:o}", "repeats", (json_int_t)r->repeats,
 		"parallel", (json_int_t)r->parallel, "measured", measured_text, "launchers_stripped", stripped));
 	json_t *tus = json_array();

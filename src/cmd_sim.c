@@ -366,12 +366,11 @@ static const char *const edit_names[] = { "scale", "split", "fuse", "remove" };
 static void render(const struct sim *s, const struct result *res, bool json)
 {
 	if (json) {
-		json_t *doc = json_document("sim");
+		json_t *doc = json_document("sim", s->dir, 0);
 		json_t *edits = json_array();
 		for (size_t k = 0; k < s->nedits; k++)
 			json_array_append_new(edits, json_build("{s:s, s:s}", "edit", edit_names[s->edits[k].kind], "arg", s->edits[k].arg));
 		json_object_set_new(doc, "split_overhead_s", json_seconds(s->overhead_given ? s->overhead : cheapest_tu(s)));
-		json_object_set_new(doc, "build_dir", json_string(s->dir));
 		json_object_set_new(doc, "from", json_string(s->from ? s->from : ".ninja_log"));
 		json_object_set_new(doc, "policy", json_string(s->policy == POLICY_CRITICAL ? "critical" : "manifest"));
 		json_object_set_new(doc, "policy_source", json_string(s->policy_why));

@@ -179,13 +179,12 @@ int cmd_wall(int argc, char **argv)
 	bool noisy = sw.spread > 0.10;
 
 	if (json) {
-		json_t *doc = json_document("wall");
+		json_t *doc = json_document("wall", dir, 0);
 		json_t *arr = json_array();
 		for (long k = 0; k < trials; k++)
 			json_array_append_new(arr, json_build("{s:i, s:o, s:o, s:I, s:o}", "trial", (int)k + 1,
 				"wall_s", json_seconds(walls[k]), "cpu_s", json_seconds(cpus[k]),
 				"max_rss_kib", (json_int_t)rss[k], "match", json_seconds(matches[k])));
-		json_object_set_new(doc, "build_dir", dir ? json_string(dir) : json_null());
 		json_object_set_new(doc, "clean_command", clean_argv.n ? json_string(dir ? clean_line : clean) : json_null());
 		json_object_set_new(doc, "build_command", json_string(build_line));
 		json_object_set_new(doc, "jobs", jobs ? json_integer(jobs) : json_null());

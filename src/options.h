@@ -55,6 +55,11 @@ struct policy_option {
 char *parse_policy(void *policy_option, const char *arg);
 #define OPT_POLICY(v) { OPT_CALL, 0, "policy", (v), "P", "manifest or critical: the order ready steps start in\n" \
 			"(default: the installed ninja's)", 0, 0, parse_policy }
+/* What pp and leak share: a pp_request's device passes, concurrency and timeout. */
+#define OPT_PREPROCESS(req) \
+	{ OPT_FLAG, 0, "device", &(req)->device, NULL, "also the device passes, one per arch", 0, 0, NULL }, \
+	OPT_PARALLEL(&(req)->jobs, "preprocess P passes at once (default: the CPU count)"), \
+	OPT_TIMEOUT(&(req)->timeout, "give up on a pass's preprocessing after S seconds (counts as failed)")
 #define OPT_TABLE_END { OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
 
 /* Parse argv (argv[0] is the command's name) against the table. --help

@@ -23,11 +23,12 @@ json_t *json_build(const char *fmt, ...)
 	return v;
 }
 
-json_t *json_document(const char *command)
+json_t *json_document(const char *command, const char *build_dir, size_t failures)
 {
-	return json_build("{s:s, s:i, s:s, s:s, s:n, s:i, s:[]}", "schema", BUILDWALL_SCHEMA, "version",
+	return json_build("{s:s, s:i, s:s, s:s, s:o, s:I, s:[]}", "schema", BUILDWALL_SCHEMA, "version",
 			  BUILDWALL_SCHEMA_VERSION, "buildwall_version", BUILDWALL_VERSION, "command", command,
-			  "build_dir", "failures", 0, "warnings");
+			  "build_dir", build_dir ? json_string(build_dir) : json_null(), "failures", (json_int_t)failures,
+			  "warnings");
 }
 
 json_t *json_seconds(double s)

@@ -12,9 +12,9 @@
 #define BUILDWALL_SCHEMA_VERSION 1
 
 /* The envelope every command's document shares: schema, version,
- * buildwall_version, command, build_dir (null until set), failures (0)
- * and warnings[] (every warning this run printed, filled by json_print). */
-json_t *json_document(const char *command);
+ * buildwall_version, command, build_dir (NULL: null), failures and
+ * warnings[] (every warning this run printed, filled by json_print). */
+json_t *json_document(const char *command, const char *build_dir, size_t failures);
 /* json_pack that cannot fail silently: a bad format or a NULL value is an
  * internal error (exit 4), not a missing field. */
 json_t *json_build(const char *fmt, ...);
