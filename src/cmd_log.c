@@ -14,6 +14,7 @@
 #include "snapshot.h"
 #include "timeline.h"
 #include "util.h"
+#include "whatif.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -124,11 +125,13 @@ static void critical_path(struct log_cmd *c)
 
 	/* The longest chain through the graph, with this build's durations
 	 * (steps not rebuilt take none). */
+	double *seconds = xcalloc(b.n, sizeof(double));
+	durations_from_log(&b, &c->build, seconds);
 	struct graph_node *nodes = xcalloc(b.n, sizeof(*nodes));
-	for (size_t i = 0; i < b.n; i++) {
-		double d = step_of[i] >= 0 ? tl->steps[step_of[i]].end - tl->steps[step_of[i]].start : 0;
-		nodes[i] = (struct graph_node){ d, ninja_edge_is_phony(&b.edges[i]), b.edges[i].deps, b.edges[i].ndeps };
-	}
+	for (size_t i = 0; i < b.n; i++)
+		nodes[i] = (struct graph_node){ step_of[i] >= 0 && !isnan(seconds[i]) ? seconds[i] : 0,
+						ninja_edge_is_phony(&b.edges[i]), b.edges[i].deps, b.edges[i].ndeps };
+	free(seconds);
 	size_t *path = xcalloc(b.n, sizeof(size_t));
 	size_t len = graph_longest_chain(nodes, b.n, path);
 	c->critical = xcalloc(len, sizeof(size_t));

@@ -21,6 +21,7 @@
 #include "timereport.h"
 #include "tmpdir.h"
 #include "util.h"
+#include "whatif.h"
 
 #include <errno.h>
 #include <math.h>
@@ -526,14 +527,20 @@ static void choose_top(struct passes *ps, const bool *selected)
 		warn("%s; choosing the TUs by re-timing them", err);
 	free(err);
 	free(path);
+	double *logged = xcalloc(b->n, sizeof(double));
+	for (size_t i = 0; i < b->n; i++)
+		logged[i] = NAN;
+	if (have_log) {
+		durations_from_log(b, &log, logged);
+		ninja_log_free(&log);
+	}
 	size_t found = 0;
 	for (size_t i = 0; i < ps->ntus; i++) {
-		const struct log_entry *le = have_log ? ninja_log_find(&log, b->edges[ps->tus[i].edge].outputs.v[0]) : NULL;
-		c[i] = (struct candidate){ le ? (le->end_ms - le->start_ms) / 1000.0 : 0, i };
-		found += le != NULL;
+		double s = logged[ps->tus[i].edge];
+		c[i] = (struct candidate){ isnan(s) ? 0 : s, i };
+		found += !isnan(s);
 	}
-	if (have_log)
-		ninja_log_free(&log);
+	free(logged);
 	ps->chosen_by = ".ninja_log";
 	if (found < ps->ntus) {
 		ps->chosen_by = "re-timing";

@@ -17,6 +17,7 @@
 #include "steps.h"
 #include "tmpdir.h"
 #include "util.h"
+#include "whatif.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,12 +72,11 @@ struct rank {
 
 	/* The model the renderers show, filled by predict(). */
 	struct step_time *steps;	/* per edge */
-	struct graph_node *nodes;
-	struct schedule sched;
+	struct model model;
+	struct prediction prediction;	/* the wall and its two lower bounds */
 	enum sched_policy policy;
 	char *policy_why;
-	double critical, work;	/* the two lower bounds: longest dependency chain, work / jobs */
-	size_t *chain, nchain;	/* that longest chain, first to last */
+	size_t *chain, nchain;	/* the longest chain of dependencies, first to last */
 	struct tu **order;	/* slowest first, failed last */
 	double serial;
 	size_t measured, unknown;
@@ -255,12 +255,16 @@ static void step_times(struct rank *r)
 	if (err)
 		warn("%s; no step times from it", err);
 	free(err);
+	double *logged = xcalloc(b->n, sizeof(double));
+	for (size_t i = 0; i < b->n; i++)
+		logged[i] = NAN;
+	if (have_log)
+		durations_from_log(b, &log, logged);
 	size_t links = 0;
 	r->steps = xcalloc(b->n, sizeof(*r->steps));
 	for (size_t i = 0; i < b->n; i++) {
 		const struct ninja_edge *e = &b->edges[i];
 		long t = r->tu_of[i];
-		const struct log_entry *le;
 		struct step_time *st = &r->steps[i];
 		*st = (struct step_time){ 0, "none" };
 		if (ninja_edge_is_phony(e)) {
@@ -268,8 +272,8 @@ static void step_times(struct rank *r)
 		} else if (t >= 0) {
 			if (!r->tus[t].failed)
 				*st = (struct step_time){ r->tus[t].wall.median, "measured" };
-		} else if (have_log && (le = ninja_log_find(&log, e->outputs.v[0]))) {
-			*st = (struct step_time){ (le->end_ms - le->start_ms) / 1000.0, ".ninja_log" };
+		} else if (!isnan(logged[i])) {
+			*st = (struct step_time){ logged[i], ".ninja_log" };
 		} else {
 			bool consumes = false;
 			for (size_t d = 0; d < e->ndeps; d++)
@@ -283,6 +287,7 @@ static void step_times(struct rank *r)
 	}
 	if (have_log)
 		ninja_log_free(&log);
+	free(logged);
 	free(log_path);
 }
 
@@ -299,22 +304,19 @@ static int cmp_tu(const void *a, const void *b)
 static void predict(struct rank *r)
 {
 	size_t n = r->build.n;
-	r->nodes = xcalloc(n, sizeof(*r->nodes));
+	double *seconds = xcalloc(n, sizeof(double));
 	for (size_t i = 0; i < n; i++) {
-		const struct ninja_edge *e = &r->build.edges[i];
-		r->nodes[i] = (struct graph_node){ r->steps[i].seconds, ninja_edge_is_phony(e), e->deps, e->ndeps };
+		seconds[i] = r->steps[i].seconds;
 		r->unknown += !strcmp(r->steps[i].source, "none");
 	}
-	const struct sched_options opts = { (int)r->jobs, r->policy, 0 };
-	if (!graph_schedule(r->nodes, n, &opts, &r->sched) && (proc_exit_if_interrupted(), true))
+	model_from_build(&r->model, &r->build, seconds);
+	free(seconds);
+	bool ok = model_predict(&r->model, r->jobs, r->policy, 0, &r->prediction);
+	proc_exit_if_interrupted();
+	if (!ok)
 		die(EXIT_BAD_INPUT, "%s: the build graph has a cycle", r->dir);
-	r->critical = graph_longest_path(r->nodes, n, NULL);
-	for (size_t i = 0; i < n; i++)
-		if (!r->nodes[i].free)
-			r->work += r->nodes[i].duration;
-	r->work /= (double)r->jobs;
 	r->chain = xcalloc(n, sizeof(size_t));
-	r->nchain = graph_longest_chain(r->nodes, n, r->chain);
+	r->nchain = graph_longest_chain(r->model.nodes, n, r->chain);
 	r->order = xcalloc(r->ntus, sizeof(*r->order));
 	for (size_t i = 0; i < r->ntus; i++) {
 		r->order[i] = &r->tus[i];
@@ -343,11 +345,6 @@ static json_t *json_step(const struct rank *r, size_t i)
 			 "seconds", json_seconds(r->steps[i].seconds), "source", r->steps[i].source);
 }
 
-/* Which lower bound sets the predicted wall. */
-static const char *binding(const struct rank *r)
-{
-	return r->critical >= r->work ? "critical path" : "total work / jobs";
-}
 
 static void render_json(const struct rank *r)
 {
@@ -380,16 +377,16 @@ static void render_json(const struct rank *r)
 	json_object_set_new(doc, "serial_sum_s", json_seconds(r->serial));
 	json_t *path = json_array(), *others = json_array();
 	for (size_t i = 0; i < r->nchain; i++)
-		if (!r->nodes[r->chain[i]].free)
+		if (!r->model.nodes[r->chain[i]].free)
 			json_array_append_new(path, json_step(r, r->chain[i]));
 	for (size_t i = 0; i < r->build.n; i++)
 		if (is_other_step(r, i))
 			json_array_append_new(others, json_step(r, i));
 	json_object_set_new(doc, "prediction", json_build("{s:I, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:I}",
-		"jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->sched.makespan),
+		"jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->prediction.wall),
 		"policy", r->policy == POLICY_CRITICAL ? "critical" : "manifest", "policy_source", r->policy_why,
-		"critical_path_s", json_seconds(r->critical), "work_bound_s", json_seconds(r->work),
-		"binds", binding(r), "critical_path", path, "other_steps", others,
+		"critical_path_s", json_seconds(r->prediction.critical), "work_bound_s", json_seconds(r->prediction.work),
+		"binds", r->prediction.binds, "critical_path", path, "other_steps", others,
 		"steps_without_time", (json_int_t)r->unknown));
 	json_print(doc);
 }
@@ -439,10 +436,10 @@ static void render_table(const struct rank *r)
 
 	printf("\nserial sum: %.2f s over %zu compile step%s\n", r->serial, r->measured, r->measured == 1 ? "" : "s");
 	printf("predicted wall at -j %ld: %s%.2f s%s (list scheduling over ninja's graph, %s: %s)\n", r->jobs,
-	       c_bold(stdout), r->sched.makespan, c_reset(stdout),
+	       c_bold(stdout), r->prediction.wall, c_reset(stdout),
 	       r->policy == POLICY_CRITICAL ? "longest path first" : "manifest order", r->policy_why);
-	printf("bounds: critical path %.2f s, total work / jobs %.2f s: the %s binds\n", r->critical, r->work,
-	       binding(r));
+	printf("bounds: critical path %.2f s, total work / jobs %.2f s: the %s binds\n", r->prediction.critical, r->prediction.work,
+	       r->prediction.binds);
 	size_t others = 0;
 	for (size_t i = 0; i < r->build.n; i++) {
 		if (!is_other_step(r, i))
@@ -459,11 +456,11 @@ static void render_table(const struct rank *r)
 	if (r->unknown)
 		printf("note: %zu step%s without a time (not re-run, not in .ninja_log) counted as 0 s\n",
 		       r->unknown, r->unknown == 1 ? "" : "s");
-	printf("critical path (longest chain of dependencies, %.2f s):", r->critical);
+	printf("critical path (longest chain of dependencies, %.2f s):", r->prediction.critical);
 	bool first = true;
 	for (size_t i = 0; i < r->nchain; i++) {
 		size_t e = r->chain[i];
-		if (r->nodes[e].free)
+		if (r->model.nodes[e].free)
 			continue;
 		printf("%s %s (%.2f s)", first ? "" : " ->", r->build.edges[e].outputs.v[0], r->steps[e].seconds);
 		first = false;
@@ -485,8 +482,7 @@ static void rank_free(struct rank *r)
 	free(r->tus);
 	free(r->tu_of);
 	free(r->steps);
-	free(r->nodes);
-	schedule_free(&r->sched);
+	model_free(&r->model);
 	free(r->chain);
 	free(r->policy_why);
 	free(r->order);

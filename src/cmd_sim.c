@@ -16,6 +16,7 @@
 #include "target.h"
 #include "tmpdir.h"
 #include "util.h"
+#include "whatif.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -37,9 +38,9 @@ static const char usage[] =
 	"step as everywhere: its output, basename or a glob.\n"
 	"\n";
 
-enum edit_kind { EDIT_SCALE, EDIT_SPLIT, EDIT_FUSE, EDIT_REMOVE };
-
-struct edit {
+/* An edit as given on the command line; its steps are named, resolved
+ * once the graph is loaded. */
+struct edit_arg {
 	enum edit_kind kind;
 	char *arg;	/* as given */
 	struct strvec targets;
@@ -52,7 +53,7 @@ struct sim {
 	double *seconds;	/* per edge */
 	bool *timed;		/* per edge: has a measured time */
 	size_t unknown;
-	struct edit *edits;
+	struct edit_arg *edits;
 	size_t nedits;
 	double overhead, cores;
 	bool overhead_given;
@@ -61,43 +62,6 @@ struct sim {
 	long *jobs;
 	size_t njobs;
 };
-
-/* A graph we can edit: nodes with owned dependency lists. */
-struct model {
-	struct graph_node *nodes;
-	size_t **deps;
-	size_t n;
-};
-
-static void model_add(struct model *m, double duration, bool free_node, const size_t *deps, size_t ndeps)
-{
-	m->nodes = xrealloc(m->nodes, (m->n + 1) * sizeof(*m->nodes));
-	m->deps = xrealloc(m->deps, (m->n + 1) * sizeof(*m->deps));
-	m->deps[m->n] = xcalloc(ndeps, sizeof(size_t));
-	if (ndeps)
-		memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
-	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps };
-	m->n++;
-}
-
-static void model_set_deps(struct model *m, size_t node, const size_t *deps, size_t ndeps)
-{
-	size_t *copy = xcalloc(ndeps, sizeof(size_t));
-	if (ndeps)
-		memcpy(copy, deps, ndeps * sizeof(size_t));
-	free(m->deps[node]);
-	m->deps[node] = copy;
-	m->nodes[node].deps = copy;
-	m->nodes[node].ndeps = ndeps;
-}
-
-static void model_free(struct model *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->deps[i]);
-	free(m->deps);
-	free(m->nodes);
-}
 
 static long edge_named(const struct sim *s, const char *name)
 {
@@ -127,72 +91,18 @@ static double cheapest_tu(const struct sim *s)
 /* The graph with the measured times, then the edits applied in order. */
 static void build_model(const struct sim *s, bool with_edits, struct model *m)
 {
-	*m = (struct model){ 0 };
-	for (size_t i = 0; i < s->build.n; i++) {
-		const struct ninja_edge *e = &s->build.edges[i];
-		model_add(m, s->seconds[i], ninja_edge_is_phony(e), e->deps, e->ndeps);
-	}
-	if (!with_edits)
-		return;
+	model_from_build(m, &s->build, s->seconds);
 	double overhead = s->overhead_given ? s->overhead : cheapest_tu(s);
-	for (size_t k = 0; k < s->nedits; k++) {
-		const struct edit *ed = &s->edits[k];
-		size_t t = (size_t)edge_named(s, ed->targets.v[0]);
-		switch (ed->kind) {
-		case EDIT_SCALE:
-			m->nodes[t].duration *= ed->value;
-			break;
-		case EDIT_REMOVE:
-			m->nodes[t].duration = 0;
-			break;
-		case EDIT_SPLIT: {
-			/* T's pieces take its inputs; T itself becomes the free
-			 * point its consumers wait on. */
-			size_t parts = (size_t)ed->value, *pieces = xcalloc(parts, sizeof(size_t));
-			double each = m->nodes[t].duration / (double)parts + overhead;
-			for (size_t p = 0; p < parts; p++) {
-				pieces[p] = m->n;
-				model_add(m, each, false, m->deps[t], m->nodes[t].ndeps);
-			}
-			model_set_deps(m, t, pieces, parts);
-			m->nodes[t].duration = 0;
-			m->nodes[t].free = true;
-			free(pieces);
-			break;
-		}
-		case EDIT_FUSE: {
-			/* The first step does all the work, needing every input of
-			 * the group; the others wait for it. */
-			size_t *members = xcalloc(ed->targets.n, sizeof(size_t)), nd = 0;
-			size_t *deps = NULL;
-			double sum = 0;
-			for (size_t i = 0; i < ed->targets.n; i++) {
-				members[i] = (size_t)edge_named(s, ed->targets.v[i]);
-				sum += m->nodes[members[i]].duration;
-			}
-			for (size_t i = 0; i < ed->targets.n; i++)
-				for (size_t d = 0; d < m->nodes[members[i]].ndeps; d++) {
-					size_t dep = m->deps[members[i]][d];
-					bool member = false;
-					for (size_t j = 0; j < ed->targets.n; j++)
-						member |= members[j] == dep;
-					if (!member) {
-						deps = xrealloc(deps, (nd + 1) * sizeof(size_t));
-						deps[nd++] = dep;
-					}
-				}
-			model_set_deps(m, members[0], deps, nd);
-			m->nodes[members[0]].duration = sum;
-			for (size_t i = 1; i < ed->targets.n; i++) {
-				model_set_deps(m, members[i], &members[0], 1);
-				m->nodes[members[i]].duration = 0;
-				m->nodes[members[i]].free = true;
-			}
-			free(deps);
-			free(members);
-			break;
-		}
-		}
+	for (size_t k = 0; with_edits && k < s->nedits; k++) {
+		const struct edit_arg *ea = &s->edits[k];
+		size_t *steps = xcalloc(ea->targets.n, sizeof(size_t));
+		for (size_t i = 0; i < ea->targets.n; i++)
+			steps[i] = (size_t)edge_named(s, ea->targets.v[i]);
+		const struct edit ed = { ea->kind, steps, ea->targets.n, ea->value };
+		char *err = model_apply(m, &ed, overhead);
+		if (err)
+			usage_error("sim", "--%s %s: %s", edit_names[ea->kind], ea->arg, err);
+		free(steps);
 	}
 }
 
@@ -210,17 +120,17 @@ static void times_from_log(struct sim *s, bool only_missing)
 		die(EXIT_BAD_INPUT, "%s: no such file (build the tree with ninja first, or give --from RANK.json)", path);
 	if (have && !log.n && !only_missing)
 		die(EXIT_BAD_INPUT, "%s: no build recorded yet (build the tree with ninja first, or give --from RANK.json)", path);
-	for (size_t i = 0; have && i < s->build.n; i++) {
-		if (only_missing && s->timed[i])
-			continue;
-		const struct log_entry *e = ninja_log_find(&log, s->build.edges[i].outputs.v[0]);
-		if (e) {
-			s->seconds[i] = (e->end_ms - e->start_ms) / 1000.0;
-			s->timed[i] = true;
-		}
-	}
-	if (have)
+	if (have) {
+		double *logged = xcalloc(s->build.n, sizeof(double));
+		durations_from_log(&s->build, &log, logged);
+		for (size_t i = 0; i < s->build.n; i++)
+			if (!(only_missing && s->timed[i]) && !isnan(logged[i])) {
+				s->seconds[i] = logged[i];
+				s->timed[i] = true;
+			}
+		free(logged);
 		ninja_log_free(&log);
+	}
 	free(path);
 }
 
@@ -277,7 +187,7 @@ static void parse_jobs(struct sim *s, const char *list)
 /* Add an edit as given; returns what is wrong with it (owned), or NULL. */
 static char *add_edit(struct sim *s, enum edit_kind kind, const char *arg)
 {
-	struct edit ed = { .kind = kind, .arg = xstrdup(arg) };
+	struct edit_arg ed = { .kind = kind, .arg = xstrdup(arg) };
 	char *copy = xstrdup(arg), *eq = strrchr(copy, '='), *err = NULL;
 	if (kind == EDIT_SCALE || kind == EDIT_SPLIT) {
 		long parts;
@@ -331,37 +241,20 @@ static char *set_overhead(void *sim, const char *arg)
 
 struct result {
 	long jobs;
-	double wall, baseline, critical, work;
+	struct prediction edited, base;
 };
 
-static double total_work(const struct model *m)
+static struct prediction predict(const struct sim *s, const struct model *m, long jobs)
 {
-	double sum = 0;
-	for (size_t i = 0; i < m->n; i++)
-		if (!m->nodes[i].free)
-			sum += m->nodes[i].duration;
-	return sum;
-}
-
-static double simulate(const struct sim *s, const struct model *m, long jobs)
-{
-	const struct sched_options o = { (int)jobs, s->policy, s->cores };
-	struct schedule sch;
-	bool ok = graph_schedule(m->nodes, m->n, &o, &sch);
-	double wall = sch.makespan;
-	schedule_free(&sch);
+	struct prediction p;
+	bool ok = model_predict(m, jobs, s->policy, s->cores, &p);
 	proc_exit_if_interrupted();
 	if (!ok)
 		die(EXIT_BAD_INPUT, "%s: the graph has a cycle%s", s->dir, s->nedits ? " after the edits (a fuse of steps that depend on each other?)" : "");
-	return wall;
+	return p;
 }
 
-static const char *binding(const struct result *r)
-{
-	return r->critical >= r->work ? "critical path" : "total work / jobs";
-}
 
-static const char *const edit_names[] = { "scale", "split", "fuse", "remove" };
 
 static void render(const struct sim *s, const struct result *res, bool json)
 {
@@ -381,9 +274,9 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		for (size_t i = 0; i < s->njobs; i++) {
 			const struct result *r = &res[i];
 			json_array_append_new(rows, json_build("{s:I, s:o, s:o, s:o, s:o, s:s}", "jobs", (json_int_t)r->jobs,
-				"wall_s", json_seconds(r->wall), "baseline_wall_s", json_seconds(s->nedits ? r->baseline : r->wall),
-				"critical_path_s", json_seconds(r->critical), "work_bound_s", json_seconds(r->work),
-				"binds", binding(r)));
+				"wall_s", json_seconds(r->edited.wall), "baseline_wall_s", json_seconds(r->base.wall),
+				"critical_path_s", json_seconds(r->edited.critical), "work_bound_s", json_seconds(r->edited.work),
+				"binds", r->edited.binds));
 		}
 		json_object_set_new(doc, "predictions", rows);
 		json_print(doc);
@@ -418,14 +311,14 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		const struct result *r = &res[i];
 		table_cell(tab, "%ld", r->jobs);
 		if (s->nedits)
-			table_cell(tab, "%.2f", r->baseline);
-		table_cell(tab, "%.2f", r->wall);
+			table_cell(tab, "%.2f", r->base.wall);
+		table_cell(tab, "%.2f", r->edited.wall);
 		if (s->nedits)
-			table_cell(tab, "%+.2f s (%+.0f%%)", r->wall - r->baseline,
-				   r->baseline > 0 ? 100 * (r->wall - r->baseline) / r->baseline : 0);
-		table_cell(tab, "%.2f", r->critical);
-		table_cell(tab, "%.2f", r->work);
-		table_cell(tab, "%s", binding(r));
+			table_cell(tab, "%+.2f s (%+.0f%%)", r->edited.wall - r->base.wall,
+				   r->base.wall > 0 ? 100 * (r->edited.wall - r->base.wall) / r->base.wall : 0);
+		table_cell(tab, "%.2f", r->edited.critical);
+		table_cell(tab, "%.2f", r->edited.work);
+		table_cell(tab, "%s", r->edited.binds);
 	}
 	table_print(tab, stdout);
 	table_free(tab);
@@ -508,15 +401,12 @@ int cmd_sim(int argc, char **argv)
 	struct model base, edited;
 	build_model(&s, false, &base);
 	build_model(&s, true, &edited);
-	double critical = graph_longest_path(edited.nodes, edited.n, NULL), work = total_work(&edited);
-	if (critical < 0)
-		die(EXIT_BAD_INPUT, "%s: the graph has a cycle%s", s.dir, s.nedits ? " after the edits" : "");
 	struct result *res = xcalloc(s.njobs, sizeof(*res));
 	for (size_t i = 0; i < s.njobs; i++) {
 		progress_set("simulating -j %ld", s.jobs[i]);
-		double slots = s.cores > 0 && s.cores < (double)s.jobs[i] ? s.cores : (double)s.jobs[i];
-		res[i] = (struct result){ s.jobs[i], simulate(&s, &edited, s.jobs[i]),
-					  s.nedits ? simulate(&s, &base, s.jobs[i]) : NAN, critical, work / slots };
+		res[i].jobs = s.jobs[i];
+		res[i].edited = predict(&s, &edited, s.jobs[i]);
+		res[i].base = s.nedits ? predict(&s, &base, s.jobs[i]) : res[i].edited;
 	}
 	progress_clear();
 	render(&s, res, json);

@@ -1,0 +1,152 @@
+#include "whatif.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const edit_names[] = { "scale", "split", "fuse", "remove" };
+
+void durations_from_log(const struct ninja_build *b, struct ninja_log *log, double *seconds)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct log_entry *e = ninja_log_find(log, b->edges[i].outputs.v[0]);
+		seconds[i] = e ? (e->end_ms - e->start_ms) / 1000.0 : NAN;
+	}
+}
+
+static void model_add(struct model *m, double duration, bool free_node, const size_t *deps, size_t ndeps)
+{
+	m->nodes = xrealloc(m->nodes, (m->n + 1) * sizeof(*m->nodes));
+	m->deps = xrealloc(m->deps, (m->n + 1) * sizeof(*m->deps));
+	m->deps[m->n] = xcalloc(ndeps, sizeof(size_t));
+	if (ndeps)
+		memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
+	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps };
+	m->n++;
+}
+
+static void model_set_deps(struct model *m, size_t node, const size_t *deps, size_t ndeps)
+{
+	size_t *copy = xcalloc(ndeps, sizeof(size_t));
+	if (ndeps)
+		memcpy(copy, deps, ndeps * sizeof(size_t));
+	free(m->deps[node]);
+	m->deps[node] = copy;
+	m->nodes[node].deps = copy;
+	m->nodes[node].ndeps = ndeps;
+}
+
+void model_from_build(struct model *m, const struct ninja_build *b, const double *seconds)
+{
+	*m = (struct model){ 0 };
+	for (size_t i = 0; i < b->n; i++) {
+		const struct ninja_edge *e = &b->edges[i];
+		model_add(m, isnan(seconds[i]) ? 0 : seconds[i], ninja_edge_is_phony(e), e->deps, e->ndeps);
+	}
+}
+
+void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->deps[i]);
+	free(m->deps);
+	free(m->nodes);
+	*m = (struct model){ 0 };
+}
+
+/* T's pieces take its inputs; T itself becomes the free point its
+ * consumers wait on. */
+static void split(struct model *m, size_t t, size_t parts, double overhead)
+{
+	size_t *pieces = xcalloc(parts, sizeof(size_t));
+	double each = m->nodes[t].duration / (double)parts + overhead;
+	for (size_t p = 0; p < parts; p++) {
+		pieces[p] = m->n;
+		model_add(m, each, false, m->deps[t], m->nodes[t].ndeps);
+	}
+	model_set_deps(m, t, pieces, parts);
+	m->nodes[t].duration = 0;
+	m->nodes[t].free = true;
+	free(pieces);
+}
+
+/* The first step does all the work, needing every input of the group from
+ * outside it; the others wait for it. */
+static void fuse(struct model *m, const size_t *members, size_t n)
+{
+	size_t *deps = NULL, nd = 0;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += m->nodes[members[i]].duration;
+		for (size_t d = 0; d < m->nodes[members[i]].ndeps; d++) {
+			size_t dep = m->deps[members[i]][d];
+			bool member = false;
+			for (size_t j = 0; j < n; j++)
+				member |= members[j] == dep;
+			if (!member) {
+				deps = xrealloc(deps, (nd + 1) * sizeof(size_t));
+				deps[nd++] = dep;
+			}
+		}
+	}
+	model_set_deps(m, members[0], deps, nd);
+	m->nodes[members[0]].duration = sum;
+	for (size_t i = 1; i < n; i++) {
+		model_set_deps(m, members[i], &members[0], 1);
+		m->nodes[members[i]].duration = 0;
+		m->nodes[members[i]].free = true;
+	}
+	free(deps);
+}
+
+char *model_apply(struct model *m, const struct edit *ed, double overhead)
+{
+	if (!ed->nsteps || (ed->kind == EDIT_FUSE && ed->nsteps < 2))
+		return xasprintf("--%s needs %s", edit_names[ed->kind], ed->kind == EDIT_FUSE ? "two steps or more" : "a step");
+	for (size_t i = 0; i < ed->nsteps; i++) {
+		if (ed->steps[i] >= m->n)
+			return xasprintf("--%s names no step of the graph", edit_names[ed->kind]);
+		for (size_t j = 0; j < i; j++)
+			if (ed->steps[i] == ed->steps[j])
+				return xasprintf("--%s names a step twice", edit_names[ed->kind]);
+	}
+	size_t t = ed->steps[0];
+	switch (ed->kind) {
+	case EDIT_SCALE:
+		if (!(ed->value >= 0) || isinf(ed->value))
+			return xasprintf("--scale wants a factor >= 0, not %g", ed->value);
+		m->nodes[t].duration *= ed->value;
+		break;
+	case EDIT_REMOVE:
+		m->nodes[t].duration = 0;
+		break;
+	case EDIT_SPLIT:
+		if (!(ed->value >= 2 && ed->value <= 1000))
+			return xasprintf("--split wants 2 to 1000 pieces, not %g", ed->value);
+		split(m, t, (size_t)ed->value, overhead);
+		break;
+	case EDIT_FUSE:
+		fuse(m, ed->steps, ed->nsteps);
+		break;
+	}
+	return NULL;
+}
+
+bool model_predict(const struct model *m, long jobs, enum sched_policy policy, double cores, struct prediction *p)
+{
+	const struct sched_options o = { (int)jobs, policy, cores };
+	struct schedule sch;
+	bool ok = graph_schedule(m->nodes, m->n, &o, &sch);
+	p->wall = sch.makespan;
+	schedule_free(&sch);
+	double work = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (!m->nodes[i].free)
+			work += m->nodes[i].duration;
+	double slots = cores > 0 && cores < (double)jobs ? cores : (double)jobs;
+	p->work = work / slots;
+	p->critical = graph_longest_path(m->nodes, m->n, NULL);
+	p->binds = p->critical >= p->work ? "critical path" : "total work / jobs";
+	return ok && p->critical >= 0;
+}

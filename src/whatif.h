@@ -1,0 +1,53 @@
+/* The build graph as a model to predict from and to edit: each step's
+ * duration (from .ninja_log or a measurement), the what-if edits sim and
+ * advise apply (scale, split, fuse, remove a step), and the prediction the
+ * one scheduler (graph.c) gives for a job count: the wall and its two
+ * lower bounds, the critical path and total work / jobs. */
+#ifndef BUILDWALL_WHATIF_H
+#define BUILDWALL_WHATIF_H
+
+#include "graph.h"
+#include "ninja.h"
+#include "ninja_log.h"
+
+/* Each edge's duration in the log's build (NaN where the log has none;
+ * a multi-output edge by its first output). */
+void durations_from_log(const struct ninja_build *b, struct ninja_log *log, double *seconds);
+
+/* A graph we can edit: nodes with owned dependency lists. */
+struct model {
+	struct graph_node *nodes;
+	size_t **deps;
+	size_t n;
+};
+
+/* One node per edge, with its duration (NaN counts as 0) and ninja's deps. */
+void model_from_build(struct model *m, const struct ninja_build *b, const double *seconds);
+void model_free(struct model *m);
+
+enum edit_kind { EDIT_SCALE, EDIT_SPLIT, EDIT_FUSE, EDIT_REMOVE };
+extern const char *const edit_names[];	/* "scale", "split", "fuse", "remove" */
+
+struct edit {
+	enum edit_kind kind;
+	const size_t *steps;	/* the nodes it names; fuse: two or more */
+	size_t nsteps;
+	double value;		/* scale: the factor; split: the piece count */
+};
+
+/* Apply one edit. A split's pieces each take t/K plus `overhead` (what one
+ * more TU costs). Returns what is wrong (owned), or NULL. */
+char *model_apply(struct model *m, const struct edit *ed, double overhead);
+
+struct prediction {
+	double wall;		/* the scheduled makespan */
+	double critical;	/* the longest chain of dependencies */
+	double work;		/* total work / the slots that run it */
+	const char *binds;	/* "critical path" or "total work / jobs" */
+};
+
+/* The wall at `jobs` (cores > 0: more running jobs than cores share them).
+ * False on a cycle, or when an interrupt arrived (proc_interrupted()). */
+bool model_predict(const struct model *m, long jobs, enum sched_policy policy, double cores, struct prediction *p);
+
+#endif

@@ -1,0 +1,120 @@
+#include "unit.h"
+#include "tmpdir.h"
+#include "whatif.h"
+
+#include <math.h>
+
+/* Four TUs of 8, 2, 2, 2 s and a 1 s link that needs them all. */
+static const char manifest[] =
+	"rule cc\n  command = gcc -c $in -o $out\n"
+	"rule link\n  command = gcc $in -o $out\n"
+	"build a.o: cc a.c\nbuild b.o: cc b.c\nbuild c.o: cc c.c\nbuild d.o: cc d.c\n"
+	"build prog: link a.o b.o c.o d.o\n";
+static const char logged[] = "# ninja log v5\n0\t2000\t0\tb.o\t1\n2000\t4000\t0\tc.o\t3\n4000\t6000\t0\td.o\t4\n"
+			     "0\t8000\t0\ta.o\t2\n8000\t9000\t0\tprog\t5\n";
+
+static void load(struct ninja_build *b, double *seconds)
+{
+	char *dir = tmpdir_subdir("whatif");
+	char *path = xasprintf("%s/build.ninja", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(manifest, f);
+	fclose(f);
+	ninja_load(dir, b);
+	char *log_path = write_temp(logged), *err = NULL;
+	struct ninja_log log;
+	assert_true(ninja_log_read_latest(log_path, &log, &err));
+	durations_from_log(b, &log, seconds);
+	ninja_log_free(&log);
+	unlink(log_path);
+	free(log_path);
+	free(path);
+	free(dir);
+}
+
+static struct prediction predict(const struct model *m, long jobs)
+{
+	struct prediction p;
+	assert_true(model_predict(m, jobs, POLICY_MANIFEST, 0, &p));
+	return p;
+}
+
+static void test_durations_and_prediction(void **state)
+{
+	(void)state;
+	struct ninja_build b;
+	double seconds[5];
+	load(&b, seconds);
+	assert_true(seconds[ninja_edge_of(&b, "a.o")] == 8 && seconds[ninja_edge_of(&b, "prog")] == 1);
+	struct model m;
+	model_from_build(&m, &b, seconds);
+	/* -j 2: a.o alone on one slot, the three 2 s TUs on the other. */
+	struct prediction p = predict(&m, 2);
+	assert_true(fabs(p.wall - 9) < 1e-9);
+	assert_true(fabs(p.critical - 9) < 1e-9);
+	assert_true(fabs(p.work - 7.5) < 1e-9);
+	assert_string_equal(p.binds, "critical path");
+	/* -j 1: the work binds. */
+	p = predict(&m, 1);
+	assert_true(fabs(p.wall - 15) < 1e-9);
+	assert_string_equal(p.binds, "total work / jobs");
+	model_free(&m);
+	ninja_build_free(&b);
+}
+
+static void test_edits(void **state)
+{
+	(void)state;
+	struct ninja_build b;
+	double seconds[5];
+	load(&b, seconds);
+	size_t a = (size_t)ninja_edge_of(&b, "a.o"), bc[2] = { (size_t)ninja_edge_of(&b, "b.o"),
+								(size_t)ninja_edge_of(&b, "c.o") };
+	struct model m;
+
+	/* Split a.o in 4 pieces of 2 s + 0.5 s each. */
+	model_from_build(&m, &b, seconds);
+	const struct edit split = { EDIT_SPLIT, &a, 1, 4 };
+	assert_null(model_apply(&m, &split, 0.5));
+	assert_int_equal(m.n, 9);	/* four pieces added */
+	struct prediction p = predict(&m, 8);
+	assert_true(fabs(p.wall - (2.5 + 1)) < 1e-9);	/* every piece and TU at once, then the link */
+	model_free(&m);
+
+	/* Scale by half, remove, fuse. */
+	model_from_build(&m, &b, seconds);
+	const struct edit half = { EDIT_SCALE, &a, 1, 0.5 };
+	assert_null(model_apply(&m, &half, 0));
+	assert_true(fabs(predict(&m, 4).wall - 5) < 1e-9);
+	const struct edit gone = { EDIT_REMOVE, &a, 1, 0 };
+	assert_null(model_apply(&m, &gone, 0));
+	assert_true(fabs(predict(&m, 4).wall - 3) < 1e-9);
+	const struct edit fused = { EDIT_FUSE, bc, 2, 0 };
+	assert_null(model_apply(&m, &fused, 0));
+	assert_true(fabs(predict(&m, 4).wall - 5) < 1e-9);	/* b+c: 4 s, then the link */
+	model_free(&m);
+
+	/* Errors are returned, not printed. */
+	model_from_build(&m, &b, seconds);
+	size_t twice[2] = { a, a };
+	const struct edit dup = { EDIT_FUSE, twice, 2, 0 };
+	char *err = model_apply(&m, &dup, 0);
+	assert_string_equal(err, "--fuse names a step twice");
+	free(err);
+	const struct edit bad = { EDIT_SPLIT, &a, 1, 1 };
+	err = model_apply(&m, &bad, 0);
+	assert_string_equal(err, "--split wants 2 to 1000 pieces, not 1");
+	free(err);
+	model_free(&m);
+	ninja_build_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_durations_and_prediction),
+		cmocka_unit_test(test_edits),
+	};
+	return cmocka_run_group_tests_name("whatif", tests, NULL, NULL);
+}
