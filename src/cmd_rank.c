@@ -73,6 +73,7 @@ struct rank {
 	/* The model the renderers show, filled by predict(). */
 	struct step_time *steps;	/* per edge */
 	struct model model;
+	struct contention contention;	/* from the recorded build against the isolated times */
 	struct prediction prediction;	/* the wall and its two lower bounds */
 	enum sched_policy policy;
 	char *policy_why;
@@ -285,8 +286,15 @@ static void step_times(struct rank *r)
 			}
 		}
 	}
-	if (have_log)
+	if (have_log) {
+		/* Contention: the recorded build ran these TUs side by side. */
+		double *isolated = xcalloc(b->n, sizeof(double));
+		for (size_t i = 0; i < b->n; i++)
+			isolated[i] = r->tu_of[i] >= 0 && !r->tus[r->tu_of[i]].failed ? r->tus[r->tu_of[i]].wall.median : NAN;
+		contention_calibrate(b, &log, isolated, cpu_count(), &r->contention);
+		free(isolated);
 		ninja_log_free(&log);
+	}
 	free(logged);
 	free(log_path);
 }
@@ -311,7 +319,9 @@ static void predict(struct rank *r)
 	}
 	model_from_build(&r->model, &r->build, seconds);
 	free(seconds);
-	bool ok = model_predict(&r->model, r->jobs, r->policy, 0, &r->prediction);
+	const struct sched_options o = { (int)r->jobs, r->policy, r->contention.samples ? r->contention.cores : 0,
+					 r->contention.share };
+	bool ok = model_predict(&r->model, &o, &r->prediction);
 	proc_exit_if_interrupted();
 	if (!ok)
 		die(EXIT_BAD_INPUT, "%s: the build graph has a cycle", r->dir);
@@ -382,11 +392,12 @@ static void render_json(const struct rank *r)
 	for (size_t i = 0; i < r->build.n; i++)
 		if (is_other_step(r, i))
 			json_array_append_new(others, json_step(r, i));
-	json_object_set_new(doc, "prediction", json_build("{s:I, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:I}",
+	json_object_set_new(doc, "prediction", json_build("{s:I, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:o, s:I}",
 		"jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->prediction.wall),
 		"policy", r->policy == POLICY_CRITICAL ? "critical" : "manifest", "policy_source", r->policy_why,
 		"critical_path_s", json_seconds(r->prediction.critical), "work_bound_s", json_seconds(r->prediction.work),
-		"binds", r->prediction.binds, "critical_path", path, "other_steps", others,
+		"binds", r->prediction.binds, "contention", json_contention(&r->contention),
+		"critical_path", path, "other_steps", others,
 		"steps_without_time", (json_int_t)r->unknown));
 	json_print(doc);
 }
@@ -440,6 +451,9 @@ static void render_table(const struct rank *r)
 	       r->policy == POLICY_CRITICAL ? "longest path first" : "manifest order", r->policy_why);
 	printf("bounds: critical path %.2f s, total work / jobs %.2f s: the %s binds\n", r->prediction.critical, r->prediction.work,
 	       r->prediction.binds);
+	char *cont = contention_text(&r->contention);
+	printf("contention: %s\n", cont);
+	free(cont);
 	size_t others = 0;
 	for (size_t i = 0; i < r->build.n; i++) {
 		if (!is_other_step(r, i))

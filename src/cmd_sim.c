@@ -57,6 +57,9 @@ struct sim {
 	size_t nedits;
 	double overhead, cores;
 	bool overhead_given;
+	/* With --from RANK.json: the recorded build against rank's isolated
+	 * times; the prediction then shares this machine's cores too. */
+	struct contention contention;
 	enum sched_policy policy;
 	char *policy_why;
 	long *jobs;
@@ -120,6 +123,15 @@ static void times_from_log(struct sim *s, bool only_missing)
 		die(EXIT_BAD_INPUT, "%s: no such file (build the tree with ninja first, or give --from RANK.json)", path);
 	if (have && !log.n && !only_missing)
 		die(EXIT_BAD_INPUT, "%s: no build recorded yet (build the tree with ninja first, or give --from RANK.json)", path);
+	if (have && only_missing) {
+		double *isolated = xcalloc(s->build.n, sizeof(double));
+		for (size_t i = 0; i < s->build.n; i++)
+			isolated[i] = s->timed[i] ? s->seconds[i] : NAN;
+		contention_calibrate(&s->build, &log, isolated, s->cores > 0 ? s->cores : cpu_count(), &s->contention);
+		if (s->contention.samples && s->cores <= 0)
+			s->cores = s->contention.cores;
+		free(isolated);
+	}
 	if (have) {
 		double *logged = xcalloc(s->build.n, sizeof(double));
 		durations_from_log(&s->build, &log, logged);
@@ -247,7 +259,8 @@ struct result {
 static struct prediction predict(const struct sim *s, const struct model *m, long jobs)
 {
 	struct prediction p;
-	bool ok = model_predict(m, jobs, s->policy, s->cores, &p);
+	const struct sched_options o = { (int)jobs, s->policy, s->cores, s->contention.share };
+	bool ok = model_predict(m, &o, &p);
 	proc_exit_if_interrupted();
 	if (!ok)
 		die(EXIT_BAD_INPUT, "%s: the graph has a cycle%s", s->dir, s->nedits ? " after the edits (a fuse of steps that depend on each other?)" : "");
@@ -269,6 +282,7 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		json_object_set_new(doc, "policy_source", json_string(s->policy_why));
 		json_object_set_new(doc, "cores", s->cores > 0 ? json_real(s->cores) : json_null());
 		json_object_set_new(doc, "edits", edits);
+		json_object_set_new(doc, "contention", json_contention(&s->contention));
 		json_object_set_new(doc, "steps_without_time", json_integer((json_int_t)s->unknown));
 		json_t *rows = json_array();
 		for (size_t i = 0; i < s->njobs; i++) {
@@ -293,6 +307,11 @@ static void render(const struct sim *s, const struct result *res, bool json)
 			printf(" (each piece %+.2f s: %s)", s->overhead_given ? s->overhead : cheapest_tu(s),
 			       s->overhead_given ? "--overhead" : "the cheapest compile step");
 		printf("\n");
+	}
+	if (s->from) {
+		char *cont = contention_text(&s->contention);
+		printf("contention: %s\n", cont);
+		free(cont);
 	}
 	if (s->unknown)
 		printf("note: %zu step%s without a time counted as 0 s\n", s->unknown, s->unknown == 1 ? "" : "s");

@@ -191,6 +191,8 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 		}
 		/* Jobs beyond the cores share them; advance to the next end. */
 		double speed = o->cores > 0 && nrunning > o->cores ? o->cores / (double)nrunning : 1;
+		double side_by_side = o->cores > 0 && nrunning > o->cores ? o->cores : (double)nrunning;
+		speed /= 1 + (o->contention > 0 ? o->contention : 0) * (side_by_side - 1);
 		double step = left[running[0]];
 		for (size_t k = 1; k < nrunning; k++)
 			if (left[running[k]] < step)

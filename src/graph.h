@@ -33,6 +33,8 @@ struct sched_options {
 	enum sched_policy policy;
 	double cores;		/* > 0: more running jobs than cores share them
 				 * (each runs at cores/running speed); 0: no limit */
+	double contention;	/* each other job running on its own core slows a
+				 * job by this share (memory, caches): speed / (1 + c (n - 1)) */
 };
 
 /* Simulate the build. Returns false when the graph has a cycle, or when

@@ -1,5 +1,6 @@
 #include "out_json.h"
 #include "util.h"
+#include "whatif.h"
 #include "version.h"
 
 #include <errno.h>
@@ -76,4 +77,11 @@ void json_write_file(json_t *doc, const char *path)
 	free(tmp);
 	if (!ok)
 		die(code, "%s: cannot write: %s", path, strerror(saved));
+}
+
+json_t *json_contention(const struct contention *c)
+{
+	return json_build("{s:f, s:f, s:I, s:f, s:s}", "share", round(c->share * 1000) / 1000, "cores", c->cores,
+			  "samples", (json_int_t)c->samples, "mean_concurrency", round(c->mean_concurrency * 100) / 100,
+			  "source", c->samples ? "the recorded build against isolated times" : "none");
 }

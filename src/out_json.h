@@ -23,6 +23,9 @@ json_t *json_seconds(double s);
 /* {min, median, max, spread} of repeated measurements in seconds. */
 json_t *json_summary(struct summary s);
 void json_print(json_t *doc);
+struct contention;
+/* {share, cores, samples, mean_concurrency}: the contention a prediction applied. */
+json_t *json_contention(const struct contention *c);
 /* Write doc (compact) to path through a temp file renamed into place, so
  * a failure leaves no partial file; dies naming the path (exit 2 for a
  * path that cannot be opened, 4 for a failed write). */

@@ -1,4 +1,5 @@
 #include "whatif.h"
+#include "timeline.h"
 #include "util.h"
 
 #include <math.h>
@@ -133,20 +134,56 @@ char *model_apply(struct model *m, const struct edit *ed, double overhead)
 	return NULL;
 }
 
-bool model_predict(const struct model *m, long jobs, enum sched_policy policy, double cores, struct prediction *p)
+bool model_predict(const struct model *m, const struct sched_options *o, struct prediction *p)
 {
-	const struct sched_options o = { (int)jobs, policy, cores };
 	struct schedule sch;
-	bool ok = graph_schedule(m->nodes, m->n, &o, &sch);
+	bool ok = graph_schedule(m->nodes, m->n, o, &sch);
 	p->wall = sch.makespan;
 	schedule_free(&sch);
 	double work = 0;
 	for (size_t i = 0; i < m->n; i++)
 		if (!m->nodes[i].free)
 			work += m->nodes[i].duration;
-	double slots = cores > 0 && cores < (double)jobs ? cores : (double)jobs;
+	double slots = o->cores > 0 && o->cores < (double)o->jobs ? o->cores : (double)o->jobs;
 	p->work = work / slots;
 	p->critical = graph_longest_path(m->nodes, m->n, NULL);
 	p->binds = p->critical >= p->work ? "critical path" : "total work / jobs";
 	return ok && p->critical >= 0;
+}
+
+void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, const double *isolated, double cores,
+			  struct contention *c)
+{
+	*c = (struct contention){ .cores = cores };
+	struct timeline tl;
+	timeline_build(log, &tl);
+	double sxy = 0, sxx = 0, conc = 0;
+	for (size_t s = 0; s < tl.n; s++) {
+		const struct step *st = &tl.steps[s];
+		long e = ninja_edge_of(b, st->first->output);
+		double d = st->end - st->start, t = e >= 0 ? isolated[e] : NAN;
+		if (e < 0 || isnan(t) || t <= 0 || d <= 0 || st->weighted <= 0)
+			continue;
+		double concurrency = d / st->weighted;
+		double cpu = cores > 0 && concurrency > cores ? concurrency / cores : 1;
+		double x = (cores > 0 && concurrency > cores ? cores : concurrency) - 1, y = d / (t * cpu) - 1;
+		sxy += x * y;
+		sxx += x * x;
+		conc += concurrency;
+		c->samples++;
+	}
+	timeline_free(&tl);
+	if (c->samples)
+		c->mean_concurrency = conc / (double)c->samples;
+	if (sxx > 1e-9 && sxy > 0)
+		c->share = sxy / sxx;
+}
+
+char *contention_text(const struct contention *c)
+{
+	if (!c->samples)
+		return xstrdup("none applied (no step of the recorded build has an isolated time to compare)");
+	return xasprintf("%+.1f%% per job running beside it on its own core, %.0f cores shared beyond that; calibrated "
+			 "from the recorded build (%zu steps at a mean concurrency of %.2f against their isolated times)",
+			 100 * c->share, c->cores, c->samples, c->mean_concurrency);
 }

@@ -46,8 +46,24 @@ struct prediction {
 	const char *binds;	/* "critical path" or "total work / jobs" */
 };
 
-/* The wall at `jobs` (cores > 0: more running jobs than cores share them).
- * False on a cycle, or when an interrupt arrived (proc_interrupted()). */
-bool model_predict(const struct model *m, long jobs, enum sched_policy policy, double cores, struct prediction *p);
+/* The wall for o's jobs, policy, cores and contention. False on a cycle,
+ * or when an interrupt arrived (proc_interrupted()). */
+bool model_predict(const struct model *m, const struct sched_options *o, struct prediction *p);
+
+/* How much a compile slows when others run beside it, calibrated from a
+ * recorded build against isolated times of the same steps: a step that
+ * ran at mean concurrency c (its duration / its weighted time) took
+ * d = t * max(1, c / cores) * (1 + share * (min(c, cores) - 1)); share is
+ * the least-squares fit over every step with both times. */
+struct contention {
+	double share;		/* per other job running on its own core */
+	double cores;		/* the cores it assumes (the measuring machine's) */
+	size_t samples;		/* steps it was fitted on; 0: nothing to fit, share 0 */
+	double mean_concurrency;	/* of those steps, in the recorded build */
+};
+/* One line saying what was applied and what it was derived from. */
+char *contention_text(const struct contention *c);
+void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, const double *isolated, double cores,
+			  struct contention *c);
 
 #endif

@@ -36,7 +36,8 @@ static void load(struct ninja_build *b, double *seconds)
 static struct prediction predict(const struct model *m, long jobs)
 {
 	struct prediction p;
-	assert_true(model_predict(m, jobs, POLICY_MANIFEST, 0, &p));
+	const struct sched_options o = { (int)jobs, POLICY_MANIFEST, 0, 0 };
+	assert_true(model_predict(m, &o, &p));
 	return p;
 }
 
@@ -110,11 +111,73 @@ static void test_edits(void **state)
 	ninja_build_free(&b);
 }
 
+/* Two 10 s TUs side by side slow each other by 20 %: both end at 12 s. */
+static void test_scheduler_with_contention(void **state)
+{
+	(void)state;
+	struct graph_node n[2] = { { 10, false, NULL, 0 }, { 10, false, NULL, 0 } };
+	struct model m = { n, NULL, 2 };
+	struct prediction p;
+	const struct sched_options alone = { 2, POLICY_MANIFEST, 0, 0 }, side = { 2, POLICY_MANIFEST, 0, 0.2 };
+	assert_true(model_predict(&m, &alone, &p));
+	assert_true(fabs(p.wall - 10) < 1e-9);
+	assert_true(model_predict(&m, &side, &p));
+	assert_true(fabs(p.wall - 12) < 1e-9);
+	/* -j 1: nothing beside it, no slowdown. */
+	const struct sched_options one = { 1, POLICY_MANIFEST, 0, 0.2 };
+	assert_true(model_predict(&m, &one, &p));
+	assert_true(fabs(p.wall - 20) < 1e-9);
+	/* -j 4 on 1 core: shared, and no one beside it on another core. */
+	const struct sched_options shared = { 2, POLICY_MANIFEST, 1, 0.2 };
+	assert_true(model_predict(&m, &shared, &p));
+	assert_true(fabs(p.wall - 20) < 1e-9);
+}
+
+/* The calibration recovers a known contention from a recorded build: the
+ * four TUs ran two at a time and took 25 % longer than alone. */
+static void test_calibration(void **state)
+{
+	(void)state;
+	struct ninja_build b;
+	double seconds[5];
+	load(&b, seconds);
+	char *path = write_temp("# ninja log v5\n0\t2500\t0\tb.o\t1\n0\t2500\t0\tc.o\t3\n2500\t5000\t0\td.o\t4\n"
+				"2500\t5000\t0\ta.o\t2\n5000\t6000\t0\tprog\t5\n"), *err = NULL;
+	struct ninja_log log;
+	assert_true(ninja_log_read_latest(path, &log, &err));
+	double isolated[5];
+	for (size_t i = 0; i < 5; i++)
+		isolated[i] = NAN;
+	const char *tus[] = { "a.o", "b.o", "c.o", "d.o" };
+	for (size_t i = 0; i < 4; i++)
+		isolated[ninja_edge_of(&b, tus[i])] = 2;
+	struct contention c;
+	contention_calibrate(&b, &log, isolated, 2, &c);
+	assert_int_equal(c.samples, 4);
+	assert_true(fabs(c.mean_concurrency - 2) < 1e-9);
+	assert_true(fabs(c.share - 0.25) < 1e-9);
+	char *text = contention_text(&c);
+	assert_non_null(strstr(text, "+25.0% per job running beside it"));
+	free(text);
+	/* Nothing to compare: no contention, said so. */
+	for (size_t i = 0; i < 5; i++)
+		isolated[i] = NAN;
+	contention_calibrate(&b, &log, isolated, 2, &c);
+	assert_int_equal(c.samples, 0);
+	assert_true(c.share == 0);
+	ninja_log_free(&log);
+	unlink(path);
+	free(path);
+	ninja_build_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_durations_and_prediction),
 		cmocka_unit_test(test_edits),
+		cmocka_unit_test(test_scheduler_with_contention),
+		cmocka_unit_test(test_calibration),
 	};
 	return cmocka_run_group_tests_name("whatif", tests, NULL, NULL);
 }
