@@ -4,7 +4,6 @@
  * (with a build dir), and a Chrome trace. */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "graph.h"
 #include "ninja.h"
 #include "ninja_log.h"
 #include "out_json.h"
@@ -13,8 +12,8 @@
 #include "progress.h"
 #include "snapshot.h"
 #include "timeline.h"
+#include "recorded.h"
 #include "util.h"
-#include "whatif.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,134 +43,17 @@ struct log_cmd {
 	struct ninja_log build;
 	long nbuilds;
 	struct timeline tl;
-	/* With a build dir: the longest chain of this build's steps through
-	 * ninja's graph (first to last), and the recorded chain: from the last
-	 * step back, what each one waited for (last step first). */
-	size_t *critical, ncritical;
-	double critical_s;
-	size_t *chain, nchain;
-	const char **waited;	/* per chain entry: "dependency", "slot" or NULL */
+	struct recorded rec;	/* with a build dir: critical path and recorded chain */
 	bool have_graph;
 };
 
-/* ---- the critical path of the recorded build ---- */
-
-/* The steps of the build that produce each edge's first output. */
-static long *steps_of_edges(const struct ninja_build *b, const struct timeline *tl)
-{
-	long *step_of = xcalloc(b->n, sizeof(long));
-	for (size_t i = 0; i < b->n; i++)
-		step_of[i] = -1;
-	for (size_t s = 0; s < tl->n; s++)
-		for (size_t o = 0; o < tl->steps[s].noutputs; o++) {
-			long e = ninja_edge_of(b, tl->steps[s].first[o].output);
-			if (e >= 0)
-				step_of[e] = (long)s;
-		}
-	return step_of;
-}
-
-/* The rebuilt dependency (looking through phony edges) that finished last
- * before `edge` started, or -1. */
-static long last_dep(const struct ninja_build *b, const long *step_of, const struct timeline *tl, size_t edge,
-		     double start, size_t *seen, size_t visit)
-{
-	long best = -1;
-	const struct ninja_edge *e = &b->edges[edge];
-	for (size_t k = 0; k < e->ndeps; k++) {
-		size_t d = e->deps[k];
-		if (seen[d] == visit)
-			continue;
-		seen[d] = visit;	/* stamps, so no clearing between visits */
-		long cand = step_of[d];
-		if (cand < 0 && ninja_edge_is_phony(&b->edges[d]))
-			cand = last_dep(b, step_of, tl, d, start, seen, visit);
-		if (cand >= 0 && tl->steps[cand].end <= start + 1e-9 &&
-		    (best < 0 || tl->steps[cand].end > tl->steps[best].end))
-			best = cand;
-	}
-	return best;
-}
-
-/* The step whose end freed a slot at `start`: ninja starts the next ready
- * step the moment one finishes (same ms, or the next). Steps are in end
- * order. */
-static long slot_freed_by(const struct timeline *tl, double start, size_t self)
-{
-	size_t lo = 0, hi = tl->n;	/* first step ending after start */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (tl->steps[mid].end <= start + 1e-9)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	while (lo > 0 && lo - 1 == self)
-		lo--;
-	return lo > 0 && tl->steps[lo - 1].end >= start - 0.01 && lo - 1 != self ? (long)(lo - 1) : -1;
-}
+/* ---- the recorded build against ninja's graph ---- */
 
 static void critical_path(struct log_cmd *c)
 {
 	struct ninja_build b;
 	ninja_load(c->dir, &b);
-	struct timeline *tl = &c->tl;
-	long *step_of = steps_of_edges(&b, tl);
-	/* With the graph, a step's kind comes from what it compiles. */
-	for (size_t i = 0; i < b.n; i++)
-		if (step_of[i] >= 0)
-			tl->steps[step_of[i]].kind = step_kind_of_edge(&b.edges[i]);
-	timeline_count_kinds(tl);
-
-	/* The longest chain through the graph, with this build's durations
-	 * (steps not rebuilt take none). */
-	double *seconds = xcalloc(b.n, sizeof(double));
-	durations_from_log(&b, &c->build, seconds);
-	struct graph_node *nodes = xcalloc(b.n, sizeof(*nodes));
-	for (size_t i = 0; i < b.n; i++)
-		nodes[i] = (struct graph_node){ step_of[i] >= 0 && !isnan(seconds[i]) ? seconds[i] : 0,
-						ninja_edge_is_phony(&b.edges[i]), b.edges[i].deps, b.edges[i].ndeps };
-	free(seconds);
-	size_t *path = xcalloc(b.n, sizeof(size_t));
-	size_t len = graph_longest_chain(nodes, b.n, path);
-	c->critical = xcalloc(len, sizeof(size_t));
-	for (size_t i = 0; i < len; i++)
-		if (step_of[path[i]] >= 0) {
-			c->critical[c->ncritical++] = (size_t)step_of[path[i]];
-			c->critical_s += nodes[path[i]].duration;
-		}
-	free(path);
-	free(nodes);
-
-	/* The recorded chain: a dependency that ended as the step started, else
-	 * the step whose end freed the slot. */
-	size_t *seen = xcalloc(b.n, sizeof(size_t));
-	c->chain = xcalloc(tl->n, sizeof(size_t));
-	c->waited = xcalloc(tl->n, sizeof(char *));
-	long cur = tl->n ? (long)tl->n - 1 : -1;	/* the last line ends last */
-	while (cur >= 0 && c->nchain < tl->n) {
-		size_t k = c->nchain++;
-		c->chain[k] = (size_t)cur;
-		double start = tl->steps[cur].start;
-		long edge = ninja_edge_of(&b, tl->steps[cur].first->output), dep = -1;
-		if (edge >= 0)
-			dep = last_dep(&b, step_of, tl, (size_t)edge, start, seen, k + 1);
-		long slot = slot_freed_by(tl, start, (size_t)cur);
-		/* A slot wait only when every slot was busy until then. */
-		if (slot >= 0 && tl->steps[slot].running_at_end < tl->slots)
-			slot = -1;
-		if (dep >= 0 && tl->steps[dep].end >= start - 0.01) {
-			c->waited[k] = "dependency";
-			cur = dep;
-		} else if (slot >= 0) {
-			c->waited[k] = "slot";
-			cur = slot;
-		} else {
-			cur = -1;	/* it started with the build */
-		}
-	}
-	free(seen);
-	free(step_of);
+	recorded_analyze(&b, &c->build, &c->tl, &c->rec);
 	ninja_build_free(&b);
 	c->have_graph = true;
 }
@@ -238,16 +120,16 @@ static void render_table(const struct log_cmd *c)
 		printf("critical path: needs the build dir (-C) for ninja's graph\n");
 		return;
 	}
-	printf("critical path (longest chain through ninja's graph, %.2f s):", c->critical_s);
-	for (size_t i = 0; i < c->ncritical; i++) {
-		const struct step *s = &tl->steps[c->critical[i]];
+	printf("critical path (longest chain through ninja's graph, %.2f s):", c->rec.critical_s);
+	for (size_t i = 0; i < c->rec.ncritical; i++) {
+		const struct step *s = &tl->steps[c->rec.critical[i]];
 		printf("%s %s (%.2f s)", i ? " ->" : "", s->first->output, s->end - s->start);
 	}
 	printf("\nrecorded chain (what each step waited for):");
-	for (size_t i = c->nchain; i-- > 0;) {
-		const struct step *s = &tl->steps[c->chain[i]];
-		printf("%s%s %s (%.2f s)", i + 1 == c->nchain ? "" : " ->", i + 1 < c->nchain && c->waited[i] &&
-		       !strcmp(c->waited[i], "slot") ? " [slot]" : "", s->first->output, s->end - s->start);
+	for (size_t i = c->rec.nchain; i-- > 0;) {
+		const struct step *s = &tl->steps[c->rec.chain[i]];
+		printf("%s%s %s (%.2f s)", i + 1 == c->rec.nchain ? "" : " ->", i + 1 < c->rec.nchain && c->rec.waited[i] &&
+		       !strcmp(c->rec.waited[i], "slot") ? " [slot]" : "", s->first->output, s->end - s->start);
 	}
 	printf("\n");
 }
@@ -293,16 +175,16 @@ static void render_json(const struct log_cmd *c)
 	json_object_set_new(doc, "steps", steps);
 	if (c->have_graph) {
 		json_t *path = json_array(), *chain = json_array();
-		for (size_t i = 0; i < c->ncritical; i++)
-			json_array_append_new(path, json_step(&tl->steps[c->critical[i]]));
-		for (size_t i = c->nchain; i-- > 0;) {
-			json_t *step = json_step(&tl->steps[c->chain[i]]);
+		for (size_t i = 0; i < c->rec.ncritical; i++)
+			json_array_append_new(path, json_step(&tl->steps[c->rec.critical[i]]));
+		for (size_t i = c->rec.nchain; i-- > 0;) {
+			json_t *step = json_step(&tl->steps[c->rec.chain[i]]);
 			/* What this step waited for: the entry before it. */
-			json_object_set_new(step, "waited_for", c->waited[i] ? json_string(c->waited[i]) : json_null());
+			json_object_set_new(step, "waited_for", c->rec.waited[i] ? json_string(c->rec.waited[i]) : json_null());
 			json_array_append_new(chain, step);
 		}
 		json_object_set_new(doc, "critical_path", path);
-		json_object_set_new(doc, "critical_path_s", json_seconds(c->critical_s));
+		json_object_set_new(doc, "critical_path_s", json_seconds(c->rec.critical_s));
 		json_object_set_new(doc, "recorded_chain", chain);
 	} else {
 		json_object_set_new(doc, "critical_path", json_null());
@@ -466,9 +348,7 @@ int cmd_log(int argc, char **argv)
 		printf("trace: %s (open it in Perfetto or chrome://tracing)\n", c.trace);
 	timeline_free(&c.tl);
 	ninja_log_free(&c.build);
-	free(c.critical);
-	free(c.chain);
-	free(c.waited);
+	recorded_free(&c.rec);
 	free(c.path);
 	return EXIT_OK;
 }
