@@ -1,9 +1,12 @@
 #!/bin/sh
 # Does sim predict the wall? On the demo module: rank's isolated TU times
 # (the link from .ninja_log) fed to `sim --from rank.json` at -j 1 and -j 2,
-# against the median of TRIALS measured clean rebuilds (`wall`) at each job
-# count. Prints each prediction, measurement and error; fails when the
-# median error exceeds 10 %. DEMO_SIZE=small|full (default small), TRIALS (3).
+# contention calibrated from the recorded build against those isolated
+# times, against the median of TRIALS measured clean rebuilds (`wall`) at
+# each job count. Prints the contention applied, each prediction,
+# measurement and error; fails when the median error exceeds 5 %. Run it on
+# a quiet machine: rank's isolated times are the base of every prediction.
+# DEMO_SIZE=small|full (default small), TRIALS (3).
 . "$(dirname "$0")/lib.sh"
 trials=${TRIALS:-3}
 field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
@@ -12,6 +15,7 @@ field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eva
 ninja -C "$work/demo" >/dev/null
 "$bw" rank -C "$work/demo" --json >"$work/rank.json"
 "$bw" sim -C "$work/demo" --from "$work/rank.json" -j 1,2 --policy manifest --json >"$work/sim.json"
+echo "contention: $(field "$work/sim.json" 'd["contention"]')"
 printf '%-4s %12s %14s %8s\n' -j "predicted s" "measured s" error
 errors=
 for j in 1 2; do
@@ -24,4 +28,4 @@ for j in 1 2; do
 done
 median=$(echo $errors | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 echo "median error: $median %"
-awk -v m="$median" 'BEGIN { exit !(m <= 10) }' || { echo "median error over 10 %"; exit 1; }
+awk -v m="$median" 'BEGIN { exit !(m <= 5) }' || { echo "median error over 5 %"; exit 1; }

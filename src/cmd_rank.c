@@ -26,7 +26,7 @@
 
 static const char usage[] =
 	"usage: buildwall rank [-C BUILD_DIR] [TARGET...] [--parallel P] [-j JOBS] [-r REPEATS]\n"
-	"                      [--top K] [--policy manifest|critical] [--timeout S] [--json]\n"
+	"                      [--top K] [--policy manifest|critical] [--contention HOW] [--timeout S] [--json]\n"
 	"\n"
 	"Re-run each compile step (default: every object file; TARGET names an output path,\n"
 	"its basename or a glob such as '*.cuda.o') in isolation, with every file it writes\n"
@@ -39,7 +39,9 @@ static const char usage[] =
 	"the installed ninja picks them (manifest order up to 1.11, longest path first from\n"
 	"1.12), the link timed from .ninja_log when it is there, else by re-running it on the\n"
 	"temp objects; the bound that sets the wall (the critical path through the dependency\n"
-	"graph, or total work / jobs) and that critical path, step by step.\n"
+	"graph, or total work / jobs) and that critical path, step by step. Contention (a TU\n"
+	"is slower beside others) is measured by running the TUs once more, one per core at\n"
+	"once, and applied to the prediction.\n"
 	"\n";
 
 struct tu {
@@ -73,7 +75,9 @@ struct rank {
 	/* The model the renderers show, filled by predict(). */
 	struct step_time *steps;	/* per edge */
 	struct model model;
-	struct contention contention;	/* from the recorded build against the isolated times */
+	enum { CONTENTION_MEASURE, CONTENTION_LOG, CONTENTION_NONE } contention_mode;
+	struct contention contention;	/* a recorded build against the isolated times */
+	char *contention_source;
 	struct prediction prediction;	/* the wall and its two lower bounds */
 	enum sched_policy policy;
 	char *policy_why;
@@ -181,6 +185,69 @@ static void measure(struct rank *r)
 	}
 }
 
+/* Contention, measured: every TU once more, `cores` at a time, each run's
+ * start and end kept as a recorded build that contention_calibrate fits
+ * against the isolated times. Warm caches, like the isolated runs: a
+ * first, cold build in .ninja_log would read as contention. */
+struct side_by_side {
+	struct rank *r;
+	size_t next;
+	double t0;
+	struct log_entry *entries;
+	size_t n;
+};
+
+static long next_side(void *ctx, struct proc *p)
+{
+	struct side_by_side *sb = ctx;
+	struct rank *r = sb->r;
+	while (sb->next < r->ntus && r->tus[sb->next].failed)
+		sb->next++;
+	if (sb->next == r->ntus)
+		return -1;
+	struct tu *t = &r->tus[sb->next];
+	t->log = tu_log(sb->next);
+	*p = (struct proc){ .argv = t->cmd.argv.v, .env_extra = t->cmd.env.v, .cwd = r->dir, .out_path = t->log,
+			    .timeout_s = r->timeout };
+	progress_set("[%zu/%zu] %s, side by side", sb->next + 1, r->ntus, r->build.edges[t->edge].outputs.v[0]);
+	return (long)sb->next++;
+}
+
+static void side_finished(void *ctx, long i, struct proc *p)
+{
+	struct side_by_side *sb = ctx;
+	struct tu *t = &sb->r->tus[i];
+	free(t->log);
+	t->log = NULL;
+	if (!proc_succeeded(p))
+		return;	/* it passed alone: a failure here is noise, not a measurement */
+	long start = (long)((p->t_start - sb->t0) * 1000);
+	sb->entries[sb->n++] = (struct log_entry){ .start_ms = start, .end_ms = start + (long)(p->wall_s * 1000),
+						   .output = xstrdup(sb->r->build.edges[t->edge].outputs.v[0]),
+						   .hash = xstrdup("") };
+}
+
+static int by_end(const void *a, const void *b)
+{
+	const struct log_entry *x = a, *y = b;
+	return (x->end_ms > y->end_ms) - (x->end_ms < y->end_ms);
+}
+
+static void measure_contention(struct rank *r, const double *isolated)
+{
+	long cores = cpu_count();
+	struct side_by_side sb = { .r = r, .t0 = monotonic_seconds() };
+	sb.entries = xcalloc(r->ntus, sizeof(*sb.entries));
+	const struct proc_pool pool = { next_side, side_finished, &sb };
+	proc_run_parallel(cores < PROC_MAX_RUNNING ? cores : PROC_MAX_RUNNING, &pool);
+	qsort(sb.entries, sb.n, sizeof(*sb.entries), by_end);
+	struct ninja_log run = { .version = 5, .entries = sb.entries, .n = sb.n };
+	char *what = xasprintf("a side-by-side pass of the TUs, %ld at a time", cores);
+	r->contention_source = what;
+	contention_calibrate(&r->build, &run, isolated, (double)cores, what, &r->contention);
+	ninja_log_free(&run);
+}
+
 /* Can the link run? Every explicit input is one of our temp objects or
  * already exists in the build dir. */
 static bool link_inputs_available(const struct rank *r, const struct ninja_edge *e)
@@ -286,15 +353,19 @@ static void step_times(struct rank *r)
 			}
 		}
 	}
-	if (have_log) {
-		/* Contention: the recorded build ran these TUs side by side. */
-		double *isolated = xcalloc(b->n, sizeof(double));
-		for (size_t i = 0; i < b->n; i++)
-			isolated[i] = r->tu_of[i] >= 0 && !r->tus[r->tu_of[i]].failed ? r->tus[r->tu_of[i]].wall.median : NAN;
-		contention_calibrate(b, &log, isolated, cpu_count(), &r->contention);
-		free(isolated);
+	double *isolated = xcalloc(b->n, sizeof(double));
+	for (size_t i = 0; i < b->n; i++)
+		isolated[i] = r->tu_of[i] >= 0 && !r->tus[r->tu_of[i]].failed ? r->tus[r->tu_of[i]].wall.median : NAN;
+	size_t timed = 0;
+	for (size_t i = 0; i < r->ntus; i++)
+		timed += !r->tus[i].failed;
+	if (r->contention_mode == CONTENTION_MEASURE && cpu_count() >= 2 && timed >= 2)
+		measure_contention(r, isolated);
+	else if (r->contention_mode == CONTENTION_LOG && have_log)
+		contention_calibrate(b, &log, isolated, cpu_count(), "the recorded build in .ninja_log", &r->contention);
+	free(isolated);
+	if (have_log)
 		ninja_log_free(&log);
-	}
 	free(logged);
 	free(log_path);
 }
@@ -497,11 +568,23 @@ static void rank_free(struct rank *r)
 	free(r->tu_of);
 	free(r->steps);
 	model_free(&r->model);
+	free(r->contention_source);
 	free(r->chain);
 	free(r->policy_why);
 	free(r->order);
 	strvec_clear(&r->stripped);
 	ninja_build_free(&r->build);
+}
+
+static char *parse_contention(void *mode, const char *arg)
+{
+	static const char *const names[] = { "measure", "log", "none" };
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(arg, names[i])) {
+			*(int *)mode = i;
+			return NULL;
+		}
+	return xasprintf("--contention is measure, log or none, not '%s'", arg);
 }
 
 int cmd_rank(int argc, char **argv)
@@ -516,6 +599,8 @@ int cmd_rank(int argc, char **argv)
 		OPT_BUILD_JOBS(&r.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
 		OPT_TOP(&r.top, 1, "show the K slowest TUs only"),
 		OPT_POLICY(&policy),
+		{ OPT_CALL, 0, "contention", &r.contention_mode, "HOW", "measure (default: the TUs once more, one per core at once),\n"
+			"log (the recorded build in .ninja_log) or none", 0, 0, parse_contention },
 		OPT_TIMEOUT(&r.timeout, "give up on a compile after S seconds (counts as failed)"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,

@@ -123,11 +123,12 @@ static void times_from_log(struct sim *s, bool only_missing)
 		die(EXIT_BAD_INPUT, "%s: no such file (build the tree with ninja first, or give --from RANK.json)", path);
 	if (have && !log.n && !only_missing)
 		die(EXIT_BAD_INPUT, "%s: no build recorded yet (build the tree with ninja first, or give --from RANK.json)", path);
-	if (have && only_missing) {
+	if (have && only_missing && !s->contention.samples) {
 		double *isolated = xcalloc(s->build.n, sizeof(double));
 		for (size_t i = 0; i < s->build.n; i++)
 			isolated[i] = s->timed[i] ? s->seconds[i] : NAN;
-		contention_calibrate(&s->build, &log, isolated, s->cores > 0 ? s->cores : cpu_count(), &s->contention);
+		contention_calibrate(&s->build, &log, isolated, s->cores > 0 ? s->cores : cpu_count(),
+				     "the recorded build in .ninja_log", &s->contention);
 		if (s->contention.samples && s->cores <= 0)
 			s->cores = s->contention.cores;
 		free(isolated);
@@ -161,6 +162,12 @@ static void times_from_rank(struct sim *s)
 			s->seconds[e] = doc.tus[i].wall_s;
 			s->timed[e] = true;
 		}
+	}
+	if (doc.contention_samples) {
+		s->contention = (struct contention){ doc.contention_share, doc.contention_cores, doc.contention_samples,
+						     doc.contention_concurrency, "rank's calibration, in the --from document" };
+		if (s->cores <= 0)
+			s->cores = doc.contention_cores;
 	}
 	rank_doc_free(&doc);
 	times_from_log(s, true);	/* the link and the rest */

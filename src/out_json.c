@@ -83,5 +83,5 @@ json_t *json_contention(const struct contention *c)
 {
 	return json_build("{s:f, s:f, s:I, s:f, s:s}", "share", round(c->share * 1000) / 1000, "cores", c->cores,
 			  "samples", (json_int_t)c->samples, "mean_concurrency", round(c->mean_concurrency * 100) / 100,
-			  "source", c->samples ? "the recorded build against isolated times" : "none");
+			  "source", c->samples ? c->source : "none");
 }

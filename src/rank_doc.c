@@ -45,6 +45,17 @@ char *rank_doc_parse(const char *text, size_t len, const char *name, struct rank
 		err = xasprintf("%s:1: not a 'buildwall rank --json' document: command is not rank", name);
 	else if (!json_is_array(tus))
 		err = xasprintf("%s:1: not a 'buildwall rank --json' document: no tus array", name);
+	json_t *cont = json_object_get(json_object_get(root, "prediction"), "contention");
+	double share = json_number_value(json_object_get(cont, "share")), cores = json_number_value(json_object_get(cont, "cores"));
+	json_int_t samples = json_integer_value(json_object_get(cont, "samples"));
+	if (!err && cont && (!isfinite(share) || share < 0 || share > 10 || !(cores >= 1) || samples < 0))
+		err = xasprintf("%s: prediction.contention: not a calibration (share %g, cores %g)", name, share, cores);
+	else if (cont) {
+		doc->contention_share = share;
+		doc->contention_cores = cores;
+		doc->contention_samples = (size_t)samples;
+		doc->contention_concurrency = json_number_value(json_object_get(cont, "mean_concurrency"));
+	}
 	size_t n = err ? 0 : json_array_size(tus);
 	doc->tus = xcalloc(n, sizeof(*doc->tus));
 	for (size_t i = 0; i < n && !err; i++)

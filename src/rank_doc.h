@@ -17,6 +17,10 @@ struct rank_time {
 struct rank_doc {
 	struct rank_time *tus;
 	size_t n;
+	/* The contention rank calibrated (prediction.contention); samples 0
+	 * when the document has none. */
+	double contention_share, contention_cores, contention_concurrency;
+	size_t contention_samples;
 };
 
 /* Parse a document held in memory; `name` is how errors name it. Returns

@@ -152,9 +152,9 @@ bool model_predict(const struct model *m, const struct sched_options *o, struct 
 }
 
 void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, const double *isolated, double cores,
-			  struct contention *c)
+			  const char *source, struct contention *c)
 {
-	*c = (struct contention){ .cores = cores };
+	*c = (struct contention){ .cores = cores, .source = source };
 	struct timeline tl;
 	timeline_build(log, &tl);
 	double sxy = 0, sxx = 0, conc = 0;
@@ -184,6 +184,6 @@ char *contention_text(const struct contention *c)
 	if (!c->samples)
 		return xstrdup("none applied (no step of the recorded build has an isolated time to compare)");
 	return xasprintf("%+.1f%% per job running beside it on its own core, %.0f cores shared beyond that; calibrated "
-			 "from the recorded build (%zu steps at a mean concurrency of %.2f against their isolated times)",
-			 100 * c->share, c->cores, c->samples, c->mean_concurrency);
+			 "from %s (%zu steps at a mean concurrency of %.2f against their isolated times)",
+			 100 * c->share, c->cores, c->source, c->samples, c->mean_concurrency);
 }

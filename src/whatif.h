@@ -60,10 +60,11 @@ struct contention {
 	double cores;		/* the cores it assumes (the measuring machine's) */
 	size_t samples;		/* steps it was fitted on; 0: nothing to fit, share 0 */
 	double mean_concurrency;	/* of those steps, in the recorded build */
+	const char *source;	/* what the recorded build was, for the report (static) */
 };
 /* One line saying what was applied and what it was derived from. */
 char *contention_text(const struct contention *c);
 void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, const double *isolated, double cores,
-			  struct contention *c);
+			  const char *source, struct contention *c);
 
 #endif

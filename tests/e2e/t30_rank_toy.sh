@@ -4,7 +4,7 @@
 
 build_toy "$T/toy"
 before=$(tree_hash "$T/toy")
-run 0 "rank" "$BW" rank -C "$T/toy" -j 3 -r 3 --json
+run 0 "rank" "$BW" rank -C "$T/toy" -j 3 -r 3 --contention none --json
 cp "$T/out" "$T/r.json"
 check "build dir byte-identical after rank" [ "$(tree_hash "$T/toy")" = "$before" ]
 check "schema version" [ "$(json "$T/r.json" 'd["schema"]')" = "buildwall/1" ]
@@ -42,6 +42,9 @@ check "sim under ninja 1.13: longest path first" [ "$(json "$T/out" 'd["policy"]
 run 0 "rank --policy overrides" "$BW" rank -C "$T/toy" a.o --policy critical --json
 check "rank --policy critical" [ "$(json "$T/out" '(d["prediction"]["policy"], d["prediction"]["policy_source"])')" = "('critical', '--policy')" ]
 run 2 "rank --policy junk" "$BW" rank -C "$T/toy" --policy fastest
+check "--contention none: none applied" [ "$(json "$T/r.json" 'd["prediction"]["contention"]["samples"]')" = 0 ]
+run 2 "rank --contention junk" "$BW" rank -C "$T/toy" --contention sometimes
+contains "$T/err" "--contention is measure, log or none" "rank --contention: the choices named"
 check "prediction at -j3 = slowest TU + link" [ "$(json "$T/r.json" 'abs(d["prediction"]["wall_s"] - d["tus"][0]["wall_s"] - d["prediction"]["critical_path"][-1]["seconds"]) < 0.01')" = True ]
 run 0 "rank table" "$BW" rank -C "$T/toy" --top 2
 contains "$T/out" "predicted wall at -j" "table shows the prediction"

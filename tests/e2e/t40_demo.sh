@@ -15,6 +15,10 @@ echo "# slowest / runner-up = $ratio (planted: >= 1.5)"
 check "slowest TU well ahead of the runner-up ($ratio x)" python3 -c "import sys; sys.exit(0 if $ratio >= 1.3 else 1)"
 check "prediction between slowest TU and serial sum" [ "$(json "$T/demo.json" 'd["tus"][0]["wall_s"] < d["prediction"]["wall_s"] < d["serial_sum_s"]')" = True ]
 check "dependency critical path: the slowest TU, then the link" [ "$(json "$T/demo.json" '[s["target"] for s in d["prediction"]["critical_path"]]')" = "['opus_gemm_bigtile.cuda.o', 'opus_demo.so']" ]
+check "contention measured side by side, on every TU" [ "$(json "$T/demo.json" '(d["prediction"]["contention"]["samples"], d["prediction"]["contention"]["source"].startswith("a side-by-side pass"))')" = "(5, True)" ]
+echo "# contention: $(json "$T/demo.json" 'd["prediction"]["contention"]')"
+run 0 "sim --from the rank document" "$BW" sim -C "$demo" --from "$T/demo.json" -j 2 --json
+check "sim --from takes rank's contention" [ "$(json "$T/out" '(d["contention"]["share"], d["contention"]["source"])')" = "($(json "$T/demo.json" 'd["prediction"]["contention"]["share"]'), \"rank's calibration, in the --from document\")" ]
 check "rank names the bound that binds" [ "$(json "$T/demo.json" 'd["prediction"]["binds"] in ("critical path", "total work / jobs")')" = True ]
 check "critical path ends at the module .so" [ "$(json "$T/demo.json" 'd["prediction"]["critical_path"][-1]["target"]')" = opus_demo.so ]
 # The first real build ran at -j 2 too (with cold caches): the prediction

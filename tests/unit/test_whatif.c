@@ -152,17 +152,18 @@ static void test_calibration(void **state)
 	for (size_t i = 0; i < 4; i++)
 		isolated[ninja_edge_of(&b, tus[i])] = 2;
 	struct contention c;
-	contention_calibrate(&b, &log, isolated, 2, &c);
+	contention_calibrate(&b, &log, isolated, 2, "the test build", &c);
 	assert_int_equal(c.samples, 4);
 	assert_true(fabs(c.mean_concurrency - 2) < 1e-9);
 	assert_true(fabs(c.share - 0.25) < 1e-9);
 	char *text = contention_text(&c);
 	assert_non_null(strstr(text, "+25.0% per job running beside it"));
+	assert_non_null(strstr(text, "calibrated from the test build (4 steps"));
 	free(text);
 	/* Nothing to compare: no contention, said so. */
 	for (size_t i = 0; i < 5; i++)
 		isolated[i] = NAN;
-	contention_calibrate(&b, &log, isolated, 2, &c);
+	contention_calibrate(&b, &log, isolated, 2, "the test build", &c);
 	assert_int_equal(c.samples, 0);
 	assert_true(c.share == 0);
 	ninja_log_free(&log);
