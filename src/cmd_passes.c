@@ -31,7 +31,7 @@
 
 static const char usage[] =
 	"usage: buildwall passes [-C BUILD_DIR] (TARGET... | --all | --top K) [-r REPEATS]\n"
-	"                        [--front-end S] [--codegen-share P] [--timeout S] [--json]\n"
+	"                        [--front-end S] [--codegen-share P] [--parallel P] [--timeout S] [--json]\n"
 	"\n"
 	"Split each TU into the jobs its compiler driver runs (clang/hipcc/gcc -###, nvcc\n"
 	"--dryrun), time every job in isolation with all outputs in a private temp dir, and\n"
@@ -77,6 +77,17 @@ struct tu {
 	char *failure;
 	const char *timed_by;	/* who timed the jobs */
 	struct breakdown bd;
+	/* Where its probe is (the pool runs several TUs' probes at once): the
+	 * stage, the repeat and job under way, and whether the instrumented
+	 * twin of a plain run is next (that plain run is kept meanwhile). */
+	enum { STAGE_WHOLE, STAGE_JOBS, STAGE_NVCC, STAGE_DONE } stage;
+	long round;
+	size_t job;
+	bool second, running;
+	struct proc plain;
+	double *nvcc_walls;
+	struct strvec argv;
+	char *log;
 	/* The playbook's first evidence, from the TU preprocessed as pp does:
 	 * the host-only frameworks its device passes parse ("torch/ATen/c10"),
 	 * and the front-end seconds of those passes. */
@@ -90,7 +101,7 @@ struct passes {
 	struct ninja_build build;
 	struct tu *tus;
 	size_t ntus;
-	long repeats, top;
+	long repeats, top, parallel;
 	bool all;
 	double timeout;
 	struct thresholds th;
@@ -111,21 +122,6 @@ static void fail_tu(struct passes *ps, struct tu *t, const char *what, const str
 	t->failure = xasprintf("%s: %s", what, why);
 	ps->failures++;
 	free(why);
-}
-
-/* Run argv once in the build dir, output to log; false (and the TU marked
- * failed) when it fails. */
-static bool run_measured(struct passes *ps, struct tu *t, char *const *argv, char *const *env, const char *log,
-			 const char *what, struct proc *p)
-{
-	*p = (struct proc){ .argv = argv, .env_extra = env, .cwd = ps->dir, .out_path = log, .timeout_s = ps->timeout };
-	proc_run(p);
-	proc_exit_if_interrupted();
-	if (!proc_succeeded(p)) {
-		fail_tu(ps, t, what, p, log);
-		return false;
-	}
-	return true;
 }
 
 static void record_whole(struct tu *t, const struct proc *p)
@@ -196,67 +192,11 @@ static const char *job_label(const struct job *j, char *buf, size_t size)
 	return buf;
 }
 
-/* clang, hipcc, gcc: re-run each job ourselves, plain for its wall, CPU
- * and RSS; a compiler proper runs again with -ftime-report, and that
- * report gives the job's phases. */
-static void time_jobs_replayed(struct passes *ps, struct tu *t, size_t ti)
-{
-	t->timed_by = "buildwall (each job re-run alone; compilers once more with -ftime-report)";
-	for (size_t i = 0; i < t->jobs.n && !t->failed; i++)
-		make_temp_parents(&t->jobs.v[i]);
-	for (long r = 0; r < ps->repeats && !t->failed; r++) {
-		for (size_t i = 0; i < t->jobs.n && !t->failed; i++) {
-			const struct job *j = &t->jobs.v[i];
-			struct strvec argv = { 0 };
-			for (size_t a = 0; a < j->argv.n; a++)
-				strvec_push(&argv, j->argv.v[a]);
-			char label[160], *log = log_path("job", ti, i);
-			progress_set("%s: job %zu/%zu (%s)", ps->build.edges[t->edge].outputs.v[0], i + 1, t->jobs.n,
-				     job_label(j, label, sizeof(label)));
-			char *what = xasprintf("job %zu of %zu (%s)", i + 1, t->jobs.n, label);
-			struct proc p, q;
-			double phase[NPHASES], instrumented = NAN;
-			nan_phases(phase);
-			bool ok = run_measured(ps, t, argv.v, t->cmd.env.v, log, what, &p);
-			if (ok && j->time_report) {
-				strvec_push(&argv, "-ftime-report");
-				progress_set("%s: job %zu/%zu (%s, -ftime-report)", ps->build.edges[t->edge].outputs.v[0], i + 1,
-					     t->jobs.n, label);
-				ok = run_measured(ps, t, argv.v, t->cmd.env.v, log, what, &q);
-			}
-			if (ok && j->time_report) {
-				instrumented = q.wall_s;
-				struct time_report rep = { 0 };
-				char *err = timereport_read(log, &rep);
-				if (err) {
-					warn("%s: cannot read the time report of %s: %s", ps->build.edges[t->edge].outputs.v[0], what, err);
-					free(err);
-				} else if (rep.n) {
-					struct time_group *g = &rep.groups[rep.n - 1];
-					memcpy(phase, g->phase, sizeof(phase));
-					t->times[i].backend_combined = g->backend_combined;
-					keep_report(&t->runs[i], g);
-				}
-				time_report_free(&rep);
-			}
-			if (ok)
-				record_job(&t->runs[i], p.wall_s, p.cpu_s, p.maxrss_kb, phase, instrumented);
-			free(what);
-			free(log);
-			strvec_clear(&argv);
-		}
-	}
-	progress_clear();
-}
-
 static bool same_arch(const char *a, const char *b)
 {
 	return a && b && !strcmp(nvcc_arch_number(a), nvcc_arch_number(b));
 }
 
-/* nvcc: one run with --time, -fdevice-time-trace and the host compiler's
- * -ftime-report times every job (nvcc runs them one after another) and
- * splits them; it is also the TU's whole run. */
 /* Each job's wall from a --time CSV, matched by nvcc's phase name and
  * arch; NaN (with a warning) where nvcc wrote no row. NULL when the CSV
  * cannot be read (the TU failed). */
@@ -295,107 +235,220 @@ static double *nvcc_job_walls(struct passes *ps, struct tu *t, const char *csv)
 	return walls;
 }
 
-/* Run nvcc on the TU with `extra` arguments added; true when it ran. */
-static bool run_nvcc(struct passes *ps, struct tu *t, const char *const *extra, size_t nextra, const char *log,
-		     struct proc *p)
-{
-	struct strvec argv = { 0 };
-	for (size_t a = 0; a < t->cmd.argv.n; a++)
-		strvec_push(&argv, t->cmd.argv.v[a]);
-	for (size_t a = 0; a < nextra; a++)
-		strvec_push(&argv, extra[a]);
-	bool ok = run_measured(ps, t, argv.v, t->cmd.env.v, log, "the compile", p);
-	strvec_clear(&argv);
-	return ok;
-}
-
-/* nvcc runs its jobs one after another and times each itself (--time).
- * A plain run with --time alone gives the TU's wall and every job's; a
- * second run with the device trace and the host compiler's -ftime-report
- * gives the phases, scaled to the plain run's job walls. */
-static void time_jobs_nvcc(struct passes *ps, struct tu *t, size_t ti)
+/* The phases nvcc's instrumented run gives each job, from its device
+ * trace and the host compiler's report, recorded with the plain run's
+ * job walls. */
+static void record_nvcc(struct passes *ps, struct tu *t, size_t ti, const double *walls2)
 {
 	const char *name = ps->build.edges[t->edge].outputs.v[0];
-	t->timed_by = "nvcc --time (jobs run one after another by nvcc); phases from a second, instrumented run";
-	for (long r = 0; r < ps->repeats && !t->failed; r++) {
-		char *csv = xasprintf("%s/time-%zu-%ld.csv", tmpdir_path(), ti, r);
-		char *csv2 = xasprintf("%s/time-instrumented-%zu-%ld.csv", tmpdir_path(), ti, r);
-		char *trace = xasprintf("%s/trace-%zu-%ld", tmpdir_path(), ti, r);
-		char *trace_file = xasprintf("%s.json", trace);
-		char *log = log_path("tu", ti, (size_t)r);
-		const char *plain[] = { "--time", csv };
-		const char *instrumented[] = { "--time", csv2, "-fdevice-time-trace", trace, "-Xcompiler", "-ftime-report" };
-		struct proc p, q;
-		progress_set("%s: nvcc --time (run %ld/%ld)", name, r + 1, ps->repeats);
-		double *walls = NULL, *walls2 = NULL;
-		if (run_nvcc(ps, t, plain, 2, log, &p)) {
-			if (t->nwalls < (size_t)ps->repeats)	/* else --top's re-timing gave it */
-				record_whole(t, &p);
-			walls = nvcc_job_walls(ps, t, csv);
-		}
-		progress_set("%s: nvcc with its traces (run %ld/%ld)", name, r + 1, ps->repeats);
-		if (walls && run_nvcc(ps, t, instrumented, 6, log, &q))
-			walls2 = nvcc_job_walls(ps, t, csv2);
-		if (walls2) {
-			struct nvcc_trace tr = { 0 };
-			struct time_report host = { 0 };
-			char *err;
-			if ((err = nvcc_trace_read(trace_file, &tr))) {
-				warn("%s: no device phases: %s:%s", name, trace_file, err);
-				free(err);
-			}
-			if ((err = timereport_read(log, &host))) {
-				warn("%s: no host phases: %s", name, err);
-				free(err);
-			}
-			for (size_t i = 0; i < t->jobs.n; i++) {
-				const struct job *j = &t->jobs.v[i];
-				double wall = isnan(walls[i]) ? 0 : walls[i], phase[NPHASES];
-				nan_phases(phase);
-				if (!strcmp(j->tool, "cudafe++") || strstr(j->tool, " -E")) {
-					phase[PHASE_FRONT_END] = walls2[i];	/* preprocessing and C++ parsing */
-				} else if (!strcmp(j->tool, "ptxas")) {
-					phase[PHASE_CODEGEN] = walls2[i];
-				} else if (!strcmp(j->tool, "cicc")) {
-					for (size_t a = 0; a < tr.n; a++)
-						if (same_arch(tr.archs[a].arch, j->arch))
-							memcpy(phase, tr.archs[a].cicc, sizeof(phase));
-				} else if (j->nvcc_phase && !strcmp(j->nvcc_phase, "gcc (compiling)") && host.n) {
-					/* The host compiler's last report is its compile. */
-					struct time_group *g = &host.groups[host.n - 1];
-					memcpy(phase, g->phase, sizeof(phase));
-					t->times[i].backend_combined = g->backend_combined;
-					keep_report(&t->runs[i], g);
-				}
-				record_job(&t->runs[i], wall, NAN, -1, phase, walls2[i]);
-			}
-			nvcc_trace_free(&tr);
-			time_report_free(&host);
-		}
-		free(walls);
-		free(walls2);
-		free(csv);
-		free(csv2);
-		free(trace);
-		free(trace_file);
-		free(log);
+	char *trace_file = xasprintf("%s/trace-%zu-%ld.json", tmpdir_path(), ti, t->round);
+	struct nvcc_trace tr = { 0 };
+	struct time_report host = { 0 };
+	char *err;
+	if ((err = nvcc_trace_read(trace_file, &tr))) {
+		warn("%s: no device phases: %s:%s", name, trace_file, err);
+		free(err);
 	}
-	progress_clear();
+	if ((err = timereport_read(t->log, &host))) {
+		warn("%s: no host phases: %s", name, err);
+		free(err);
+	}
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const struct job *j = &t->jobs.v[i];
+		double wall = isnan(t->nvcc_walls[i]) ? 0 : t->nvcc_walls[i], phase[NPHASES];
+		nan_phases(phase);
+		if (!strcmp(j->tool, "cudafe++") || strstr(j->tool, " -E")) {
+			phase[PHASE_FRONT_END] = walls2[i];	/* preprocessing and C++ parsing */
+		} else if (!strcmp(j->tool, "ptxas")) {
+			phase[PHASE_CODEGEN] = walls2[i];
+		} else if (!strcmp(j->tool, "cicc")) {
+			for (size_t a = 0; a < tr.n; a++)
+				if (same_arch(tr.archs[a].arch, j->arch))
+					memcpy(phase, tr.archs[a].cicc, sizeof(phase));
+		} else if (j->nvcc_phase && !strcmp(j->nvcc_phase, "gcc (compiling)") && host.n) {
+			/* The host compiler's last report is its compile. */
+			struct time_group *g = &host.groups[host.n - 1];
+			memcpy(phase, g->phase, sizeof(phase));
+			t->times[i].backend_combined = g->backend_combined;
+			keep_report(&t->runs[i], g);
+		}
+		record_job(&t->runs[i], wall, NAN, -1, phase, walls2[i]);
+	}
+	nvcc_trace_free(&tr);
+	time_report_free(&host);
+	free(trace_file);
 }
 
-/* The TU's whole compile, until it has `runs` runs (--top's re-timing may
- * have given it its first already). */
-static void time_whole(struct passes *ps, struct tu *t, size_t ti, long runs)
+/* A plain job run and, for a compiler proper, its -ftime-report twin:
+ * the twin's report gives the phases. */
+static void record_replayed(struct passes *ps, struct tu *t, const struct proc *plain, const struct proc *twin)
 {
-	for (long r = (long)t->nwalls; r < runs && !t->failed; r++) {
-		char *log = log_path("tu", ti, (size_t)r);
-		progress_set("%s: whole compile (run %ld/%ld)", ps->build.edges[t->edge].outputs.v[0], r + 1, runs);
-		struct proc p;
-		if (run_measured(ps, t, t->cmd.argv.v, t->cmd.env.v, log, "the compile", &p))
-			record_whole(t, &p);
-		free(log);
+	double phase[NPHASES];
+	nan_phases(phase);
+	if (twin) {
+		struct time_report rep = { 0 };
+		char *err = timereport_read(t->log, &rep);
+		if (err) {
+			warn("%s: cannot read the time report of job %zu: %s", ps->build.edges[t->edge].outputs.v[0],
+			     t->job + 1, err);
+			free(err);
+		} else if (rep.n) {
+			struct time_group *g = &rep.groups[rep.n - 1];
+			memcpy(phase, g->phase, sizeof(phase));
+			t->times[t->job].backend_combined = g->backend_combined;
+			keep_report(&t->runs[t->job], g);
+		}
+		time_report_free(&rep);
 	}
-	progress_clear();
+	record_job(&t->runs[t->job], plain->wall_s, plain->cpu_s, plain->maxrss_kb, phase, twin ? twin->wall_s : NAN);
+}
+
+/* The next process of t's probe into p; false when its probe is over.
+ *   whole:  the whole compile, until it has `whole_runs` runs (--top's
+ *           re-timing may have given it some);
+ *   jobs:   clang, hipcc, gcc: each job alone, plain, then a compiler
+ *           proper again with -ftime-report; every repeat;
+ *   nvcc:   a plain run with --time alone (the TU's wall and every job's:
+ *           nvcc runs them one after another and times each), then one
+ *           with the device trace and the host compiler's -ftime-report. */
+static bool next_run(struct passes *ps, struct tu *t, size_t ti, long whole_runs, bool whole_only, struct proc *p)
+{
+	const char *name = ps->build.edges[t->edge].outputs.v[0];
+	strvec_clear(&t->argv);
+	free(t->log);
+	t->log = NULL;
+	if (t->stage == STAGE_WHOLE && (long)t->nwalls >= whole_runs) {
+		if (whole_only)
+			return false;
+		t->stage = STAGE_JOBS;
+		t->timed_by = "buildwall (each job re-run alone; compilers once more with -ftime-report)";
+		for (size_t i = 0; i < t->jobs.n; i++)
+			make_temp_parents(&t->jobs.v[i]);
+	}
+	if ((t->stage == STAGE_JOBS || t->stage == STAGE_NVCC) && t->round >= ps->repeats)
+		t->stage = STAGE_DONE;
+	if (t->stage == STAGE_DONE)
+		return false;
+	for (size_t a = 0; t->stage != STAGE_JOBS && a < t->cmd.argv.n; a++)
+		strvec_push(&t->argv, t->cmd.argv.v[a]);
+	if (t->stage == STAGE_WHOLE) {
+		t->log = log_path("tu", ti, t->nwalls);
+		progress_set("%s: whole compile (run %zu/%ld)", name, t->nwalls + 1, whole_runs);
+	} else if (t->stage == STAGE_NVCC) {
+		t->timed_by = "nvcc --time (jobs run one after another by nvcc); phases from a second, instrumented run";
+		t->log = log_path("tu", ti, (size_t)t->round);
+		strvec_push(&t->argv, "--time");
+		strvec_pushf(&t->argv, "%s/time-%s%zu-%ld.csv", tmpdir_path(), t->second ? "instrumented-" : "", ti, t->round);
+		if (t->second) {
+			strvec_push(&t->argv, "-fdevice-time-trace");
+			strvec_pushf(&t->argv, "%s/trace-%zu-%ld", tmpdir_path(), ti, t->round);
+			strvec_push(&t->argv, "-Xcompiler");
+			strvec_push(&t->argv, "-ftime-report");
+		}
+		progress_set("%s: nvcc %s (run %ld/%ld)", name, t->second ? "with its traces" : "--time", t->round + 1,
+			     ps->repeats);
+	} else {
+		const struct job *j = &t->jobs.v[t->job];
+		for (size_t a = 0; a < j->argv.n; a++)
+			strvec_push(&t->argv, j->argv.v[a]);
+		if (t->second)
+			strvec_push(&t->argv, "-ftime-report");
+		char label[160];
+		t->log = log_path("job", ti, t->job);
+		progress_set("%s: job %zu/%zu (%s%s)", name, t->job + 1, t->jobs.n, job_label(j, label, sizeof(label)),
+			     t->second ? ", -ftime-report" : "");
+	}
+	*p = (struct proc){ .argv = t->argv.v, .env_extra = t->cmd.env.v, .cwd = ps->dir, .out_path = t->log,
+			    .timeout_s = ps->timeout };
+	return true;
+}
+
+/* Take a finished run of t's probe and move its cursor on. */
+static void run_finished(struct passes *ps, struct tu *t, size_t ti, const struct proc *p)
+{
+	if (!proc_succeeded(p)) {
+		char label[160], *what = t->stage == STAGE_JOBS
+			? xasprintf("job %zu of %zu (%s)", t->job + 1, t->jobs.n, job_label(&t->jobs.v[t->job], label, sizeof(label)))
+			: xstrdup("the compile");
+		fail_tu(ps, t, what, p, t->log);
+		free(what);
+		t->stage = STAGE_DONE;
+		return;
+	}
+	if (t->stage == STAGE_WHOLE) {
+		record_whole(t, p);
+	} else if (t->stage == STAGE_NVCC && !t->second) {
+		if (t->nwalls < (size_t)ps->repeats)	/* else --top's re-timing gave it */
+			record_whole(t, p);
+		char *csv = xasprintf("%s/time-%zu-%ld.csv", tmpdir_path(), ti, t->round);
+		free(t->nvcc_walls);
+		t->nvcc_walls = nvcc_job_walls(ps, t, csv);
+		free(csv);
+		if (!t->nvcc_walls)
+			t->stage = STAGE_DONE;
+		t->second = true;
+	} else if (t->stage == STAGE_NVCC) {
+		char *csv = xasprintf("%s/time-instrumented-%zu-%ld.csv", tmpdir_path(), ti, t->round);
+		double *walls2 = nvcc_job_walls(ps, t, csv);
+		free(csv);
+		if (walls2)
+			record_nvcc(ps, t, ti, walls2);
+		else
+			t->stage = STAGE_DONE;
+		free(walls2);
+		t->second = false;
+		t->round++;
+	} else if (!t->second && t->jobs.v[t->job].time_report) {
+		t->plain = *p;	/* its twin runs next */
+		t->second = true;
+	} else {
+		record_replayed(ps, t, t->second ? &t->plain : p, t->second ? p : NULL);
+		t->second = false;
+		if (++t->job == t->jobs.n) {
+			t->job = 0;
+			t->round++;
+		}
+	}
+}
+
+/* The pool's view: every TU's probe, at most --parallel TUs at once, one
+ * process of a TU at a time (its jobs read each other's outputs). */
+struct probing {
+	struct passes *ps;
+	long whole_runs;
+	bool whole_only;
+};
+
+static long next_tu_run(void *ctx, struct proc *p)
+{
+	struct probing *pr = ctx;
+	for (size_t i = 0; i < pr->ps->ntus; i++) {
+		struct tu *t = &pr->ps->tus[i];
+		if (t->running || t->failed || t->stage == STAGE_DONE)
+			continue;
+		if (next_run(pr->ps, t, i, pr->whole_runs, pr->whole_only, p)) {
+			t->running = true;
+			return (long)i;
+		}
+		if (pr->whole_only)
+			t->stage = STAGE_DONE;
+	}
+	return -1;
+}
+
+static void tu_run_finished(void *ctx, long i, struct proc *p)
+{
+	struct probing *pr = ctx;
+	struct tu *t = &pr->ps->tus[i];
+	t->running = false;
+	run_finished(pr->ps, t, (size_t)i, p);
+}
+
+static void run_probes(struct passes *ps, long whole_runs, bool whole_only)
+{
+	struct probing pr = { ps, whole_runs, whole_only };
+	const struct proc_pool pool = { next_tu_run, tu_run_finished, &pr };
+	proc_run_parallel(ps->parallel, &pool);
 }
 
 static void summarize_tu(struct passes *ps, struct tu *t)
@@ -423,7 +476,8 @@ static void summarize_tu(struct passes *ps, struct tu *t)
 	breakdown_build(&t->jobs, t->times, &ps->th, &t->bd);
 }
 
-static void probe(struct passes *ps, struct tu *t, size_t ti)
+/* List t's jobs (the driver's -### or --dryrun) and make room for their runs. */
+static void list_jobs(struct passes *ps, struct tu *t, size_t ti)
 {
 	const char *name = ps->build.edges[t->edge].outputs.v[0];
 	char *log = log_path("jobs", ti, 0);
@@ -450,15 +504,10 @@ static void probe(struct passes *ps, struct tu *t, size_t ti)
 			t->runs[i].phases[k] = xcalloc(reps, sizeof(double));
 		t->runs[i].maxrss_kb = -1;
 	}
-	if (t->cmd.compiler == COMPILER_NVCC) {
-		time_jobs_nvcc(ps, t, ti);
-	} else {
-		time_whole(ps, t, ti, ps->repeats);
-		if (!t->failed)
-			time_jobs_replayed(ps, t, ti);
-	}
-	if (!t->failed)
-		summarize_tu(ps, t);
+	t->stage = t->cmd.compiler == COMPILER_NVCC ? STAGE_NVCC : STAGE_WHOLE;
+	t->round = 0;
+	t->job = 0;
+	t->second = false;
 }
 
 static void add_tu(struct passes *ps, size_t edge)
@@ -496,6 +545,9 @@ static void tu_free(struct tu *t)
 	breakdown_free(&t->bd);
 	strvec_clear(&t->device_frameworks);
 	strvec_clear(&t->host_frameworks);
+	strvec_clear(&t->argv);
+	free(t->log);
+	free(t->nvcc_walls);
 }
 
 struct candidate {
@@ -544,9 +596,10 @@ static void choose_top(struct passes *ps, const bool *selected)
 	ps->chosen_by = ".ninja_log";
 	if (found < ps->ntus) {
 		ps->chosen_by = "re-timing";
+		run_probes(ps, 1, true);
 		for (size_t i = 0; i < ps->ntus; i++) {
 			struct tu *t = &ps->tus[i];
-			time_whole(ps, t, i, 1);
+			t->stage = STAGE_WHOLE;
 			c[i].seconds = t->failed ? -1 : t->walls[0];
 		}
 	}
@@ -685,6 +738,14 @@ static const char *tu_name(const struct passes *ps, const struct tu *t)
 static const char *const phase_words[NPHASES] = { "front end", "LLVM IR generation", "optimizer",
 						  "machine code generation" };
 
+static size_t device_passes(const struct breakdown *bd)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < bd->n; i++)
+		n += bd->passes[i].kind == PASS_DEVICE;
+	return n;
+}
+
 /* The answer first (which pass, which phase, with shares), then the
  * evidence behind the playbook's fixes, then its marks. */
 static char *verdict_text(const struct passes *ps, const struct tu *t)
@@ -696,8 +757,12 @@ static char *verdict_text(const struct passes *ps, const struct tu *t)
 		strvec_pushf(&parts, "mixed: no pass holds half the job time (most: %s pass, %.0f%%)", heaviest,
 			     isnan(v->heaviest_share) ? 0 : 100 * v->heaviest_share);
 	} else {
-		strvec_pushf(&parts, "%s: the %s pass holds %.0f%% of the job time", v->kind == VERDICT_HOST
-			     ? "host-pass dominant" : "device-pass dominant", heaviest, 100 * v->heaviest_share);
+		if (v->kind == VERDICT_DEVICE && device_passes(&t->bd) > 1)
+			strvec_pushf(&parts, "device-pass dominant: the device passes hold %.0f%% of the job time (most: %s)",
+				     100 * v->heaviest_share, heaviest);
+		else
+			strvec_pushf(&parts, "%s: the %s pass holds %.0f%% of the job time", v->kind == VERDICT_HOST
+				     ? "host-pass dominant" : "device-pass dominant", heaviest, 100 * v->heaviest_share);
 		if (v->phase >= 0)
 			strvec_pushf(&parts, "%s %.0f%% of it (%.2f s)", v->phase == PHASE_CODEGEN && v->heaviest->backend_combined
 				     ? "optimizer and codegen" : phase_words[v->phase], 100 * v->phase_share,
@@ -1032,7 +1097,7 @@ static char *parse_share(void *share, const char *value)
 
 int cmd_passes(int argc, char **argv)
 {
-	struct passes ps = { .dir = ".", .repeats = 1, .th = { 5.0, 0.7 } };
+	struct passes ps = { .dir = ".", .repeats = 1, .parallel = 1, .th = { 5.0, 0.7 } };
 	bool json = false;
 	const struct opt opts[] = {
 		OPT_DIR(&ps.dir),
@@ -1043,6 +1108,7 @@ int cmd_passes(int argc, char **argv)
 		{ OPT_SECONDS, 0, "front-end", &ps.th.front_end_s, "S", "the host front-end mark in seconds (default 5)", 0, 0, NULL },
 		{ OPT_CALL, 0, "codegen-share", &ps.th.codegen_share, "P", "the device codegen mark, 0-1 or a percentage (default 70%)",
 		  0, 0, parse_share },
+		OPT_PARALLEL(&ps.parallel, "probe P TUs at once (default 1; contention inflates walls)"),
 		OPT_TIMEOUT(&ps.timeout, "give up on a compile or job after S seconds (counts as failed)"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
@@ -1063,7 +1129,11 @@ int cmd_passes(int argc, char **argv)
 	steps_note_stripped(&ps.stripped);
 	for (size_t i = 0; i < ps.ntus; i++)
 		if (!ps.tus[i].failed)
-			probe(&ps, &ps.tus[i], i);
+			list_jobs(&ps, &ps.tus[i], i);
+	run_probes(&ps, ps.repeats, false);
+	for (size_t i = 0; i < ps.ntus; i++)
+		if (!ps.tus[i].failed)
+			summarize_tu(&ps, &ps.tus[i]);
 	find_frameworks(&ps);
 	if (json)
 		render_json(&ps);

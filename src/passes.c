@@ -74,10 +74,26 @@ static void judge(struct breakdown *b, const struct thresholds *t)
 	v->kind = VERDICT_MIXED;
 	v->phase = -1;
 	v->phase_share = NAN;
-	if (!v->heaviest || isnan(v->heaviest_share) || v->heaviest_share < VERDICT_MAJORITY ||
-	    v->heaviest->kind == PASS_OTHER)
+	/* The host pass against the device passes together (two archs split
+	 * a kernel's device time in halves); the verdict names the heaviest
+	 * pass of the side that holds the majority. */
+	double side[2] = { 0, 0 };
+	const struct pass *top[2] = { NULL, NULL };
+	for (size_t i = 0; i < b->n; i++) {
+		const struct pass *p = &b->passes[i];
+		int k = p->kind == PASS_HOST ? 0 : p->kind == PASS_DEVICE ? 1 : -1;
+		if (k < 0)
+			continue;
+		side[k] += p->seconds;
+		if (!top[k] || p->seconds > top[k]->seconds)
+			top[k] = p;
+	}
+	int win = side[0] >= side[1] ? 0 : 1;
+	if (!(b->jobs_sum > 0) || side[win] / b->jobs_sum < VERDICT_MAJORITY)
 		return;
-	v->kind = v->heaviest->kind == PASS_HOST ? VERDICT_HOST : VERDICT_DEVICE;
+	v->kind = win == 0 ? VERDICT_HOST : VERDICT_DEVICE;
+	v->heaviest = top[win];
+	v->heaviest_share = side[win] / b->jobs_sum;
 	for (int k = 0; k < NPHASES; k++) {
 		double s = v->heaviest->phase[k];
 		if (!isnan(s) && (v->phase < 0 || s > v->heaviest->phase[v->phase]))

@@ -44,15 +44,16 @@ struct thresholds {
  * absolute marks (front end > 5 s, codegen > 70 % of a device pass, from a
  * 128-core ROCm machine) are kept as marks beside it, not as the verdict. */
 struct verdict {
-	enum verdict_kind kind;	/* the heaviest pass's kind; mixed when no pass holds half the time */
+	enum verdict_kind kind;	/* host or device: the side (the host pass, or the device passes
+				 * together) that holds half the job time or more; else mixed */
 	int phase;		/* the heaviest phase of that pass, or -1 */
 	double phase_share;	/* of that pass's seconds */
 	bool host_crossed, device_crossed;	/* the marks */
 	double host_front_end;		/* s; NaN without a split host pass */
 	double device_codegen_share;	/* the largest over device passes; NaN without one */
 	const struct pass *device_pass;	/* the device pass with that share */
-	const struct pass *heaviest;	/* the pass with the most time */
-	double heaviest_share;		/* of the sum of job times */
+	const struct pass *heaviest;	/* the pass with the most time (of the winning side) */
+	double heaviest_share;		/* that side's share of the job time: the host pass, or every device pass */
 };
 
 struct breakdown {

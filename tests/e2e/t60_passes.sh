@@ -23,6 +23,9 @@ check "each job has wall, CPU and peak RSS" [ "$(tu_eval "$T/toy.json" c.o 'all(
 cp -a "$T/toy" "$T/nolog" && rm "$T/nolog/.ninja_log"
 run 0 "passes --top 1 without .ninja_log" "$BW" passes -C "$T/nolog" --top 1 --json
 check "without a log, the slowest by re-timing" [ "$(json "$T/out" '(d["method"]["chosen_by"], [t["target"] for t in d["tus"]])')" = "('re-timing', ['c.o'])" ]
+run 0 "passes --all --parallel 2" "$BW" passes -C "$T/toy" --all --parallel 2 --json
+check "--parallel 2: every TU probed, jobs listed and timed" [ "$(json "$T/out" '[(t["target"], t["status"], [j["tool"] for j in t["jobs"]], all(j["wall_s"] > 0 for j in t["jobs"])) for t in d["tus"]]')" = "[('a.o', 'ok', ['cc1', 'as'], True), ('b.o', 'ok', ['cc1', 'as'], True), ('c.o', 'ok', ['cc1', 'as'], True)]" ]
+check "--parallel 2: build dir byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
 run 0 "passes --all table" "$BW" passes -C "$T/toy" --all
 contains "$T/out" "verdict" "summary table has a verdict column"
 contains "$T/out" "a.o" "summary table lists every TU"

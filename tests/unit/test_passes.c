@@ -117,17 +117,30 @@ static void test_host_dominant_and_thresholds(void **state)
 	assert_true(v.host_crossed && v.device_crossed);
 }
 
-/* No pass holds half the time (three even passes): mixed. */
-static void test_mixed(void **state)
+/* Two archs split a kernel's device time in halves: the device passes
+ * together hold the majority, and the heaviest of them is named. */
+static void test_device_side(void **state)
 {
 	(void)state;
 	const struct spec s[] = {
 		{ PASS_DEVICE, "gfx90a", "cc1", 4.0, 1.0, 0.1, 0.4, 2.5 },
-		{ PASS_DEVICE, "gfx942", "cc1", 4.0, 1.0, 0.1, 0.4, 2.5 },
+		{ PASS_DEVICE, "gfx942", "cc1", 4.2, 1.0, 0.1, 0.4, 2.7 },
 		{ PASS_HOST, NULL, "cc1", 4.0, 3.5, 0.1, 0.2, 0.2 },
 	};
 	struct verdict v;
 	verdict_of(s, 3, &playbook, &v);
+	assert_int_equal(v.kind, VERDICT_DEVICE);
+	assert_float_equal(v.heaviest_share, 8.2 / 12.2, 1e-6);
+	assert_int_equal(v.phase, PHASE_CODEGEN);
+	assert_float_equal(v.phase_share, 2.7 / 4.2, 1e-6);
+
+	/* Most of the time outside either (a slow bundler, say): mixed. */
+	const struct spec o[] = {
+		{ PASS_DEVICE, "gfx90a", "cc1", 1.0, 0.5, 0.1, 0.1, 0.3 },
+		{ PASS_OTHER, NULL, "offload bundler", 5.0, NAN, NAN, NAN, NAN },
+		{ PASS_HOST, NULL, "cc1", 1.0, 0.8, 0.1, 0.05, 0.05 },
+	};
+	verdict_of(o, 3, &playbook, &v);
 	assert_int_equal(v.kind, VERDICT_MIXED);
 	assert_int_equal(v.phase, -1);
 }
@@ -153,7 +166,7 @@ int main(void)
 		cmocka_unit_test(test_device_dominant_nvcc),
 		cmocka_unit_test(test_host_dominant_and_thresholds),
 		cmocka_unit_test(test_host_only),
-		cmocka_unit_test(test_mixed),
+		cmocka_unit_test(test_device_side),
 	};
 	return cmocka_run_group_tests_name("passes", tests, NULL, NULL);
 }
