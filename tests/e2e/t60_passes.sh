@@ -62,7 +62,7 @@ check "fake tree byte-identical" [ "$(tree_hash "$T/fake")" = "$before" ]
 if command -v nvcc >/dev/null; then
 	demo=$(demo_dir) || { not_ok "CUDA demo builds"; finish; exit 0; }
 	before=$(tree_hash "$demo")
-	run 0 "passes on the CUDA demo's planted TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o --json
+	run 0 "passes on the CUDA demo's kernel TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o opus_gemm_0.cuda.o --json
 	cp "$T/out" "$T/cuda.json"
 	check "CUDA build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 	check "host jobs: gcc -E, cudafe++, gcc" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[j["tool"] for j in t["jobs"] if j["pass"] == "host"]')" = "['gcc -E', 'cudafe++', 'gcc']" ]
@@ -76,6 +76,7 @@ if command -v nvcc >/dev/null; then
 	check "bigtile: its device pass and codegen named" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '(t["verdict"]["heaviest_pass"], t["verdict"]["phase"])')" = "('device sm_80', 'codegen')" ]
 	check "epilogue: its host pass and front end named" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o '(t["verdict"]["heaviest_pass"], t["verdict"]["phase"])')" = "('host', 'front_end')" ]
 	check "epilogue (baseline): device pass parses torch/ATen/c10, with its front-end seconds" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o '"device pass parses torch/ATen/c10" in t["verdict"]["text"] and t["verdict"]["device_framework_front_end_s"] > 0')" = True ]
+	check "generic instance (baseline): device pass parses torch/ATen/c10, with its front-end seconds" [ "$(tu_eval "$T/cuda.json" opus_gemm_0.cuda.o '"device pass parses torch/ATen/c10" in t["verdict"]["text"] and t["verdict"]["device_framework_front_end_s"] > 0')" = True ]
 	check "bigtile (framework-free by design): no framework in its device pass" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["device_frameworks"]')" = "[]" ]
 	check "instrumented walls recorded beside the plain ones" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 'all(j["instrumented_wall_s"] is not None for j in t["jobs"] if j["tool"] in ("cicc", "gcc"))')" = True ]
 	# The host TUs (gcc): plain job walls add up to the plain TU wall.
