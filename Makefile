@@ -73,6 +73,8 @@ FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 
 FUZZ_OBJ     := $(LIB_SRC:src/%.c=build-fuzz/obj/%.o)
+# Kept between runs: they are not intermediates to throw away.
+.SECONDARY: $(FUZZ_OBJ)
 
 build-fuzz/obj/%.o: src/%.c $(wildcard src/*.h)
 	@mkdir -p $(@D)
