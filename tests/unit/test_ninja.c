@@ -28,12 +28,7 @@ static bool depends_on(const struct ninja_build *b, const char *user, const char
 static void test_graph_from_ninja(void **state)
 {
 	(void)state;
-	char *dir = tmpdir_subdir("manifest");
-	char *path = xasprintf("%s/build.ninja", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(manifest, f);
-	fclose(f);
+	char *dir = manifest_dir("manifest", manifest);
 
 	struct ninja_build b;
 	ninja_load(dir, &b);
@@ -61,7 +56,6 @@ static void test_graph_from_ninja(void **state)
 	assert_null(all->command);
 	assert_false(ninja_edge_is_compile(&b.edges[ninja_edge_of(&b, "prog")]));
 	ninja_build_free(&b);
-	free(path);
 	free(dir);
 }
 
@@ -69,17 +63,12 @@ static void test_graph_from_ninja(void **state)
 static void test_awkward_names(void **state)
 {
 	(void)state;
-	char *dir = tmpdir_subdir("awkward");
-	char *path = xasprintf("%s/build.ninja", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("rule cc\n  command = gcc -c $in -o $out\n"
+	char *dir = manifest_dir("awkward", "rule cc\n  command = gcc -c $in -o $out\n"
 	      "rule link\n  command = gcc $in -o $out\n"
 	      "build my$ dir/a$ b.o: cc src/a$ b.c\n"
 	      "build q\"x.o: cc q.c\n"
 	      "build <script>alert(1)</script>.o: cc s.c || my$ dir/a$ b.o\n"
-	      "build prog: link my$ dir/a$ b.o q\"x.o <script>alert(1)</script>.o\n", f);
-	fclose(f);
+	      "build prog: link my$ dir/a$ b.o q\"x.o <script>alert(1)</script>.o\n");
 	struct ninja_build b;
 	ninja_load(dir, &b);
 	assert_int_equal(b.n, 4);
@@ -98,7 +87,6 @@ static void test_awkward_names(void **state)
 	assert_int_equal(prog->inputs.n, 3);
 	assert_int_equal(prog->ndeps, 3);
 	ninja_build_free(&b);
-	free(path);
 	free(dir);
 }
 

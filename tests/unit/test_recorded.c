@@ -16,12 +16,7 @@ static const char logged[] = "# ninja log v5\n0\t1000\t0\tgen.h\t1\n0\t2000\t0\t
 static void test_critical_path_and_chain(void **state)
 {
 	(void)state;
-	char *dir = tmpdir_subdir("recorded");
-	char *path = xasprintf("%s/build.ninja", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(manifest, f);
-	fclose(f);
+	char *dir = manifest_dir("recorded", manifest);
 	struct ninja_build b;
 	ninja_load(dir, &b);
 	char *log_path = write_temp(logged), *err = NULL;
@@ -54,7 +49,6 @@ static void test_critical_path_and_chain(void **state)
 	ninja_build_free(&b);
 	unlink(log_path);
 	free(log_path);
-	free(path);
 	free(dir);
 }
 

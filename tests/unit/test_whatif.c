@@ -15,12 +15,7 @@ static const char logged[] = "# ninja log v5\n0\t2000\t0\tb.o\t1\n2000\t4000\t0\
 
 static void load(struct ninja_build *b, double *seconds)
 {
-	char *dir = tmpdir_subdir("whatif");
-	char *path = xasprintf("%s/build.ninja", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(manifest, f);
-	fclose(f);
+	char *dir = manifest_dir("whatif", manifest);
 	ninja_load(dir, b);
 	char *log_path = write_temp(logged), *err = NULL;
 	struct ninja_log log;
@@ -29,7 +24,6 @@ static void load(struct ninja_build *b, double *seconds)
 	ninja_log_free(&log);
 	unlink(log_path);
 	free(log_path);
-	free(path);
 	free(dir);
 }
 

@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tmpdir.h"
+#include "util.h"
+
 #define FIXTURE(name) TESTS_DIR "/fixtures/" name
 
 /* Run fn(arg) in a child; assert it exits with `code` and that its stderr
@@ -47,6 +50,20 @@ static inline void expect_exit(void (*fn)(void *), void *arg, int code, const ch
 	/* One line: the message must not spill over several. */
 	assert_non_null(strchr(buf, '\n'));
 	assert_null(strchr(strchr(buf, '\n') + 1, '\n'));
+}
+
+/* A build dir "<tmp>/<name>" holding `manifest` as its build.ninja; the
+ * caller frees the path. */
+static inline char *manifest_dir(const char *name, const char *manifest)
+{
+	char *dir = tmpdir_subdir(name);
+	char *path = xasprintf("%s/build.ninja", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(manifest, f);
+	fclose(f);
+	free(path);
+	return dir;
 }
 
 /* Write `text` to a fresh temp file; the caller unlinks and frees. */
