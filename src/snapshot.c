@@ -86,7 +86,8 @@ void snapshot_take(const char *dir, struct snapshot *s)
 		root_len--;
 	nftw(dir, add_entry, 32, FTW_PHYS);
 	walking = NULL;
-	qsort(s->entries, s->n, sizeof(*s->entries), cmp_entry);
+	if (s->n)	/* an empty dir has no array to sort */
+		qsort(s->entries, s->n, sizeof(*s->entries), cmp_entry);
 }
 
 static bool same(const struct snapshot_entry *a, const struct snapshot_entry *b)
