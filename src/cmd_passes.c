@@ -658,7 +658,7 @@ static void find_frameworks(struct passes *ps)
 		strvec_clear(&names);
 		return;
 	}
-	struct pp_request req = { .cmd = "passes", .dir = ps->dir, .args = names.v, .nargs = names.n,
+	struct pp_request req = { .cmd = "passes", .dir = ps->dir, .build = &ps->build, .args = names.v, .nargs = names.n,
 				  .device = offload, .jobs = 1, .timeout = ps->timeout };
 	struct pp_sources ss;
 	progress_set("preprocessing %zu TU%s for the framework headers they parse", names.n, names.n == 1 ? "" : "s");

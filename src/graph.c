@@ -29,21 +29,6 @@ static void finish(struct sim *m, size_t node, double t)
 	}
 }
 
-/* The dependency of `node` that finished last, or GRAPH_NONE. */
-static size_t latest_dep(const struct sim *m, size_t node, double *when)
-{
-	size_t best = GRAPH_NONE;
-	*when = 0;
-	for (size_t k = 0; k < m->nodes[node].ndeps; k++) {
-		size_t d = m->nodes[node].deps[k];
-		if (best == GRAPH_NONE || m->s->end[d] > *when) {
-			best = d;
-			*when = m->s->end[d];
-		}
-	}
-	return best;
-}
-
 static void build_users(struct sim *m)
 {
 	m->users = xcalloc(m->n, sizeof(size_t *));
@@ -137,7 +122,6 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 	int jobs = o->jobs < 1 ? 1 : o->jobs;
 	s->start = xcalloc(n, sizeof(double));
 	s->end = xcalloc(n, sizeof(double));
-	s->via = xcalloc(n, sizeof(size_t));
 	s->makespan = 0;
 	s->last = GRAPH_NONE;
 	double *key = xcalloc(n, sizeof(double));
@@ -159,7 +143,6 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 	double *left = xcalloc(n, sizeof(double));	/* work still to do, at full speed */
 	size_t nrunning = 0;
 	double t = 0;
-	size_t freed_by = GRAPH_NONE;	/* the node whose end opened a slot at t */
 	bool acyclic = true;
 	unsigned long rounds = 0;
 	while (m.done < n && acyclic) {
@@ -172,12 +155,7 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 			if (!nodes[node].free && nrunning == (size_t)jobs)
 				break;
 			heap_pop(&m.ready);
-			double ready_at;
-			size_t dep = latest_dep(&m, node, &ready_at);
 			s->start[node] = t;
-			s->via[node] = (dep != GRAPH_NONE && ready_at >= t) ? dep : freed_by;
-			if (dep == GRAPH_NONE && t == 0)
-				s->via[node] = GRAPH_NONE;
 			if (nodes[node].free) {
 				finish(&m, node, t);
 			} else {
@@ -203,7 +181,6 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 			left[node] -= step;
 			if (left[node] <= 1e-9 * (1 + nodes[node].duration)) {
 				running[k] = running[--nrunning];
-				freed_by = node;
 				finish(&m, node, t);
 			} else {
 				k++;
@@ -226,23 +203,9 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 	return acyclic;
 }
 
-size_t graph_critical_chain(const struct schedule *s, size_t n, size_t *chain)
-{
-	size_t len = 0;
-	for (size_t node = s->last; node != GRAPH_NONE && len < n; node = s->via[node])
-		chain[len++] = node;
-	for (size_t i = 0; i < len / 2; i++) {
-		size_t tmp = chain[i];
-		chain[i] = chain[len - 1 - i];
-		chain[len - 1 - i] = tmp;
-	}
-	return len;
-}
-
 void schedule_free(struct schedule *s)
 {
 	free(s->start);
 	free(s->end);
-	free(s->via);
 	memset(s, 0, sizeof(*s));
 }

@@ -17,9 +17,6 @@ struct graph_node {
 
 struct schedule {
 	double *start, *end;
-	/* What a node waited for last: the dependency that finished at its
-	 * start, or the node whose slot it took; GRAPH_NONE at time 0. */
-	size_t *via;
 	double makespan;
 	size_t last;		/* the node that finishes last */
 };
@@ -47,9 +44,6 @@ double graph_longest_path(const struct graph_node *nodes, size_t n, double *tail
 /* The nodes of that longest path, first to last, into chain (n entries);
  * returns its length, 0 on a cycle. */
 size_t graph_longest_chain(const struct graph_node *nodes, size_t n, size_t *chain);
-/* The chain of nodes that set the makespan, first to last; returns its
- * length (chain must hold n entries). */
-size_t graph_critical_chain(const struct schedule *s, size_t n, size_t *chain);
 void schedule_free(struct schedule *s);
 
 #endif

@@ -1,9 +1,9 @@
 #define _GNU_SOURCE
 #include "guardian.h"
+#include "tmpdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +22,6 @@ struct message {
 
 static int sock = -1;
 static pid_t owner;
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st; (void)flag; (void)ftw;
-	remove(path);
-	return 0;
-}
 
 /* In the guardian: never returns. */
 static _Noreturn void guard(int fd, const char *tmp)
@@ -66,7 +59,7 @@ static _Noreturn void guard(int fd, const char *tmp)
 	}
 	for (size_t i = 0; i < n; i++)
 		kill(-groups[i], SIGKILL);
-	nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(tmp);
 	_exit(0);
 }
 

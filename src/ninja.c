@@ -295,8 +295,32 @@ static void edges_from_dot(struct ninja_build *b, const struct dot_graph *g, con
 			ellipse_of[t] = from_edge;
 	}
 
-	size_t *edge_at = xcalloc(g->edge_ids.n, sizeof(size_t));	/* ellipse -> our edge */
-	for (size_t i = 0; i < g->edge_ids.n; i++)
+	/* Each ellipse's arrows, in the order ninja printed them (outputs,
+	 * then inputs): one pass, so a big graph is not scanned per edge. */
+	size_t ne = g->edge_ids.n, *first = xcalloc(ne + 1, sizeof(size_t));
+	size_t *ellipse_of_arrow = xcalloc(g->narrows, sizeof(size_t));
+	for (size_t i = 0; i < g->narrows; i++) {
+		const struct dot_arrow *a = &g->arrows[i];
+		size_t k = strmap_get(&g->edges, a->from, strlen(a->from));
+		if (k == STRMAP_NONE)
+			k = strmap_get(&g->edges, a->to, strlen(a->to));
+		ellipse_of_arrow[i] = k;
+		if (k != STRMAP_NONE)
+			first[k + 1]++;
+	}
+	for (size_t k = 0; k < ne; k++)
+		first[k + 1] += first[k];
+	size_t *arrows_of = xcalloc(first[ne] + 1, sizeof(size_t)), *fill = xcalloc(ne + 1, sizeof(size_t));
+	for (size_t i = 0; i < g->narrows; i++) {
+		size_t k = ellipse_of_arrow[i];
+		if (k != STRMAP_NONE)
+			arrows_of[first[k] + fill[k]++] = i;
+	}
+	free(fill);
+	free(ellipse_of_arrow);
+
+	size_t *edge_at = xcalloc(ne, sizeof(size_t));	/* ellipse -> our edge */
+	for (size_t i = 0; i < ne; i++)
 		edge_at[i] = STRMAP_NONE;
 	b->edges = xcalloc(targets->n, sizeof(*b->edges));
 	for (size_t t = 0; t < targets->n; t++) {
@@ -315,11 +339,11 @@ static void edges_from_dot(struct ninja_build *b, const struct dot_graph *g, con
 		edge_at[k] = b->n;
 		struct ninja_edge *e = &b->edges[b->n++];
 		e->rule = xstrdup(g->edge_rules.v[k]);
-		for (size_t i = 0; i < g->narrows; i++) {
-			const struct dot_arrow *a = &g->arrows[i];
-			bool out = !strcmp(a->from, g->edge_ids.v[k]), in = !out && !strcmp(a->to, g->edge_ids.v[k]);
+		for (size_t x = first[k]; x < first[k + 1]; x++) {
+			const struct dot_arrow *a = &g->arrows[arrows_of[x]];
+			bool out = !strcmp(a->from, g->edge_ids.v[k]);
 			const char *path = dot_label(g, out ? a->to : a->from);
-			if (!path || !(out || in))
+			if (!path)
 				continue;
 			if (out) {
 				size_t at = strmap_get(&target_at, path, strlen(path));
@@ -330,6 +354,8 @@ static void edges_from_dot(struct ninja_build *b, const struct dot_graph *g, con
 		}
 	}
 	free(edge_at);
+	free(arrows_of);
+	free(first);
 	free(ellipse_of);
 	free(direct_of);
 	strvec_clear(&spelled);

@@ -301,26 +301,30 @@ static void run_done(void *ctx, size_t i)
 
 static void collect_targets(const struct pp_request *req, struct pp_sources *out)
 {
-	struct ninja_build build;
-	snapshot_guard(req->dir);
-	ninja_load(req->dir, &build);
+	struct ninja_build loaded;
+	const struct ninja_build *b = req->build;
+	if (!b) {
+		snapshot_guard(req->dir);
+		ninja_load(req->dir, &loaded);
+		b = &loaded;
+	}
 	char *cwd = realpath(req->dir, NULL);
 	if (!cwd)
 		die(EXIT_BAD_INPUT, "%s: %s", req->dir, strerror(errno));
-	bool *selected = xcalloc(build.n, sizeof(bool));
-	steps_select(req->cmd, &build, req->args, req->nargs, selected);
+	bool *selected = xcalloc(b->n, sizeof(bool));
+	steps_select(req->cmd, b, req->args, req->nargs, selected);
 	struct strvec stripped = { 0 };
-	struct pp_plan *plans = xcalloc(build.n, sizeof(*plans));
-	struct compile_command *cmds = xcalloc(build.n, sizeof(*cmds));
+	struct pp_plan *plans = xcalloc(b->n, sizeof(*plans));
+	struct compile_command *cmds = xcalloc(b->n, sizeof(*cmds));
 	struct pp_run *runs = NULL;
 	size_t *source_of = NULL, nruns = 0;
-	for (size_t e = 0; e < build.n; e++) {
+	for (size_t e = 0; e < b->n; e++) {
 		if (!selected[e])
 			continue;
-		const char *name = build.edges[e].outputs.v[0];
-		steps_check_built(req->dir, &build.edges[e]);
+		const char *name = b->edges[e].outputs.v[0];
+		steps_check_built(req->dir, &b->edges[e]);
 		char *sub = xasprintf("tu-%zu", e);
-		steps_prepare(req->dir, &build.edges[e], sub, &cmds[e], &stripped);
+		steps_prepare(req->dir, &b->edges[e], sub, &cmds[e], &stripped);
 		char *outdir = xasprintf("%s/%s", tmpdir_path(), sub);
 		char *log = xasprintf("%s/jobs.log", outdir);
 		progress_set("%s: asking the driver for its passes", name);
@@ -364,7 +368,7 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 		free(runs[i].what);
 		free(runs[i].log);
 	}
-	for (size_t e = 0; e < build.n; e++) {
+	for (size_t e = 0; e < b->n; e++) {
 		pp_plan_free(&plans[e]);
 		compile_command_clear(&cmds[e]);
 	}
@@ -375,7 +379,8 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 	free(selected);
 	free(cwd);
 	strvec_clear(&stripped);
-	ninja_build_free(&build);
+	if (b == &loaded)
+		ninja_build_free(&loaded);
 }
 
 char *pp_request_check(const struct pp_request *req)

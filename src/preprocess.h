@@ -73,6 +73,7 @@ struct pp_source {
 struct pp_request {
 	const char *cmd;	/* "pp", "leak": for messages */
 	const char *dir;	/* -C */
+	const struct ninja_build *build;	/* dir's graph when the caller has it loaded; NULL: load it */
 	const char *project;	/* --project, or NULL */
 	char **args;		/* TARGET..., or FILE.ii... / "-" */
 	size_t nargs;

@@ -35,12 +35,17 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return 0;
 }
 
+void remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 void tmpdir_remove(void)
 {
 	/* A forked child that fails to exec must not delete the parent's tree. */
 	if (!tmp_root || getpid() != tmp_owner)
 		return;
-	nftw(tmp_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(tmp_root);
 	free(tmp_root);
 	tmp_root = NULL;
 	guardian_release();
@@ -101,7 +106,7 @@ static void remove_stale(const char *base)
 		if (!is_stale(base, de->d_name))
 			continue;
 		char *dir = xasprintf("%s/%s", base, de->d_name);
-		nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		remove_tree(dir);
 		note("removed %s, left behind by a buildwall run that was killed", dir);
 		free(dir);
 	}

@@ -14,6 +14,8 @@ const char *tmpdir_path(void);
 void tmpdir_check_room(void);
 /* A fresh subdirectory "<tmp>/<name>"; the caller frees the string. */
 char *tmpdir_subdir(const char *name);
+/* Remove a directory tree, links not followed (the guardian's too). */
+void remove_tree(const char *path);
 /* Remove the tree now (also registered with atexit). */
 void tmpdir_remove(void);
 

@@ -58,6 +58,35 @@ run 2 "garbage log: sim refuses it" "$BW" sim -C "$d" -j 2
 one_line "$T/err" "garbage log: one line"
 run 0 "v4 log: log reads it" "$BW" log -C "$T/h-__ninja_log_v4"
 
+# A CMake-generated tree (its phony edges, RERUN_CMAKE rule, object dirs)
+# rebuilt five times: the same promise.
+if command -v cmake >/dev/null; then
+	cm=$T/cmake
+	mkdir -p "$cm/src"
+	srcs=
+	for i in $(seq 1 24); do
+		printf 'int g%d() { return %d; }\n' "$i" "$i" >"$cm/src/g$i.cpp"
+		srcs="$srcs g$i.cpp"
+	done
+	printf 'cmake_minimum_required(VERSION 3.16)\nproject(t CXX)\nadd_library(t SHARED%s)\n' "$srcs" >"$cm/src/CMakeLists.txt"
+	cmake -S "$cm/src" -B "$cm/b" -G Ninja >/dev/null 2>&1
+	for b in 1 2 3 4 5; do ninja -C "$cm/b" -t clean >/dev/null && ninja -C "$cm/b" >/dev/null; done
+	check "CMake tree: more than 100 lines in .ninja_log" [ "$(wc -l <"$cm/b/.ninja_log")" -gt 100 ]
+	logs=$(logs_hash "$cm/b") tree=$(tree_hash "$cm/b")
+	for cmd in "rank CMakeFiles/t.dir/g3.cpp.o" "passes CMakeFiles/t.dir/g3.cpp.o" "pp --all" "sim -j 2" "log"; do
+		# shellcheck disable=SC2086
+		run 0 "CMake tree: ${cmd%% *}" "$BW" $cmd -C "$cm/b"
+		check "CMake tree: ${cmd%% *} leaves the logs and the tree byte-identical" \
+			[ "$(logs_hash "$cm/b")$(tree_hash "$cm/b")" = "$logs$tree" ]
+	done
+	run 0 "CMake tree: log --all-builds" "$BW" log --all-builds --json -C "$cm/b"
+	check "CMake tree: still five builds" [ "$(json "$T/out" 'len(d["builds"])')" = 5 ]
+	run 0 "CMake tree: log with the graph" "$BW" log --json -C "$cm/b"
+	check "CMake tree: 24 host TUs and the link, by their sources" [ "$(json "$T/out" '(d["by_kind"]["host TU"]["steps"], d["by_kind"]["link"]["steps"])')" = "(24, 1)" ]
+else
+	echo "# skipped: no cmake for the CMake tree"
+fi
+
 # One envelope for every command's document.
 envelope='sorted(k for k in ("schema", "version", "buildwall_version", "command", "build_dir", "failures", "warnings") if k in d) == sorted(["schema", "version", "buildwall_version", "command", "build_dir", "failures", "warnings"]) and d["version"] == 1 and isinstance(d["warnings"], list)'
 for cmd in "rank t3.o" "passes t3.o" "pp t3.o" "leak t3.o" "sim -j 2" "log"; do
