@@ -55,7 +55,9 @@ run 0 "log -C toy --trace" "$BW" log -C "$T/toy" --json --trace "$T/trace.json"
 cp "$T/out" "$T/toy.json"
 check "critical path through the graph: the longest TU, then the link" [ "$(json "$T/toy.json" '[s["output"] for s in d["critical_path"]]')" = "['c.o', 'prog']" ]
 check "critical path length = c.o + link" [ "$(json "$T/toy.json" 'abs(d["critical_path_s"] - sum(s["duration_s"] for s in d["critical_path"])) < 0.002')" = True ]
-check "recorded chain: the link waited for the TU that finished last" [ "$(json "$T/toy.json" '[(s["output"], s["waited_for"]) for s in d["recorded_chain"]][-2:]')" = "$(json "$T/toy.json" '[(max((s for s in d["steps"] if s["output"].endswith(".o")), key=lambda s: s["end_s"])["output"], None), ("prog", "dependency")]')" ]
+# (How the TU itself started is not asserted: a TU spawned in the same ms
+# as gen.h ended reads as a slot wait, as ninja records only times.)
+check "recorded chain: the link waited for the TU that finished last" [ "$(json "$T/toy.json" '[(s["output"], s["waited_for"]) for s in d["recorded_chain"]][-2:][1:] == [("prog", "dependency")] and d["recorded_chain"][-2]["end_s"] == max(s["end_s"] for s in d["steps"] if s["output"].endswith(".o"))')" = True ]
 check "log leaves the tree byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
 python3 - "$T/trace.json" "$T/toy.json" >"$T/trace-check" 2>&1 <<'EOF'
 import json, sys
