@@ -3,11 +3,11 @@
 // Baseline: a std::unordered_map<std::string, std::function<...>> built at
 // start-up (every entry instantiates std::function machinery), and the
 // framework arrives through the include chain documented in
-// opus/tensor_args.h (THE LEAK). Optimized: a sorted constexpr array
-// searched with std::lower_bound, and no framework header at all.
+// opus/tensor_args.h (THE LEAK, fixed by OPUS_FIX_LEAK). OPUS_FIX_FLAT: a
+// sorted constexpr array searched with std::lower_bound.
 #include "opus/dispatch.h"
 
-#ifndef OPUS_OPTIMIZED
+#ifndef OPUS_FIX_FLAT
 #include <functional>
 #include <unordered_map>
 

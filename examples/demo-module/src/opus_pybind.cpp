@@ -3,11 +3,15 @@
 #include <torch/extension.h>
 #include "opus/dispatch.h"
 
-#if !defined(OPUS_OPTIMIZED)
 // The device-heavy kernel TU stays framework-free; its tensor glue is here
-// (in the fused host TU when optimized).
+// (in the fused host TU with OPUS_FIX_FUSED), and so is the epilogue's once
+// the framework is out of its launcher (OPUS_FIX_LAUNCHERS).
 #include "opus/launcher.h"
+#ifndef OPUS_FIX_FUSED
 OPUS_TENSOR_WRAPPER(opus_gemm_bigtile)
+#ifdef OPUS_FIX_LAUNCHERS
+OPUS_TENSOR_WRAPPER(opus_epilogue)
+#endif
 #endif
 
 namespace opus {

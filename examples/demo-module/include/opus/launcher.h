@@ -4,16 +4,17 @@
 // Planted fact (baseline): these host-only headers are parsed by BOTH the
 // host pass and every device pass, so each kernel TU pays for torch and
 // pybind11 once per pass.
-// The optimized variant applies the playbook's fix: the device pass never
-// sees them (guarded by __CUDA_ARCH__ / __HIP_DEVICE_COMPILE__), and with
-// the per-source flag -DOPUS_DEVICE_ONLY the TU keeps no framework code at
-// all: its tensor glue lives in the one fused host TU.
+// The fixes (configure --fixes): with OPUS_FIX_SPLIT the device pass never
+// sees them (guarded by __CUDA_ARCH__ / __HIP_DEVICE_COMPILE__); with the
+// per-source flag -DOPUS_DEVICE_ONLY (fixes "fused" for the generated
+// instances, "launchers" for the epilogue) the TU keeps no framework code
+// at all: its tensor glue lives in a host TU.
 #pragma once
 #include "opus/gemm_args.h"
 #include "opus/gpu.h"
 
-#if !defined(OPUS_OPTIMIZED) || \
-    (!defined(OPUS_DEVICE_ONLY) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__))
+#if !defined(OPUS_DEVICE_ONLY) && \
+    (!defined(OPUS_FIX_SPLIT) || (!defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)))
 #define OPUS_WITH_FRAMEWORK 1
 #include <pybind11/pybind11.h>
 #include <torch/extension.h>

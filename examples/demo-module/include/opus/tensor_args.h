@@ -5,11 +5,11 @@
 // dispatcher among them -- parses the whole framework. The chain:
 //   src/opus_dispatch.cpp -> opus/dispatch.h -> opus/instances.h
 //     -> opus/tensor_args.h -> torch/extension.h
-// The optimized variant declares the class instead of including it.
+// The fix (OPUS_FIX_LEAK) declares the class instead of including it.
 #pragma once
 #include "opus/gemm_args.h"
 
-#ifndef OPUS_OPTIMIZED
+#ifndef OPUS_FIX_LEAK
 #include <torch/extension.h>
 #else
 namespace at { class Tensor; }

@@ -92,6 +92,6 @@ void opus_epilogue_launch(const opus::GemmArgs &args)
 	OPUS_LAUNCH(scale_bias, dim3(1), dim3(64), args.c, 1.0f, 0.0f);
 }
 
-#if defined(OPUS_WITH_FRAMEWORK) && !defined(OPUS_OPTIMIZED)
+#ifdef OPUS_WITH_FRAMEWORK
 OPUS_TENSOR_WRAPPER(opus_epilogue)
 #endif
