@@ -39,5 +39,6 @@ int cmd_log(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_pp(int argc, char **argv);
 int cmd_leak(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 
 #endif

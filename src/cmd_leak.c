@@ -3,9 +3,9 @@
  * read), and while its line markers stream by, the include stack gives the
  * chain from the TU to the first file that matches; the nearest header of
  * the project on that chain holds the #include to fix. */
-#include "chains.h"
 #include "cli.h"
 #include "headers.h"
+#include "leak.h"
 #include "options.h"
 #include "match.h"
 #include "out_json.h"
@@ -31,187 +31,30 @@ static const char usage[] =
 	"emitted while the matching file is open).\n"
 	"\n";
 
-struct leak_options {
-	struct header_groups groups;
-	const char *project;
-	const char *pattern;
-	regex_t re;
-	bool all;
-};
-
-/* What one source's scan needs to decide matches, and its views after:
- * a header context per section, made when its TU is known. */
-struct leak_scan {
-	struct chain_finder finder;
-	const struct leak_options *o;
-	const struct pp_source *src;
-	struct header_context **ctx;	/* per section; NULL until needed */
-	size_t nctx;
-};
-
-static const struct header_context *section_context(struct leak_scan *ls, size_t section)
+static void render_view(const struct leak_rule *o, const struct leak_view *v)
 {
-	if (section >= ls->nctx) {
-		ls->ctx = xrealloc(ls->ctx, (section + 1) * sizeof(*ls->ctx));
-		memset(ls->ctx + ls->nctx, 0, (section + 1 - ls->nctx) * sizeof(*ls->ctx));
-		ls->nctx = section + 1;
-	}
-	if (!ls->ctx[section]) {
-		ls->ctx[section] = xmalloc(sizeof(struct header_context));
-		pp_section_context(ls->src, section, ls->o->project, ls->ctx[section]);
-	}
-	return ls->ctx[section];
-}
-
-static bool leak_matches(void *ctx, const struct markers *m, size_t file)
-{
-	struct leak_scan *ls = ctx;
-	const struct pp_file *f = &m->cur->files[file];
-	const struct header_context *hc = section_context(ls, (size_t)(m->cur - m->sections));
-	if (!ls->o->pattern)
-		return ls->o->groups.v[header_classify(&ls->o->groups, hc, f->name, f->system)].heavy;
-	char *path = path_normalize(hc->cwd, f->name);
-	bool hit = !regexec(&ls->o->re, path, 0, NULL, 0);
-	free(path);
-	return hit;
-}
-
-static struct pp_hooks leak_hooks(void *ctx, struct pp_source *src)
-{
-	struct leak_scan *ls = xcalloc(1, sizeof(*ls));
-	ls->o = ctx;
-	ls->src = src;
-	ls->finder.matches = leak_matches;
-	ls->finder.ctx = ls;
-	src->data = ls;
-	return chain_hooks(&ls->finder);
-}
-
-static void leak_scan_free(struct leak_scan *ls)
-{
-	if (!ls)
-		return;
-	chain_finder_free(&ls->finder);
-	for (size_t i = 0; i < ls->nctx; i++) {
-		if (ls->ctx[i])
-			header_context_free(ls->ctx[i]);
-		free(ls->ctx[i]);
-	}
-	free(ls->ctx);
-	free(ls);
-}
-
-/* One pass of a source and its chains (the finder's, in first-seen order). */
-struct leak_view {
-	const struct pp_source *src;
-	size_t section;
-	char *name;
-	const struct header_context *ctx;	/* the scan's, for this section */
-	const struct chain **chains;
-	size_t nchains;
-	long fix;			/* link of the first chain to fix, -1: none */
-};
-
-static const struct pp_section *view_section(const struct leak_view *v)
-{
-	return &v->src->scan.sections[v->section];
-}
-
-static char *link_name(const struct leak_view *v, const struct chain *ch, size_t i)
-{
-	const struct pp_file *f = &view_section(v)->files[ch->files[i]];
-	return header_display(v->ctx, f->name, f->system, i == 0);
-}
-
-/* "a.cpp -> b.h -> <torch/extension.h>" */
-static char *chain_text(const struct leak_view *v, const struct chain *ch)
-{
-	struct strvec names = { 0 };
-	for (size_t i = 0; i < ch->n; i++)
-		strvec_push_nodup(&names, link_name(v, ch, i));
-	char *text = strvec_join(&names, " -> ");
-	strvec_clear(&names);
-	return text;
-}
-
-static void view_init(struct leak_view *v, const struct pp_source *src, size_t section)
-{
-	bool device;
-	struct leak_scan *ls = src->data;
-	*v = (struct leak_view){ .src = src, .section = section, .name = pp_section_name(src, section, &device),
-				 .ctx = section_context(ls, section), .fix = -1 };
-	v->chains = xcalloc(ls->finder.n, sizeof(*v->chains));
-	for (size_t c = 0; c < ls->finder.n; c++)
-		if (ls->finder.chains[c].section == section)
-			v->chains[v->nchains++] = &ls->finder.chains[c];
-	if (!v->nchains)
-		return;
-	/* The nearest project file above the match: its #include is the fix. */
-	const struct chain *first = v->chains[0];
-	for (size_t i = first->n - 1; i-- > 0;) {
-		const struct pp_file *f = &view_section(v)->files[first->files[i]];
-		if (header_in_project(v->ctx, f->name, f->system)) {
-			v->fix = (long)i;
-			break;
-		}
-	}
-}
-
-static void view_free(struct leak_view *v)
-{
-	free(v->name);
-	free(v->chains);
-}
-
-static char *rule_text(const struct leak_options *o)
-{
-	if (o->pattern)
-		return xasprintf("--pattern %s", o->pattern);
-	struct strvec titles = { 0 };
-	for (size_t g = 0; g < o->groups.n; g++)
-		if (o->groups.v[g].heavy)
-			strvec_push(&titles, o->groups.v[g].title);
-	char *list = strvec_join(&titles, ", ");
-	char *text = xasprintf("a heavy header (%s)", list);
-	free(list);
-	strvec_clear(&titles);
-	return text;
-}
-
-/* "opus/tensor_args.h:13" */
-static char *fix_text(const struct leak_view *v)
-{
-	const struct chain *ch = v->chains[0];
-	char *name = link_name(v, ch, (size_t)v->fix);
-	char *text = xasprintf("%s:%lu", name, ch->include_lines[v->fix + 1]);
-	free(name);
-	return text;
-}
-
-static void render_view(const struct leak_options *o, const struct leak_view *v)
-{
-	const struct pp_section *sec = view_section(v);
+	const struct pp_section *sec = leak_view_section(v);
 	char *tu = pp_section_tu(v->src, v->section, v->ctx);
 	bool named = pp_pass_named(v->src, v->section);
 	printf("%s%s%s%s%s%s (%s)\n", c_bold(stdout), v->src->tu, c_reset(stdout), named ? ", " : "",
 	       named ? v->name : "", named ? " pass" : "", tu ? tu : "no file named");
 	free(tu);
 	if (!v->nchains) {
-		char *rule = rule_text(o);
+		char *rule = leak_rule_text(o);
 		printf("no file matches %s: nothing leaks in\n\n", rule);
 		free(rule);
 		return;
 	}
 	const struct chain *first = v->chains[0];
-	char *match = link_name(v, first, first->n - 1), *lines = format_count(first->lines);
-	char *text = chain_text(v, first);
+	char *match = leak_link_name(v, first, first->n - 1), *lines = format_count(first->lines);
+	char *text = leak_chain_text(v, first);
 	const struct pp_file *mf = &sec->files[first->files[first->n - 1]];
 	size_t grp = header_classify(&o->groups, v->ctx, mf->name, mf->system);
 	printf("first match: %s%s%s (%s), bringing in %s lines\n", c_bold(stdout), match, c_reset(stdout),
 	       o->groups.v[grp].title, lines);
 	printf("  %s\n", text);
 	if (v->fix >= 0) {
-		char *fix = fix_text(v), *next = link_name(v, first, (size_t)v->fix + 1);
+		char *fix = leak_fix_text(v), *next = leak_link_name(v, first, (size_t)v->fix + 1);
 		printf("line to fix: %s%s%s includes %s (the nearest project header on the chain)\n", c_bold(stdout), fix,
 		       c_reset(stdout), next);
 		free(fix);
@@ -228,7 +71,7 @@ static void render_view(const struct leak_options *o, const struct leak_view *v)
 	table_column(tab, "entered", true);
 	table_column(tab, "chain", false);
 	for (size_t c = 0; c < v->nchains; c++) {
-		char *n = format_count(v->chains[c]->lines), *t = chain_text(v, v->chains[c]);
+		char *n = format_count(v->chains[c]->lines), *t = leak_chain_text(v, v->chains[c]);
 		table_cell(tab, "%s", n);
 		table_cell(tab, "%zu", v->chains[c]->entries);
 		table_cell(tab, "%s", t);
@@ -260,8 +103,8 @@ static void render_summary(const struct leak_view *views, size_t n)
 		}
 		leaking++;
 		const struct chain *first = v->chains[0];
-		char *match = link_name(v, first, first->n - 1), *lines = format_count(first->lines);
-		char *fix = v->fix >= 0 ? fix_text(v) : xstrdup("(outside the project)");
+		char *match = leak_link_name(v, first, first->n - 1), *lines = format_count(first->lines);
+		char *fix = v->fix >= 0 ? leak_fix_text(v) : xstrdup("(outside the project)");
 		table_cell(tab, "%s", match);
 		table_cell(tab, "%s", lines);
 		table_cell(tab, "%s", fix);
@@ -279,8 +122,8 @@ static json_t *json_chain(const struct leak_view *v, const struct chain *ch)
 {
 	json_t *links = json_array();
 	for (size_t i = 0; i < ch->n; i++) {
-		const struct pp_file *f = &view_section(v)->files[ch->files[i]];
-		char *name = link_name(v, ch, i);
+		const struct pp_file *f = &leak_view_section(v)->files[ch->files[i]];
+		char *name = leak_link_name(v, ch, i);
 		json_array_append_new(links, json_build("{s:s, s:s, s:o, s:b, s:b}", "file", name, "marker_name", f->name,
 			"included_at_line", i ? json_integer((json_int_t)ch->include_lines[i]) : json_null(),
 			"system", f->system, "project", header_in_project(v->ctx, f->name, f->system)));
@@ -290,7 +133,7 @@ static json_t *json_chain(const struct leak_view *v, const struct chain *ch)
 			 (json_int_t)ch->entries);
 }
 
-static json_t *json_view(const struct leak_options *o, const struct leak_view *v)
+static json_t *json_view(const struct leak_rule *o, const struct leak_view *v)
 {
 	json_t *chains = json_array();
 	for (size_t c = 0; c < v->nchains; c++)
@@ -298,13 +141,13 @@ static json_t *json_view(const struct leak_options *o, const struct leak_view *v
 	json_t *fix = json_null(), *match = json_null();
 	if (v->nchains) {
 		const struct chain *first = v->chains[0];
-		const struct pp_file *mf = &view_section(v)->files[first->files[first->n - 1]];
-		char *name = link_name(v, first, first->n - 1);
+		const struct pp_file *mf = &leak_view_section(v)->files[first->files[first->n - 1]];
+		char *name = leak_link_name(v, first, first->n - 1);
 		match = json_build("{s:s, s:s}", "file", name, "group",
 				  o->groups.v[header_classify(&o->groups, v->ctx, mf->name, mf->system)].name);
 		free(name);
 		if (v->fix >= 0) {
-			char *file = link_name(v, first, (size_t)v->fix);
+			char *file = leak_link_name(v, first, (size_t)v->fix);
 			fix = json_build("{s:s, s:I}", "file", file, "line", (json_int_t)first->include_lines[v->fix + 1]);
 			free(file);
 		}
@@ -316,7 +159,7 @@ static json_t *json_view(const struct leak_options *o, const struct leak_view *v
 	return o_view;
 }
 
-static void render_json(const struct leak_options *o, const char *dir, const struct pp_sources *ss,
+static void render_json(const struct leak_rule *o, const char *dir, const struct pp_sources *ss,
 			const struct leak_view *views, size_t n)
 {
 	json_t *doc = json_document("leak", ss->from_files ? NULL : dir, ss->failures);
@@ -335,12 +178,13 @@ static void render_json(const struct leak_options *o, const char *dir, const str
 
 int cmd_leak(int argc, char **argv)
 {
-	struct leak_options o = { 0 };
+	struct leak_rule o = { 0 };
+	bool all = false;
 	struct pp_request req = { .cmd = "leak", .dir = ".", .jobs = cpu_count(), .hooks = leak_hooks, .ctx = &o };
 	bool json = false;
 	const struct opt opts[] = {
 		OPT_DIR(&req.dir),
-		{ OPT_FLAG, 0, "all", &o.all, NULL, "every compile step, one row per TU and pass", 0, 0, NULL },
+		{ OPT_FLAG, 0, "all", &all, NULL, "every compile step, one row per TU and pass", 0, 0, NULL },
 		{ OPT_STRING, 0, "pattern", &o.pattern, "REGEX", "the file to look for: POSIX ERE on its absolute path", 0, 0, NULL },
 		{ OPT_STRING, 0, "project", &o.project, "DIR", "the project's own headers live here (default: the TU's git\n"
 			"work tree, else its directory and the command's -I dirs)", 0, 0, NULL },
@@ -349,7 +193,7 @@ int cmd_leak(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	int first = parse_options("leak", argc, argv, opts, usage);
-	req.all = o.all;
+	req.all = all;
 	req.project = o.project;
 	if (o.pattern) {
 		char *err = regex_compile(&o.re, o.pattern, REG_NOSUB);
@@ -364,10 +208,10 @@ int cmd_leak(int argc, char **argv)
 	n = 0;
 	for (size_t s = 0; s < ss.n; s++)
 		for (size_t k = 0; ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
-			view_init(&views[n++], &ss.v[s], k);
+			leak_view_init(&views[n++], &ss.v[s], k);
 	if (json) {
 		render_json(&o, req.dir, &ss, views, n);
-	} else if (o.all) {
+	} else if (all) {
 		render_summary(views, n);
 	} else {
 		for (size_t i = 0; i < n; i++)
@@ -375,7 +219,7 @@ int cmd_leak(int argc, char **argv)
 	}
 	int status = failures_status(ss.failures, "TU", " to preprocess");
 	for (size_t i = 0; i < n; i++)
-		view_free(&views[i]);
+		leak_view_free(&views[i]);
 	free(views);
 	for (size_t s = 0; s < ss.n; s++)
 		leak_scan_free(ss.v[s].data);

@@ -63,6 +63,7 @@ static const struct command commands[] = {
 	{ "sim", cmd_sim, "simulate ninja's scheduling per job count, and what-if edits to the graph" },
 	{ "pp", cmd_pp, "where a TU's preprocessed lines come from: per file, per header group, per pass" },
 	{ "leak", cmd_leak, "the include chain that lets torch (or any heavy header) into a TU, and the line to fix" },
+	{ "advise", cmd_advise, "which fix first, and the module's wall after each, predicted from measurements" },
 };
 
 static void print_usage(FILE *f)

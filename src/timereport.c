@@ -364,3 +364,9 @@ void time_report_free(struct time_report *r)
 	free(r->groups);
 	*r = (struct time_report){ 0 };
 }
+
+void phases_unknown(double *phase)
+{
+	for (int k = 0; k < NPHASES; k++)
+		phase[k] = NAN;
+}

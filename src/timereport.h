@@ -19,6 +19,8 @@
 enum phase { PHASE_FRONT_END, PHASE_IR_GEN, PHASE_OPTIMIZER, PHASE_CODEGEN, NPHASES };
 /* "front_end", "ir_generation", "optimizer", "codegen": JSON keys. */
 extern const char *const phase_keys[NPHASES];
+/* Every phase NaN: nothing split the time. */
+void phases_unknown(double *phase);
 
 /* The instruction set a group's code generator targeted, from its
  * "<ISA> DAG->DAG" row: how unlabeled clang groups are told apart. */

@@ -134,6 +134,26 @@ char *model_apply(struct model *m, const struct edit *ed, double overhead)
 	return NULL;
 }
 
+size_t model_add_beside(struct model *m, size_t beside, double seconds)
+{
+	size_t node = m->n;
+	model_add(m, seconds, false, m->deps[beside], m->nodes[beside].ndeps);
+	for (size_t i = 0; i < node; i++) {
+		bool waits = false;
+		for (size_t d = 0; d < m->nodes[i].ndeps; d++)
+			waits |= m->deps[i][d] == beside;
+		if (!waits)
+			continue;
+		size_t n = m->nodes[i].ndeps;
+		size_t *deps = xcalloc(n + 1, sizeof(size_t));
+		memcpy(deps, m->deps[i], n * sizeof(size_t));
+		deps[n] = node;
+		model_set_deps(m, i, deps, n + 1);
+		free(deps);
+	}
+	return node;
+}
+
 bool model_predict(const struct model *m, const struct sched_options *o, struct prediction *p)
 {
 	struct schedule sch;

@@ -39,6 +39,11 @@ struct edit {
  * more TU costs). Returns what is wrong (owned), or NULL. */
 char *model_apply(struct model *m, const struct edit *ed, double overhead);
 
+/* A new step of `seconds` beside step `beside`: it needs what `beside`
+ * needs, and whatever waits for `beside` waits for it too (a TU added to
+ * the same link). Returns its node. */
+size_t model_add_beside(struct model *m, size_t beside, double seconds);
+
 struct prediction {
 	double wall;		/* the scheduled makespan */
 	double critical;	/* the longest chain of dependencies */

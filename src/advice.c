@@ -1,0 +1,355 @@
+#include "advice.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const fix_names[NFIXES] = { "split", "fused", "launchers", "leak", "flat", "jobs" };
+const char *const fix_titles[NFIXES] = {
+	"split the host and device passes: guard the framework with !__CUDA_ARCH__ / !__HIP_DEVICE_COMPILE__",
+	"one fused host TU for the instances' tensor glue, the instance TUs device-only (per-source -D)",
+	"take the framework out of the launchers (raw pointers; the tensor glue in a host TU)",
+	"remove the include that leaks the framework into a host TU",
+	"a flat sorted table instead of unordered_map<..., std::function<...>>",
+	"run as many jobs as there are CPUs",
+};
+
+/* What a fix takes out of a TU: the framework's host or device cost, or
+ * the dispatch table's. Fixes that take the same part out of the same TU
+ * do not add up. */
+enum { PART_HOST = 1, PART_DEVICE = 2, PART_TABLE = 4 };
+static const int fix_parts[NFIXES] = { PART_DEVICE, PART_HOST | PART_DEVICE, PART_HOST | PART_DEVICE, PART_HOST,
+				       PART_TABLE, 0 };
+
+static int parts_present(const struct tu_facts *t)
+{
+	return (t->host_framework && t->cost ? PART_HOST : 0) | (t->device_framework && t->cost ? PART_DEVICE : 0) |
+	       (t->table_entries && !isnan(t->table_saving) ? PART_TABLE : 0);
+}
+
+/* Baseline seconds that `parts` take out of t. */
+static double part_seconds(const struct tu_facts *t, int parts)
+{
+	parts &= parts_present(t);
+	double s = 0;
+	if (parts & PART_HOST)
+		s += t->cost->host;
+	if (parts & PART_DEVICE)
+		s += t->cost->device;
+	if (parts & PART_TABLE)
+		s += t->table_saving;
+	return s * t->scale;
+}
+
+/* A TU gets no cheaper than an empty one with its command. */
+static double floor_of(const struct tu_facts *t, double d)
+{
+	double empty = t->cost ? t->scale * (t->cost->base_host + t->cost->base_device) : 0;
+	return empty < d ? empty : d;
+}
+
+/* The host TU that includes the framework itself (the binding TU): where
+ * moved tensor glue goes. -1: none. */
+static long binding_tu(const struct advice_input *in)
+{
+	for (size_t i = 0; i < in->ntus; i++)
+		if (!in->tus[i].kernel && in->tus[i].includes_framework)
+			return (long)i;
+	return -1;
+}
+
+static void add_tu(struct fix *f, size_t tu, double saving)
+{
+	f->tus = xrealloc(f->tus, (f->ntus + 1) * sizeof(size_t));
+	f->saving = xrealloc(f->saving, (f->ntus + 1) * sizeof(double));
+	f->tus[f->ntus] = tu;
+	f->saving[f->ntus++] = saving;
+}
+
+/* The model with the chosen fixes applied. */
+static void model_with(const struct advice_input *in, const struct advice *a, const bool *chosen, struct model *m,
+		       struct sched_options *o)
+{
+	size_t n = in->build->n;
+	double *seconds = xcalloc(n, sizeof(double));
+	memcpy(seconds, in->seconds, n * sizeof(double));
+	int *parts = xcalloc(in->ntus, sizeof(int));
+	for (int id = 0; id < NFIXES; id++)
+		for (size_t k = 0; chosen[id] && k < a->fixes[id].ntus; k++)
+			parts[a->fixes[id].tus[k]] |= fix_parts[id];
+	for (size_t i = 0; i < in->ntus; i++) {
+		const struct tu_facts *t = &in->tus[i];
+		double d = isnan(seconds[t->edge]) ? 0 : seconds[t->edge];
+		double cut = d - part_seconds(t, parts[i]), least = floor_of(t, d);
+		seconds[t->edge] = cut > least ? cut : least;
+	}
+	long binding = binding_tu(in);
+	if (chosen[FIX_LAUNCHERS] && binding >= 0)
+		seconds[in->tus[binding].edge] += a->fixes[FIX_LAUNCHERS].added;
+	model_from_build(m, in->build, seconds);
+	if (chosen[FIX_FUSED] && a->fixes[FIX_FUSED].ntus)
+		model_add_beside(m, in->tus[a->fixes[FIX_FUSED].tus[0]].edge, a->fixes[FIX_FUSED].added);
+	if (chosen[FIX_LAUNCHERS] && binding < 0 && a->fixes[FIX_LAUNCHERS].ntus)
+		model_add_beside(m, in->tus[a->fixes[FIX_LAUNCHERS].tus[0]].edge, a->fixes[FIX_LAUNCHERS].added);
+	*o = in->sched;
+	if (chosen[FIX_JOBS])
+		o->jobs = (int)in->cpus;
+	free(parts);
+	free(seconds);
+}
+
+static struct prediction predict_with(const struct advice_input *in, const struct advice *a, const bool *chosen)
+{
+	struct model m;
+	struct sched_options o;
+	struct prediction p = { 0 };
+	model_with(in, a, chosen, &m, &o);
+	if (!model_predict(&m, &o, &p))
+		p.wall = NAN;	/* a cycle or an interrupt: the caller checks */
+	model_free(&m);
+	return p;
+}
+
+static char *tu_list(const struct advice_input *in, const struct fix *f)
+{
+	struct strvec names = { 0 };
+	for (size_t k = 0; k < f->ntus && k < 3; k++)
+		strvec_push(&names, in->tus[f->tus[k]].name);
+	char *list = strvec_join(&names, ", ");
+	strvec_clear(&names);
+	if (f->ntus <= 3)
+		return list;
+	char *more = xasprintf("%s and %zu more", list, f->ntus - 3);
+	free(list);
+	return more;
+}
+
+/* The first TU's framework names and header cost: the fixes' shared words. */
+static const struct tu_facts *first_tu(const struct advice_input *in, const struct fix *f)
+{
+	return &in->tus[f->tus[0]];
+}
+
+static char *cost_words(const struct header_cost *c, const char *side)
+{
+	return xasprintf("header probe: %s compiled with %s's command, against an empty TU: %s %.2f s; each TU's "
+			 "saving scaled by its baseline/probed wall", c->headers, c->command_of, side,
+			 !strcmp(side, "host pass") ? c->host : c->device);
+}
+
+static void rule_split(const struct advice_input *in, struct fix *f)
+{
+	size_t kernels = 0;
+	for (size_t i = 0; i < in->ntus; i++) {
+		const struct tu_facts *t = &in->tus[i];
+		kernels += t->kernel;
+		if (t->kernel && (parts_present(t) & PART_DEVICE) && t->cost->device > 0)
+			add_tu(f, i, part_seconds(t, PART_DEVICE));
+	}
+	if (!f->ntus) {
+		f->not_applicable = kernels ? xasprintf("no device pass of the %zu kernel TUs parses a host-only framework", kernels)
+					    : xstrdup("no kernel TUs (no compile step has device passes)");
+		return;
+	}
+	const struct tu_facts *t = first_tu(in, f);
+	char *list = tu_list(in, f);
+	f->evidence = xasprintf("the device passes of %s parse %s, which only host code uses (%.2f s per TU of the "
+				"device passes, measured)", list, t->frameworks, t->cost->device);
+	f->measured_by = cost_words(t->cost, "device passes");
+	free(list);
+}
+
+/* fused (generated instances) and launchers (hand-written kernel TUs):
+ * the framework out of a kernel TU altogether. */
+static void rule_out_of_kernels(const struct advice_input *in, struct fix *f, bool generated)
+{
+	size_t candidates = 0;
+	double glue = NAN;
+	for (size_t i = 0; i < in->ntus; i++) {
+		const struct tu_facts *t = &in->tus[i];
+		if (!t->kernel || t->generated != generated)
+			continue;
+		candidates++;
+		if (t->generated && !isnan(t->glue) && isnan(glue))
+			glue = t->glue;
+		if (parts_present(t) & PART_HOST)
+			add_tu(f, i, part_seconds(t, PART_HOST | PART_DEVICE));
+	}
+	/* The glue as one probed generated instance showed it, for either fix. */
+	for (size_t i = 0; isnan(glue) && i < in->ntus; i++)
+		if (in->tus[i].generated && !isnan(in->tus[i].glue))
+			glue = in->tus[i].glue;
+	const char *what = generated ? "generated instance" : "hand-written kernel";
+	if (!f->ntus) {
+		f->not_applicable = candidates ? xasprintf("none of the %zu %s TUs parses a framework in its host pass", candidates, what)
+					       : xasprintf("no %s TUs", what);
+		return;
+	}
+	const struct tu_facts *t = first_tu(in, f);
+	double g = isnan(glue) ? 0 : glue, scale = 0;
+	for (size_t k = 0; k < f->ntus; k++)
+		scale += in->tus[f->tus[k]].scale / (double)f->ntus;
+	char *list = tu_list(in, f), *cost = cost_words(t->cost, "host pass");
+	char *glue_words = isnan(glue) ? xstrdup("glue unknown (no generated instance probed), counted as 0 s")
+				       : xasprintf("the tensor glue %.2f s per TU (a probed instance's host pass beyond its "
+						   "headers: an upper bound)", glue);
+	if (generated) {
+		f->added = scale * (t->cost->host + t->cost->base_host + (double)f->ntus * g);
+		f->evidence = xasprintf("%zu %s TU%s (%s) each parse %s in the host pass (%.2f s) and the device passes "
+					"(%.2f s); one fused host TU parses it once: %.2f s predicted", f->ntus, what,
+					f->ntus == 1 ? "" : "s", list, t->frameworks, t->cost->host, t->cost->device, f->added);
+		f->measured_by = xasprintf("%s; the fused TU = the headers' host cost + an empty TU + %s", cost, glue_words);
+	} else {
+		f->added = scale * (double)f->ntus * g;
+		f->evidence = xasprintf("%s parse%s %s through a launcher header, in the host pass (%.2f s) and the device "
+					"passes (%.2f s); the tensor glue moves to a host TU that includes it anyway",
+					list, f->ntus == 1 ? "s" : "", t->frameworks, t->cost->host, t->cost->device);
+		f->measured_by = xasprintf("%s; %s", cost, glue_words);
+	}
+	free(glue_words);
+	free(cost);
+	free(list);
+}
+
+static void rule_leak(const struct advice_input *in, struct fix *f)
+{
+	size_t hosts = 0;
+	struct strvec needing = { 0 };
+	for (size_t i = 0; i < in->ntus; i++) {
+		const struct tu_facts *t = &in->tus[i];
+		if (t->kernel)
+			continue;
+		hosts++;
+		if (t->host_framework && t->includes_framework)
+			strvec_push(&needing, t->name);
+		else if (t->host_framework && t->leak_fix && (parts_present(t) & PART_HOST))
+			add_tu(f, i, part_seconds(t, PART_HOST));
+	}
+	char *need = needing.n ? strvec_join(&needing, ", ") : NULL;
+	if (!f->ntus) {
+		f->not_applicable = xasprintf("no host TU gets a framework through a project header (%zu host TU%s "
+					      "preprocessed%s%s%s)", hosts, hosts == 1 ? "" : "s", need ? "; " : "",
+					      need ? need : "", need ? " include it themselves" : "");
+	} else {
+		const struct tu_facts *t = first_tu(in, f);
+		f->evidence = xasprintf("%s: %s; line to fix: %s; the framework is %zu of its %zu preprocessed host lines",
+					t->name, t->leak_chain, t->leak_fix, t->framework_lines, t->host_lines);
+		f->measured_by = cost_words(t->cost, "host pass");
+	}
+	free(need);
+	strvec_clear(&needing);
+}
+
+static void rule_flat(const struct advice_input *in, struct fix *f)
+{
+	size_t hosts = 0;
+	for (size_t i = 0; i < in->ntus; i++) {
+		const struct tu_facts *t = &in->tus[i];
+		hosts += !t->kernel;
+		if (!t->kernel && (parts_present(t) & PART_TABLE) && t->table_saving > 0)
+			add_tu(f, i, part_seconds(t, PART_TABLE));
+	}
+	if (!f->ntus) {
+		f->not_applicable = xasprintf("no host TU instantiates a table of std::function worth replacing (%zu host "
+					      "TU%s read)", hosts, hosts == 1 ? "" : "s");
+		return;
+	}
+	const struct tu_facts *t = first_tu(in, f);
+	f->evidence = xasprintf("%s instantiates unordered_map<..., std::function<...>> with %zu entries", t->name,
+				t->table_entries);
+	f->measured_by = xasprintf("that table (%zu lambdas) compiled apart with %s's command costs %.2f s more than a "
+				   "flat sorted table of function pointers; scaled by its baseline/probed wall",
+				   t->table_entries, t->name, t->table_saving);
+}
+
+static void rule_jobs(const struct advice_input *in, struct fix *f)
+{
+	if (in->sched.jobs >= in->cpus || in->ntus <= (size_t)in->sched.jobs) {
+		f->not_applicable = xasprintf("-j %d for %zu compile steps on %ld CPUs", in->sched.jobs, in->ntus, in->cpus);
+		return;
+	}
+	f->evidence = xasprintf("-j %d runs fewer jobs than the %ld CPUs, with %zu compile steps to run", in->sched.jobs,
+				in->cpus, in->ntus);
+	f->measured_by = xasprintf("the same durations scheduled at -j %ld", in->cpus);
+}
+
+void advice_build(const struct advice_input *in, struct advice *a)
+{
+	*a = (struct advice){ 0 };
+	bool none[NFIXES] = { false };
+	for (int id = 0; id < NFIXES; id++)
+		a->fixes[id].id = (enum fix_id)id;
+	rule_split(in, &a->fixes[FIX_SPLIT]);
+	rule_out_of_kernels(in, &a->fixes[FIX_FUSED], true);
+	rule_out_of_kernels(in, &a->fixes[FIX_LAUNCHERS], false);
+	rule_leak(in, &a->fixes[FIX_LEAK]);
+	rule_flat(in, &a->fixes[FIX_FLAT]);
+	rule_jobs(in, &a->fixes[FIX_JOBS]);
+	a->baseline = predict_with(in, a, none);
+	for (int id = 0; id < NFIXES; id++) {
+		struct fix *f = &a->fixes[id];
+		f->applies = !f->not_applicable;
+		if (!f->applies)
+			continue;
+		bool only[NFIXES] = { false };
+		only[id] = true;
+		f->alone = predict_with(in, a, only);
+	}
+
+	/* The plan: each step the fix that lowers the predicted wall most,
+	 * while one still lowers it (by more than 0.5 %). */
+	bool chosen[NFIXES] = { false };
+	struct prediction now = a->baseline;
+	a->plan = xcalloc(NFIXES, sizeof(*a->plan));
+	for (;;) {
+		int best = -1;
+		struct prediction best_p = now;
+		for (int id = 0; id < NFIXES; id++) {
+			if (!a->fixes[id].applies || chosen[id])
+				continue;
+			chosen[id] = true;
+			struct prediction p = predict_with(in, a, chosen);
+			chosen[id] = false;
+			if (p.wall < now.wall - 0.005 * now.wall && (best < 0 || p.wall < best_p.wall)) {
+				best = id;
+				best_p = p;
+			}
+		}
+		if (best < 0)
+			break;
+		chosen[best] = true;
+		a->plan[a->nplan++] = (struct plan_step){ (enum fix_id)best, best_p };
+		now = best_p;
+	}
+
+	/* What sets the wall at the end: the critical path after the plan
+	 * (the graph's own edges; an added fused TU is named by the fix). */
+	struct model m;
+	struct sched_options o;
+	model_with(in, a, chosen, &m, &o);
+	size_t *chain = xcalloc(m.n, sizeof(size_t));
+	size_t len = graph_longest_chain(m.nodes, m.n, chain);
+	a->final_chain = xcalloc(len ? len : 1, sizeof(size_t));
+	for (size_t i = 0; i < len; i++)
+		if (!m.nodes[chain[i]].free && chain[i] < in->build->n)
+			a->final_chain[a->nfinal++] = chain[i];
+	a->final_critical = graph_longest_path(m.nodes, m.n, NULL);
+	free(chain);
+	model_free(&m);
+}
+
+void advice_free(struct advice *a)
+{
+	for (int id = 0; id < NFIXES; id++) {
+		struct fix *f = &a->fixes[id];
+		free(f->tus);
+		free(f->saving);
+		free(f->evidence);
+		free(f->measured_by);
+		free(f->not_applicable);
+	}
+	free(a->plan);
+	free(a->final_chain);
+	*a = (struct advice){ 0 };
+}

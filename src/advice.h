@@ -1,0 +1,97 @@
+/* The advice model: the playbook's fixes as rules over measured facts
+ * about each TU, each fix's per-TU saving carried through the build graph
+ * into a predicted wall, and the plan (the fixes in the order that lowers
+ * the predicted wall most, with the wall after each step).
+ *
+ * Every saving comes from a measurement the caller made: header probes
+ * (a one-line TU including the framework's headers, against an empty one,
+ * compiled with a TU's own command, host and device passes apart), the
+ * dispatch table compiled apart, and per TU the ratio of its baseline
+ * duration to its probed wall (probes run in isolation or side by side;
+ * the baseline is a recorded build or rank's measurement).
+ *
+ * Ownership: the input is the caller's; advice_build fills an advice
+ * that owns its strings and arrays until advice_free. */
+#ifndef BUILDWALL_ADVICE_H
+#define BUILDWALL_ADVICE_H
+
+#include "ninja.h"
+#include "whatif.h"
+
+enum fix_id { FIX_SPLIT, FIX_FUSED, FIX_LAUNCHERS, FIX_LEAK, FIX_FLAT, FIX_JOBS, NFIXES };
+extern const char *const fix_names[NFIXES];	/* "split", "fused", … */
+extern const char *const fix_titles[NFIXES];	/* what the fix is, in the playbook's words */
+
+/* What a framework's headers cost with one command, isolated seconds:
+ * the probe's passes minus the empty probe's (never below 0), and the
+ * empty probe's own (what any TU of that command costs at least). */
+struct header_cost {
+	double host, device;
+	double base_host, base_device;
+	char *headers;		/* "<pybind11/pybind11.h>, <torch/extension.h>" */
+	char *command_of;	/* the TU whose command compiled the probes */
+};
+
+struct tu_facts {
+	size_t edge;
+	const char *name;	/* borrowed */
+	double scale;		/* baseline seconds per probed second (applied to savings) */
+	bool kernel;		/* it has device passes */
+	bool generated;		/* an instance generated into the build tree */
+	bool host_framework, device_framework;	/* a pass parses a heavy framework */
+	bool includes_framework;	/* the TU's own #include opens it (it needs it) */
+	char *frameworks;	/* "torch/ATen/c10, pybind11, Python", or NULL */
+	char *leak_chain;	/* host pass: the chain down to the framework, when a project header leaks it */
+	char *leak_fix;		/* "opus/tensor_args.h:13", or NULL */
+	size_t host_lines, framework_lines;	/* preprocessed host pass, and the framework's share */
+	const struct header_cost *cost;	/* for its command; NULL: not measured */
+	double glue;		/* isolated s of host code beyond the headers (a probed instance); NaN: unknown */
+	size_t table_entries;	/* an unordered_map<…, std::function<…>> with this many entries; 0: none */
+	double table_saving;	/* isolated s: that table compiled apart minus a flat one; NaN: unknown */
+	bool probed;		/* the pass probe ran on it: the verdict below is measured */
+	bool codegen_bound;	/* a device pass dominated by machine code generation */
+	double codegen_share;	/* of that pass */
+	char *codegen_pass;	/* "device sm_80" */
+};
+
+struct advice_input {
+	const struct ninja_build *build;
+	const double *seconds;	/* per edge: the baseline durations */
+	const struct tu_facts *tus;
+	size_t ntus;
+	struct sched_options sched;
+	long cpus;		/* for the parallelism rule */
+};
+
+struct fix {
+	enum fix_id id;
+	bool applies;
+	size_t *tus;		/* indexes into the input's tus */
+	double *saving;		/* per listed TU: seconds off its baseline duration */
+	size_t ntus;
+	double added;		/* seconds of work it adds (the fused TU, moved glue) */
+	char *evidence;		/* what was measured that makes it apply */
+	char *measured_by;	/* how its saving was derived */
+	char *not_applicable;	/* when it does not apply: what was checked, with the numbers */
+	struct prediction alone;	/* the wall with this fix alone */
+};
+
+struct plan_step {
+	enum fix_id id;
+	struct prediction after;
+};
+
+struct advice {
+	struct prediction baseline;
+	struct fix fixes[NFIXES];
+	struct plan_step *plan;
+	size_t nplan;
+	size_t *final_chain;	/* edges of the critical path after the plan, first to last */
+	size_t nfinal;
+	double final_critical;
+};
+
+void advice_build(const struct advice_input *in, struct advice *a);
+void advice_free(struct advice *a);
+
+#endif

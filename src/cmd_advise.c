@@ -1,0 +1,856 @@
+/* buildwall advise: which of the playbook's fixes to make first and the
+ * module's wall after each, predicted from measurements before any change.
+ * Evidence is gathered as needed: the baseline durations (the latest build
+ * in .ninja_log, else rank's measurement), every TU preprocessed host and
+ * device pass with its include chains (pp, leak), the pass probe on the
+ * slowest kernel TU and one instance of each family, and probe TUs
+ * compiled with the TUs' own commands: the framework's headers against an
+ * empty TU, and a dispatch table against a flat one. The advice model
+ * (advice.c) turns them into fixes, predicted walls and the plan. The
+ * build directory is only read. */
+#define _GNU_SOURCE
+#include "advice.h"
+#include "cli.h"
+#include "dispatch_table.h"
+#include "leak.h"
+#include "measure.h"
+#include "ninja.h"
+#include "ninja_log.h"
+#include "options.h"
+#include "out_json.h"
+#include "out_table.h"
+#include "pass_probe.h"
+#include "preprocess.h"
+#include "progress.h"
+#include "snapshot.h"
+#include "stats.h"
+#include "steps.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
+	"                        [--parallel P] [--timeout S] [--json]\n"
+	"\n"
+	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
+	"after it, predicted before anything is changed; then the plan (the fixes in the\n"
+	"order that lowers the predicted wall most, the wall after each step) and what sets\n"
+	"the wall at the end. The fixes: split the host and device passes, one fused host\n"
+	"TU for generated instances, the framework out of the launchers, the include that\n"
+	"leaks it into a host TU, a flat table instead of unordered_map<…, std::function>,\n"
+	"and more jobs; a codegen-bound kernel is named as kernel work.\n"
+	"\n"
+	"Measured here, in a private temp dir (the build dir stays byte-identical): the\n"
+	"baseline durations (the latest build in .ninja_log, else every TU re-run as rank\n"
+	"does), every TU preprocessed as it compiles (pp, leak), the passes of the slowest\n"
+	"kernel TU and of one instance per family, and probe TUs compiled with a TU's own\n"
+	"command: its framework headers against an empty TU (host and device passes apart),\n"
+	"and its dispatch table against a flat one. Probe savings are scaled to the\n"
+	"baseline by each TU's baseline/probed wall. TARGET limits the TUs considered.\n"
+	"\n";
+
+/* A header probe: a command (a TU's) compiling its framework's entry
+ * headers, and an empty TU. */
+struct probe_group {
+	char *key;		/* rule + headers */
+	size_t donor;		/* the TU whose command compiles them */
+	struct strvec headers;	/* as spelled: "<torch/extension.h>" */
+	long headers_tu, empty_tu;	/* indexes in the pass probe; -1: none */
+	struct header_cost cost;
+	bool measured;
+};
+
+struct advise_tu {
+	struct tu_facts f;
+	struct strvec headers;	/* the framework's entry headers, as spelled */
+	struct strvec frameworks;
+	long group;		/* its probe group, -1: none */
+	long probe_tu;		/* its pass probe, -1: none */
+	long table_tu, flat_tu;	/* its dispatch-table probes, -1: none */
+	char *family;		/* source name with digits as '#', and rule */
+};
+
+struct advise {
+	const char *dir;
+	struct ninja_build build;
+	long jobs, parallel;
+	double timeout;
+	enum sched_policy policy;
+	char *policy_why;
+	double *seconds;	/* per edge: the baseline */
+	const char *baseline_source;
+	double recorded_wall;	/* the latest build's, NaN without */
+	struct measurement m;	/* when the baseline was measured */
+	bool measured;
+	struct advise_tu *tus;
+	size_t ntus;
+	struct probe_group *groups;
+	size_t ngroups;
+	struct pass_probe probe;
+	struct strvec stripped;
+	struct advice advice;
+	size_t failures;
+};
+
+/* ---- the baseline ---- */
+
+static void baseline(struct advise *ad, const bool *selected)
+{
+	struct ninja_build *b = &ad->build;
+	ad->seconds = xcalloc(b->n, sizeof(double));
+	for (size_t i = 0; i < b->n; i++)
+		ad->seconds[i] = NAN;
+	ad->recorded_wall = NAN;
+	struct ninja_log log;
+	char *path = xasprintf("%s/.ninja_log", ad->dir), *err = NULL;
+	bool have = ninja_log_read_latest(path, &log, &err);
+	free(path);
+	if (err)
+		warn("%s; measuring the TUs instead", err);
+	free(err);
+	bool complete = have;
+	if (have) {
+		durations_from_log(b, &log, ad->seconds);
+		long first = -1, last = -1;
+		for (size_t i = 0; i < log.n; i++) {
+			if (first < 0 || log.entries[i].start_ms < first)
+				first = log.entries[i].start_ms;
+			if (log.entries[i].end_ms > last)
+				last = log.entries[i].end_ms;
+		}
+		ad->recorded_wall = log.n ? (last - first) / 1000.0 : NAN;
+		for (size_t i = 0; i < b->n; i++)
+			complete &= !selected[i] || !isnan(ad->seconds[i]);
+		ninja_log_free(&log);
+	}
+	if (complete) {
+		ad->baseline_source = ".ninja_log: the latest build, durations as recorded";
+		return;
+	}
+	if (have)
+		warn(".ninja_log's latest build lacks some compile steps; measuring every TU instead");
+	const struct measure_options o = { .repeats = 1, .parallel = 1, .timeout = ad->timeout,
+					   .contention = CONTENTION_MEASURE };
+	measure_tus(ad->dir, b, selected, &o, &ad->m);
+	ad->measured = true;
+	ad->failures += ad->m.failures;
+	free(ad->seconds);
+	ad->seconds = measurement_seconds(&ad->m);
+	ad->baseline_source = "rank's measurement: every TU re-run in isolation, contention measured side by side";
+	ad->recorded_wall = NAN;
+}
+
+/* ---- what preprocessing shows ---- */
+
+static struct advise_tu *tu_named(struct advise *ad, const char *name)
+{
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (!strcmp(ad->tus[i].f.name, name))
+			return &ad->tus[i];
+	return NULL;
+}
+
+static void read_pass(struct advise_tu *t, const struct leak_rule *rule, const struct pp_source *src, size_t k)
+{
+	bool device;
+	free(pp_section_name(src, k, &device));
+	struct leak_view v;
+	leak_view_init(&v, src, k);
+	t->f.kernel |= device;
+	const struct pp_section *sec = leak_view_section(&v);
+	size_t framework_lines = 0;
+	bool direct = false;
+	for (size_t c = 0; c < v.nchains; c++) {
+		const struct chain *ch = v.chains[c];
+		const struct pp_file *match = &sec->files[ch->files[ch->n - 1]];
+		size_t g = header_classify(&rule->groups, v.ctx, match->name, match->system);
+		if (!strvec_contains(&t->frameworks, rule->groups.v[g].title))
+			strvec_push(&t->frameworks, rule->groups.v[g].title);
+		char *header = leak_link_name(&v, ch, ch->n - 1);
+		if (strvec_contains(&t->headers, header))
+			free(header);
+		else
+			strvec_push_nodup(&t->headers, header);
+		framework_lines += ch->lines;
+		direct |= ch->n == 2;
+	}
+	if (device) {
+		t->f.device_framework |= v.nchains > 0;
+	} else if (v.nchains) {
+		t->f.host_framework = true;
+		t->f.includes_framework = direct;
+		t->f.host_lines = sec->lines;
+		t->f.framework_lines = framework_lines;
+		if (!direct && v.fix > 0) {
+			t->f.leak_chain = leak_chain_text(&v, v.chains[0]);
+			t->f.leak_fix = leak_fix_text(&v);
+		}
+	} else {
+		t->f.host_lines = sec->lines;
+	}
+	leak_view_free(&v);
+}
+
+static void preprocess_tus(struct advise *ad)
+{
+	struct leak_rule rule = { 0 };
+	header_groups_init(&rule.groups);
+	char **names = xcalloc(ad->ntus, sizeof(char *));
+	for (size_t i = 0; i < ad->ntus; i++)
+		names[i] = (char *)ad->tus[i].f.name;
+	struct pp_request req = { .cmd = "advise", .dir = ad->dir, .build = &ad->build, .args = names, .nargs = ad->ntus,
+				  .device = true, .jobs = ad->parallel, .timeout = ad->timeout, .hooks = leak_hooks,
+				  .ctx = &rule };
+	struct pp_sources ss;
+	pp_collect(&req, &ss);
+	ad->failures += ss.failures;
+	for (size_t s = 0; s < ss.n; s++) {
+		struct advise_tu *t = tu_named(ad, ss.v[s].tu);
+		for (size_t k = 0; t && ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
+			read_pass(t, &rule, &ss.v[s], k);
+		leak_scan_free(ss.v[s].data);
+	}
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (ad->tus[i].frameworks.n)
+			ad->tus[i].f.frameworks = strvec_join(&ad->tus[i].frameworks, ", ");
+	pp_sources_free(&ss);
+	header_groups_free(&rule.groups);
+	free(names);
+}
+
+/* ---- probe TUs ---- */
+
+static const char *source_of(const struct advise *ad, const struct advise_tu *t)
+{
+	return ad->build.edges[t->f.edge].inputs.v[0];
+}
+
+static const char *extension_of(const char *path)
+{
+	const char *dot = strrchr(base_name(path), '.');
+	return dot ? dot : ".cpp";
+}
+
+/* t's command with its outputs in the temp dir and `source` compiled in
+ * place of its own; false (with a warning) when the command does not
+ * name its source as ninja does. */
+static bool probe_command(struct advise *ad, const struct advise_tu *t, const char *sub, const char *source,
+			  struct compile_command *cmd)
+{
+	*cmd = (struct compile_command){ 0 };
+	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, cmd, &ad->stripped);
+	const char *own = source_of(ad, t);
+	bool found = false;
+	for (size_t i = 0; i < cmd->argv.n; i++)
+		found |= !strcmp(cmd->argv.v[i], own);
+	if (!found) {
+		warn("%s: its command does not name its source %s; no probe with it", t->f.name, own);
+		compile_command_clear(cmd);
+		return false;
+	}
+	struct strvec from = { 0 }, to = { 0 };
+	strvec_push(&from, own);
+	strvec_push(&to, source);
+	driver_substitute(cmd, &from, &to);
+	strvec_clear(&from);
+	strvec_clear(&to);
+	return true;
+}
+
+static char *write_probe(const char *name, const char *ext, void (*write)(FILE *, const void *), const void *arg)
+{
+	char *path = xasprintf("%s/%s%s", tmpdir_path(), name, ext);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		die(EXIT_INTERNAL, "cannot write %s: %s", path, strerror(errno));
+	write(f, arg);
+	if (fclose(f))
+		die(EXIT_INTERNAL, "cannot write %s: %s", path, strerror(errno));
+	return path;
+}
+
+static void write_includes(FILE *f, const void *arg)
+{
+	const struct strvec *headers = arg;
+	fputs("/* buildwall advise: what these headers cost with this command */\n", f);
+	for (size_t i = 0; i < headers->n; i++)
+		fprintf(f, headers->v[i][0] == '<' ? "#include %s\n" : "#include \"%s\"\n", headers->v[i]);
+}
+
+static void write_empty(FILE *f, const void *arg)
+{
+	(void)arg;
+	fputs("/* buildwall advise: an empty TU, what any TU of this command costs */\n", f);
+}
+
+static void write_map(FILE *f, const void *arg)
+{
+	dispatch_table_write_map(f, *(const size_t *)arg);
+}
+
+static void write_flat(FILE *f, const void *arg)
+{
+	dispatch_table_write_flat(f, *(const size_t *)arg);
+}
+
+/* Add a walls-only probe TU compiling `source` with t's command; -1 when
+ * that command cannot take it. */
+static long add_probe(struct advise *ad, const struct advise_tu *t, const char *name, const char *source)
+{
+	struct compile_command cmd;
+	char *sub = xasprintf("probe-%zu", ad->probe.ntus);
+	bool ok = probe_command(ad, t, sub, source, &cmd);
+	free(sub);
+	if (!ok)
+		return -1;
+	struct pass_tu *p = pass_probe_add(&ad->probe, name, t->f.edge, &cmd);
+	p->walls_only = true;
+	return (long)ad->probe.ntus - 1;
+}
+
+static void add_tu_probe(struct advise *ad, struct advise_tu *t, bool walls_only)
+{
+	if (t->probe_tu >= 0)
+		return;
+	struct compile_command cmd = { 0 };
+	char *sub = xasprintf("probe-%zu", ad->probe.ntus);
+	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
+	free(sub);
+	pass_probe_add(&ad->probe, t->f.name, t->f.edge, &cmd)->walls_only = walls_only;
+	t->probe_tu = (long)ad->probe.ntus - 1;
+}
+
+/* One probe group per (rule, headers): the TUs that share a command shape
+ * and a framework share what its headers cost. */
+static void plan_header_probes(struct advise *ad)
+{
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		if (!t->headers.n)
+			continue;
+		char *list = strvec_join(&t->headers, ", ");
+		char *key = xasprintf("%s\n%s", ad->build.edges[t->f.edge].rule, list);
+		free(list);
+		size_t g = 0;
+		while (g < ad->ngroups && strcmp(ad->groups[g].key, key))
+			g++;
+		if (g < ad->ngroups) {
+			free(key);
+			t->group = (long)g;
+			continue;
+		}
+		ad->groups = xrealloc(ad->groups, (ad->ngroups + 1) * sizeof(*ad->groups));
+		struct probe_group *pg = &ad->groups[ad->ngroups++];
+		*pg = (struct probe_group){ .key = key, .donor = i, .headers_tu = -1, .empty_tu = -1 };
+		for (size_t h = 0; h < t->headers.n; h++)
+			strvec_push(&pg->headers, t->headers.v[h]);
+		t->group = (long)g;
+		const char *ext = extension_of(source_of(ad, t));
+		char *stem = xasprintf("headers-%zu", g), *estem = xasprintf("empty-%zu", g);
+		char *hsrc = write_probe(stem, ext, write_includes, &pg->headers);
+		char *esrc = write_probe(estem, ext, write_empty, NULL);
+		char *hname = xasprintf("header probe %zu (%s's command)", g, t->f.name);
+		char *ename = xasprintf("empty probe %zu (%s's command)", g, t->f.name);
+		pg->headers_tu = add_probe(ad, t, hname, hsrc);
+		pg->empty_tu = add_probe(ad, t, ename, esrc);
+		free(hname);
+		free(ename);
+		free(hsrc);
+		free(esrc);
+		free(stem);
+		free(estem);
+	}
+}
+
+/* A host TU's dispatch table, from its host pass preprocessed once more
+ * (pp's outputs are gone by now), and its two probes. */
+static void plan_table_probes(struct advise *ad, struct advise_tu *t, size_t index)
+{
+	struct compile_command cmd = { 0 };
+	char *sub = xasprintf("table-%zu", index);
+	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
+	char *outdir = tmpdir_subdir(sub), *log = xasprintf("%s/%s.log", tmpdir_path(), sub);
+	struct pp_plan plan = { 0 };
+	char *err = preprocess_plan(&cmd, ad->dir, false, outdir, log, ad->timeout, &plan);
+	if (err) {
+		warn("%s: cannot preprocess it for its dispatch table: %s", t->f.name, err);
+		free(err);
+	} else if (plan.n) {
+		struct proc p = { .argv = plan.v[0].argv.v, .env_extra = plan.v[0].env.v, .cwd = ad->dir, .out_path = log,
+				  .timeout_s = ad->timeout };
+		progress_set("%s: looking for a dispatch table", t->f.name);
+		proc_run(&p);
+		progress_clear();
+		proc_exit_if_interrupted();
+		FILE *f = proc_succeeded(&p) ? fopen(plan.v[0].output, "r") : NULL;
+		if (f) {
+			struct dispatch_tables dt;
+			dispatch_tables_scan(f, &dt);
+			fclose(f);
+			t->f.table_entries = dt.entries;
+		} else {
+			warn("%s: its host pass did not preprocess; no dispatch table read", t->f.name);
+		}
+		remove(plan.v[0].output);
+	}
+	pp_plan_free(&plan);
+	if (t->f.table_entries) {
+		const char *ext = extension_of(source_of(ad, t));
+		char *mstem = xasprintf("table-map-%zu", index), *fstem = xasprintf("table-flat-%zu", index);
+		char *msrc = write_probe(mstem, ext, write_map, &t->f.table_entries);
+		char *fsrc = write_probe(fstem, ext, write_flat, &t->f.table_entries);
+		char *mname = xasprintf("%s's table, %zu std::function entries", t->f.name, t->f.table_entries);
+		char *fname = xasprintf("%s's table, flat", t->f.name);
+		t->table_tu = add_probe(ad, t, mname, msrc);
+		t->flat_tu = add_probe(ad, t, fname, fsrc);
+		free(mname);
+		free(fname);
+		free(msrc);
+		free(fsrc);
+		free(mstem);
+		free(fstem);
+	}
+	compile_command_clear(&cmd);
+	free(outdir);
+	free(log);
+	free(sub);
+}
+
+/* "gen/opus_gemm_#.cu cuda_compile": instances generated from one
+ * template differ in their digits. */
+static char *family_of(const struct advise *ad, const struct advise_tu *t)
+{
+	char *name = xstrdup(base_name(source_of(ad, t)));
+	size_t w = 0;
+	for (size_t r = 0; name[r]; r++)
+		if (!(name[r] >= '0' && name[r] <= '9') || !w || name[w - 1] != '#')
+			name[w++] = name[r] >= '0' && name[r] <= '9' ? '#' : name[r];
+	name[w] = '\0';
+	char *family = xasprintf("%s %s", name, ad->build.edges[t->f.edge].rule);
+	free(name);
+	return family;
+}
+
+/* Generated into the build tree (aiter's blob/, the demo's gen/), or one
+ * of several TUs that differ only in digits. */
+static void mark_generated(struct advise *ad)
+{
+	char *dir = realpath(ad->dir, NULL);
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		t->family = family_of(ad, t);
+		char *abs = path_in(ad->dir, source_of(ad, t));
+		char *real = realpath(abs, NULL);
+		t->f.generated = dir && real && path_below(real, dir);
+		free(real);
+		free(abs);
+	}
+	for (size_t i = 0; i < ad->ntus; i++)
+		for (size_t j = 0; j < ad->ntus; j++)
+			if (i != j && strchr(ad->tus[i].family, '#') && !strcmp(ad->tus[i].family, ad->tus[j].family))
+				ad->tus[i].f.generated = true;
+	free(dir);
+}
+
+/* The pass probe, phases and all, on the slowest kernel TU (is it kernel
+ * work?), and its pass walls on one instance of each generated family
+ * whose host pass parses a framework (the glue a fused TU takes over, and
+ * the baseline/probed ratio). */
+static void plan_tu_probes(struct advise *ad)
+{
+	long slowest = -1;
+	for (size_t i = 0; i < ad->ntus; i++) {
+		const struct advise_tu *t = &ad->tus[i];
+		if (t->f.kernel && (slowest < 0 || ad->seconds[t->f.edge] > ad->seconds[ad->tus[slowest].f.edge]))
+			slowest = (long)i;
+	}
+	if (slowest >= 0)
+		add_tu_probe(ad, &ad->tus[slowest], false);
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		if (!t->f.kernel || !t->f.generated || !t->f.host_framework)
+			continue;
+		bool family_probed = false;
+		for (size_t j = 0; j < ad->ntus; j++)
+			family_probed |= ad->tus[j].probe_tu >= 0 && !strcmp(ad->tus[j].family, t->family);
+		if (!family_probed)
+			add_tu_probe(ad, t, true);
+	}
+}
+
+/* ---- from the probes to the facts ---- */
+
+static const struct pass_tu *probed(const struct advise *ad, long i)
+{
+	return i >= 0 && !ad->probe.tus[i].failed ? &ad->probe.tus[i] : NULL;
+}
+
+static double positive(double s)
+{
+	return s > 0 ? s : 0;
+}
+
+static void read_probes(struct advise *ad)
+{
+	for (size_t g = 0; g < ad->ngroups; g++) {
+		struct probe_group *pg = &ad->groups[g];
+		const struct pass_tu *h = probed(ad, pg->headers_tu), *e = probed(ad, pg->empty_tu);
+		pg->cost.headers = strvec_join(&pg->headers, ", ");
+		pg->cost.command_of = xstrdup(ad->tus[pg->donor].f.name);
+		if (!h || !e) {
+			warn("the header probe with %s's command failed; no saving from it", ad->tus[pg->donor].f.name);
+			continue;
+		}
+		pg->measured = true;
+		pg->cost.base_host = pass_tu_side(e, PASS_HOST);
+		pg->cost.base_device = pass_tu_side(e, PASS_DEVICE);
+		pg->cost.host = positive(pass_tu_side(h, PASS_HOST) - pg->cost.base_host);
+		pg->cost.device = positive(pass_tu_side(h, PASS_DEVICE) - pg->cost.base_device);
+	}
+	/* Scale: each probed TU's baseline seconds per probed second; the
+	 * median of those for the rest. */
+	double *ratios = xcalloc(ad->ntus, sizeof(double));
+	size_t nratios = 0;
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		const struct pass_tu *p = probed(ad, t->probe_tu);
+		t->f.scale = NAN;
+		if (p && p->wall.median > 0 && ad->seconds[t->f.edge] > 0)
+			ratios[nratios++] = t->f.scale = ad->seconds[t->f.edge] / p->wall.median;
+	}
+	double typical = nratios ? median_of(ratios, nratios) : 1;
+	free(ratios);
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		if (isnan(t->f.scale))
+			t->f.scale = typical;
+		if (t->group >= 0 && ad->groups[t->group].measured)
+			t->f.cost = &ad->groups[t->group].cost;
+		const struct pass_tu *p = probed(ad, t->probe_tu);
+		if (p) {
+			const struct verdict *v = &p->bd.verdict;
+			t->f.probed = true;
+			t->f.codegen_bound = v->kind == VERDICT_DEVICE && v->phase == PHASE_CODEGEN;
+			t->f.codegen_share = v->phase_share;
+			if (v->heaviest)
+				t->f.codegen_pass = v->heaviest->arch ? xasprintf("device %s", v->heaviest->arch)
+								       : xstrdup("device");
+			const struct pass_tu *h = t->group >= 0 ? probed(ad, ad->groups[t->group].headers_tu) : NULL;
+			if (t->f.generated && h)
+				t->f.glue = positive(pass_tu_side(p, PASS_HOST) - pass_tu_side(h, PASS_HOST));
+		}
+		const struct pass_tu *map = probed(ad, t->table_tu), *flat = probed(ad, t->flat_tu);
+		if (map && flat)
+			t->f.table_saving = map->wall.median - flat->wall.median;
+	}
+}
+
+/* ---- rendering ---- */
+
+static const char *const policy_words[] = { "manifest order", "longest path first" };
+
+static int by_wall_alone(const void *a, const void *b)
+{
+	const struct fix *x = *(const struct fix *const *)a, *y = *(const struct fix *const *)b;
+	return (x->alone.wall > y->alone.wall) - (x->alone.wall < y->alone.wall);
+}
+
+/* Applicable fixes, lowest predicted wall alone first; n set. */
+static const struct fix **ranked(const struct advice *a, size_t *n)
+{
+	const struct fix **v = xcalloc(NFIXES, sizeof(*v));
+	*n = 0;
+	for (int id = 0; id < NFIXES; id++)
+		if (a->fixes[id].applies)
+			v[(*n)++] = &a->fixes[id];
+	qsort(v, *n, sizeof(*v), by_wall_alone);
+	return v;
+}
+
+static double percent(double now, double base)
+{
+	return base > 0 ? 100 * (now - base) / base : 0;
+}
+
+static const char *tu_name(const struct advise *ad, size_t tu)
+{
+	return ad->tus[tu].f.name;
+}
+
+static char *savings_text(const struct fix *f)
+{
+	if (!f->ntus)
+		return xstrdup("-");
+	double lo = f->saving[0], hi = f->saving[0];
+	for (size_t k = 1; k < f->ntus; k++) {
+		lo = f->saving[k] < lo ? f->saving[k] : lo;
+		hi = f->saving[k] > hi ? f->saving[k] : hi;
+	}
+	return hi - lo < 0.005 ? xasprintf("%.2f s", lo) : xasprintf("%.2f-%.2f s", lo, hi);
+}
+
+static char *tus_text(const struct advise *ad, const struct fix *f)
+{
+	if (!f->ntus)
+		return xstrdup("(the build)");
+	return f->ntus == 1 ? xstrdup(tu_name(ad, f->tus[0]))
+			    : xasprintf("%s +%zu", tu_name(ad, f->tus[0]), f->ntus - 1);
+}
+
+static void render_table(const struct advise *ad)
+{
+	const struct advice *a = &ad->advice;
+	printf("%sadvise%s: %zu compile step%s in %s; baseline from %s", c_bold(stdout), c_reset(stdout), ad->ntus,
+	       ad->ntus == 1 ? "" : "s", ad->dir, ad->baseline_source);
+	if (!isnan(ad->recorded_wall))
+		printf(" (recorded wall %.2f s)", ad->recorded_wall);
+	printf("\npredicted wall at -j %ld (%s: %s): %s%.2f s%s; the %s binds\n\n", ad->jobs, policy_words[ad->policy],
+	       ad->policy_why, c_bold(stdout), a->baseline.wall, c_reset(stdout), a->baseline.binds);
+
+	size_t n;
+	const struct fix **v = ranked(a, &n);
+	if (!n)
+		printf("no fix of the playbook applies (what was checked is below)\n");
+	struct table *tab = table_new();
+	table_column(tab, "fix", false);
+	table_column(tab, "TUs", false);
+	table_column(tab, "saving per TU", true);
+	table_column(tab, "wall with it alone", true);
+	for (size_t i = 0; i < n; i++) {
+		char *tus = tus_text(ad, v[i]), *sav = savings_text(v[i]);
+		table_cell(tab, "%s", fix_names[v[i]->id]);
+		table_cell(tab, "%s", tus);
+		table_cell(tab, "%s", sav);
+		table_cell(tab, "%.2f s (%+.0f%%)", v[i]->alone.wall, percent(v[i]->alone.wall, a->baseline.wall));
+		free(tus);
+		free(sav);
+	}
+	if (n)
+		table_print(tab, stdout);
+	table_free(tab);
+	for (size_t i = 0; i < n; i++) {
+		printf("\n%s%s%s: %s\n  evidence: %s\n  measured: %s\n", c_bold(stdout), fix_names[v[i]->id], c_reset(stdout),
+		       fix_titles[v[i]->id], v[i]->evidence, v[i]->measured_by);
+		if (v[i]->ntus > 1) {
+			printf("  TUs:");
+			for (size_t k = 0; k < v[i]->ntus; k++)
+				printf("%s %s (%.2f s)", k ? "," : "", tu_name(ad, v[i]->tus[k]), v[i]->saving[k]);
+			printf("\n");
+		}
+	}
+	free(v);
+
+	printf("\n%splan%s (predicted; each step on top of the ones before):\n", c_bold(stdout), c_reset(stdout));
+	tab = table_new();
+	table_column(tab, "step", true);
+	table_column(tab, "fix", false);
+	table_column(tab, "predicted wall", true);
+	table_column(tab, "vs baseline", true);
+	table_column(tab, "binds", false);
+	table_cell(tab, "0");
+	table_cell(tab, "baseline");
+	table_cell(tab, "%.2f s", a->baseline.wall);
+	table_cell(tab, "-");
+	table_cell(tab, "%s", a->baseline.binds);
+	for (size_t s = 0; s < a->nplan; s++) {
+		table_cell(tab, "%zu", s + 1);
+		table_cell(tab, "%s", fix_names[a->plan[s].id]);
+		table_cell(tab, "%.2f s", a->plan[s].after.wall);
+		table_cell(tab, "%+.0f%%", percent(a->plan[s].after.wall, a->baseline.wall));
+		table_cell(tab, "%s", a->plan[s].after.binds);
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	printf("at the end, the critical path (%.2f s):", a->final_critical);
+	for (size_t i = 0; i < a->nfinal; i++)
+		printf("%s %s", i ? " ->" : "", ad->build.edges[a->final_chain[i]].outputs.v[0]);
+	printf("\n");
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (ad->tus[i].f.codegen_bound)
+			printf("kernel work: %s: machine code generation is %.0f%% of its %s pass; no build-side fix "
+			       "(unrolling, register pressure)\n", ad->tus[i].f.name, 100 * ad->tus[i].f.codegen_share,
+			       ad->tus[i].f.codegen_pass);
+	printf("\nchecked, does not apply:\n");
+	for (int id = 0; id < NFIXES; id++)
+		if (!a->fixes[id].applies)
+			printf("  %s: %s\n", fix_names[id], a->fixes[id].not_applicable);
+}
+
+static json_t *json_prediction(const struct prediction *p)
+{
+	return json_build("{s:o, s:o, s:o, s:s}", "wall_s", json_seconds(p->wall), "critical_path_s",
+			  json_seconds(p->critical), "work_bound_s", json_seconds(p->work), "binds", p->binds);
+}
+
+static json_t *json_probe(const struct advise *ad, long i)
+{
+	const struct pass_tu *p = &ad->probe.tus[i];
+	double missing = NAN;
+	return json_build("{s:s, s:s, s:o, s:o, s:o}", "probe", p->name, "status", p->failed ? "failed" : "ok",
+			  "wall_s", json_seconds(p->failed ? missing : p->wall.median),
+			  "host_s", json_seconds(p->failed ? missing : pass_tu_side(p, PASS_HOST)),
+			  "device_s", json_seconds(p->failed ? missing : pass_tu_side(p, PASS_DEVICE)));
+}
+
+static void render_json(const struct advise *ad)
+{
+	const struct advice *a = &ad->advice;
+	json_t *doc = json_document("advise", ad->dir, ad->failures);
+	json_object_set_new(doc, "jobs", json_integer(ad->jobs));
+	json_object_set_new(doc, "policy", json_string(ad->policy == POLICY_CRITICAL ? "critical" : "manifest"));
+	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o}", "durations", ad->baseline_source,
+		"recorded_wall_s", json_seconds(ad->recorded_wall), "predicted", json_prediction(&a->baseline),
+		"contention", ad->measured ? json_contention(&ad->m.contention) : json_null()));
+	json_t *fixes = json_array(), *checked = json_array();
+	size_t n;
+	const struct fix **v = ranked(a, &n);
+	for (size_t i = 0; i < n; i++) {
+		json_t *tus = json_array();
+		for (size_t k = 0; k < v[i]->ntus; k++)
+			json_array_append_new(tus, json_build("{s:s, s:o}", "target", tu_name(ad, v[i]->tus[k]),
+							      "saving_s", json_seconds(v[i]->saving[k])));
+		json_array_append_new(fixes, json_build("{s:s, s:s, s:o, s:o, s:s, s:s, s:o}", "fix", fix_names[v[i]->id],
+			"title", fix_titles[v[i]->id], "tus", tus, "added_s", json_seconds(v[i]->added),
+			"evidence", v[i]->evidence, "measured_by", v[i]->measured_by,
+			"predicted", json_prediction(&v[i]->alone)));
+	}
+	free(v);
+	for (int id = 0; id < NFIXES; id++)
+		if (!a->fixes[id].applies)
+			json_array_append_new(checked, json_build("{s:s, s:s}", "fix", fix_names[id], "checked",
+								  a->fixes[id].not_applicable));
+	json_object_set_new(doc, "fixes", fixes);
+	json_object_set_new(doc, "not_applicable", checked);
+	json_t *plan = json_array();
+	for (size_t s = 0; s < a->nplan; s++)
+		json_array_append_new(plan, json_build("{s:i, s:s, s:o}", "step", (int)s + 1, "fix", fix_names[a->plan[s].id],
+						       "predicted", json_prediction(&a->plan[s].after)));
+	json_object_set_new(doc, "plan", plan);
+	json_t *chain = json_array(), *kernel = json_array(), *probes = json_array();
+	for (size_t i = 0; i < a->nfinal; i++)
+		json_array_append_new(chain, json_string(ad->build.edges[a->final_chain[i]].outputs.v[0]));
+	json_object_set_new(doc, "final", json_build("{s:o, s:o}", "critical_path", chain, "critical_path_s",
+						     json_seconds(a->final_critical)));
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (ad->tus[i].f.codegen_bound)
+			json_array_append_new(kernel, json_build("{s:s, s:s, s:f}", "target", ad->tus[i].f.name, "pass",
+								 ad->tus[i].f.codegen_pass, "codegen_share",
+								 round(ad->tus[i].f.codegen_share * 1000) / 1000));
+	json_object_set_new(doc, "kernel_work", kernel);
+	for (size_t i = 0; i < ad->probe.ntus; i++)
+		json_array_append_new(probes, json_probe(ad, (long)i));
+	json_object_set_new(doc, "probes", probes);
+	json_print(doc);
+}
+
+static void advise_free(struct advise *ad)
+{
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		strvec_clear(&t->headers);
+		strvec_clear(&t->frameworks);
+		free(t->f.frameworks);
+		free(t->f.leak_chain);
+		free(t->f.leak_fix);
+		free(t->f.codegen_pass);
+		free(t->family);
+	}
+	free(ad->tus);
+	for (size_t g = 0; g < ad->ngroups; g++) {
+		free(ad->groups[g].key);
+		strvec_clear(&ad->groups[g].headers);
+		free(ad->groups[g].cost.headers);
+		free(ad->groups[g].cost.command_of);
+	}
+	free(ad->groups);
+	pass_probe_free(&ad->probe);
+	if (ad->measured)
+		measurement_free(&ad->m);
+	advice_free(&ad->advice);
+	strvec_clear(&ad->stripped);
+	free(ad->seconds);
+	free(ad->policy_why);
+	ninja_build_free(&ad->build);
+}
+
+int cmd_advise(int argc, char **argv)
+{
+	struct advise ad = { .dir = ".", .parallel = cpu_count() };
+	struct policy_option policy = { 0 };
+	bool json = false;
+	const struct opt opts[] = {
+		OPT_DIR(&ad.dir),
+		OPT_BUILD_JOBS(&ad.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
+		OPT_POLICY(&policy),
+		OPT_PARALLEL(&ad.parallel, "run P probes at once (default: CPUs; savings are scaled by\n"
+			     "each TU's baseline/probed wall, which carries the contention)"),
+		OPT_TIMEOUT(&ad.timeout, "give up on a compile or probe after S seconds (counts as failed)"),
+		OPT_JSON(&json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("advise", argc, argv, opts, usage);
+	if (!ad.jobs)
+		ad.jobs = jobs_from_env("advise");
+	if (!ad.jobs)
+		ad.jobs = cpu_count();
+	if (ad.parallel > PROC_MAX_RUNNING)
+		ad.parallel = PROC_MAX_RUNNING;
+
+	snapshot_guard(ad.dir);
+	ninja_load(ad.dir, &ad.build);
+	if (policy.given) {
+		ad.policy = policy.policy;
+		ad.policy_why = xstrdup("--policy");
+	} else {
+		ad.policy = ninja_policy(&ad.policy_why);
+	}
+	bool *selected = xcalloc(ad.build.n, sizeof(bool));
+	steps_select("advise", &ad.build, argv + first, (size_t)(argc - first), selected);
+	ad.tus = xcalloc(ad.build.n, sizeof(*ad.tus));
+	for (size_t i = 0; i < ad.build.n; i++) {
+		if (!selected[i])
+			continue;
+		steps_check_built(ad.dir, &ad.build.edges[i]);
+		ad.tus[ad.ntus++] = (struct advise_tu){ .f = { .edge = i, .name = ad.build.edges[i].outputs.v[0],
+							       .glue = NAN, .table_saving = NAN },
+							.group = -1, .probe_tu = -1, .table_tu = -1, .flat_tu = -1 };
+	}
+	baseline(&ad, selected);
+	free(selected);
+
+	preprocess_tus(&ad);
+	mark_generated(&ad);
+	ad.probe = (struct pass_probe){ .dir = ad.dir, .build = &ad.build, .repeats = 1, .parallel = ad.parallel,
+					.timeout = ad.timeout, .th = { 5.0, 0.7 } };
+	plan_header_probes(&ad);
+	for (size_t i = 0; i < ad.ntus; i++)
+		if (!ad.tus[i].f.kernel)
+			plan_table_probes(&ad, &ad.tus[i], i);
+	plan_tu_probes(&ad);
+	steps_note_stripped(&ad.stripped);
+	pass_probe_run(&ad.probe);
+	ad.failures += ad.probe.failures;
+	read_probes(&ad);
+
+	struct tu_facts *facts = xcalloc(ad.ntus ? ad.ntus : 1, sizeof(*facts));
+	for (size_t i = 0; i < ad.ntus; i++)
+		facts[i] = ad.tus[i].f;
+	const struct advice_input in = { &ad.build, ad.seconds, facts, ad.ntus,
+					 { (int)ad.jobs, ad.policy, ad.m.contention.samples ? ad.m.contention.cores : 0,
+					   ad.m.contention.share }, cpu_count() };
+	advice_build(&in, &ad.advice);
+	free(facts);
+	proc_exit_if_interrupted();
+	if (json)
+		render_json(&ad);
+	else
+		render_table(&ad);
+	int status = failures_status(ad.failures, "step", "");
+	advise_free(&ad);
+	return status;
+}

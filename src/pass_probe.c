@@ -1,0 +1,576 @@
+/* The pass probe: see pass_probe.h. */
+#define _GNU_SOURCE
+#include "pass_probe.h"
+#include "headers.h"
+#include "out_table.h"
+#include "nvcc_report.h"
+#include "preprocess.h"
+#include "progress.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char *log_path(const char *what, size_t tu, size_t k)
+{
+	return xasprintf("%s/%s-%zu-%zu.log", tmpdir_path(), what, tu, k);
+}
+
+static void fail_tu(struct pass_probe *ps, struct pass_tu *t, const char *what, const struct proc *p, const char *log)
+{
+	t->failed = true;
+	char *why = proc_report_failure(p, log, "%s: %s", t->name, what);
+	t->failure = xasprintf("%s: %s", what, why);
+	ps->failures++;
+	free(why);
+}
+
+static void record_whole(struct pass_tu *t, const struct proc *p)
+{
+	t->walls[t->nwalls] = p->wall_s;
+	t->cpus[t->nwalls] = p->cpu_s;
+	t->nwalls++;
+	if (p->maxrss_kb > t->maxrss_kb)
+		t->maxrss_kb = p->maxrss_kb;
+}
+
+/* A plain run's wall, CPU and RSS, with the phases of an instrumented run
+ * of the same job that took `instrumented` seconds (NaN: none): the phases
+ * keep their shares and are scaled to the plain wall, since instrumentation
+ * slows what it measures (-ftime-report: gcc up to 1.7x). */
+static void record_job(struct job_runs *r, double wall, double cpu, long rss, const double *phase, double instrumented)
+{
+	r->walls[r->n] = wall;
+	r->cpus[r->n] = cpu;
+	r->instrumented[r->n] = instrumented;
+	double scale = instrumented > 0 && wall >= 0 ? wall / instrumented : 1;
+	for (int k = 0; k < NPHASES; k++)
+		r->phases[k][r->n] = phase[k] * scale;
+	if (rss > r->maxrss_kb)
+		r->maxrss_kb = rss;
+	r->n++;
+}
+
+static void keep_report(struct job_runs *r, struct time_group *g)
+{
+	if (r->has_report)
+		for (size_t h = 0; h < r->report.nheaviest; h++)
+			free(r->report.heaviest[h].name);
+	r->report = *g;
+	g->nheaviest = 0;
+	r->has_report = true;
+}
+
+/* clang writes temp files into per-compile directories it may not have
+ * created under -###: make the parents of every path in our temp dir. */
+static void make_temp_parents(const struct job *j)
+{
+	const char *tmp = tmpdir_path();
+	for (size_t i = 0; i < j->argv.n; i++) {
+		const char *at = strstr(j->argv.v[i], tmp);
+		if (!at)
+			continue;
+		char *path = xstrdup(at);
+		for (char *slash = path + strlen(tmp) + 1; (slash = strchr(slash, '/')); slash++) {
+			*slash = '\0';
+			if (mkdir(path, 0700) && errno != EEXIST)
+				warn("cannot create %s: %s", path, strerror(errno));
+			*slash = '/';
+		}
+		free(path);
+	}
+}
+
+static const char *job_label(const struct job *j, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s %s%s%s", pass_kind_name(j->pass), j->tool, j->arch ? " " : "", j->arch ? j->arch : "");
+	return buf;
+}
+
+static bool same_arch(const char *a, const char *b)
+{
+	return a && b && !strcmp(nvcc_arch_number(a), nvcc_arch_number(b));
+}
+
+/* Each job's wall from a --time CSV, matched by nvcc's phase name and
+ * arch; NaN (with a warning) where nvcc wrote no row. NULL when the CSV
+ * cannot be read (the TU failed). */
+static double *nvcc_job_walls(struct pass_probe *ps, struct pass_tu *t, const char *csv)
+{
+	const char *name = t->name;
+	struct nvcc_time times = { 0 };
+	char *err = nvcc_time_read(csv, &times);
+	if (err) {
+		warn("%s: nvcc --time wrote %s:%s", name, csv, err);
+		t->failed = true;
+		t->failure = err;
+		ps->failures++;
+		return NULL;
+	}
+	const struct nvcc_run *run = times.n ? &times.runs[times.n - 1] : NULL;
+	bool *used = xcalloc(run ? run->n : 0, sizeof(bool));
+	double *walls = xcalloc(t->jobs.n, sizeof(double));
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const struct job *j = &t->jobs.v[i];
+		walls[i] = NAN;
+		for (size_t k = 0; run && k < run->n; k++) {
+			const struct nvcc_job_time *row = &run->jobs[k];
+			if (used[k] || !j->nvcc_phase || strcmp(row->phase, j->nvcc_phase) ||
+			    (j->pass == PASS_DEVICE && !same_arch(row->arch, j->arch)))
+				continue;
+			used[k] = true;
+			walls[i] = row->seconds;
+			break;
+		}
+		if (isnan(walls[i]))
+			warn("%s: nvcc --time has no row for job %zu (%s)", name, i + 1, j->tool);
+	}
+	free(used);
+	nvcc_time_free(&times);
+	return walls;
+}
+
+/* The phases nvcc's instrumented run gives each job, from its device
+ * trace and the host compiler's report, recorded with the plain run's
+ * job walls. */
+static void record_nvcc(struct pass_tu *t, size_t ti, const double *walls2)
+{
+	const char *name = t->name;
+	char *trace_file = xasprintf("%s/trace-%zu-%ld.json", tmpdir_path(), ti, t->round);
+	struct nvcc_trace tr = { 0 };
+	struct time_report host = { 0 };
+	char *err;
+	if ((err = nvcc_trace_read(trace_file, &tr))) {
+		warn("%s: no device phases: %s:%s", name, trace_file, err);
+		free(err);
+	}
+	if ((err = timereport_read(t->log, &host))) {
+		warn("%s: no host phases: %s", name, err);
+		free(err);
+	}
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const struct job *j = &t->jobs.v[i];
+		double wall = isnan(t->nvcc_walls[i]) ? 0 : t->nvcc_walls[i], phase[NPHASES];
+		phases_unknown(phase);
+		if (!strcmp(j->tool, "cudafe++") || strstr(j->tool, " -E")) {
+			phase[PHASE_FRONT_END] = walls2[i];	/* preprocessing and C++ parsing */
+		} else if (!strcmp(j->tool, "ptxas")) {
+			phase[PHASE_CODEGEN] = walls2[i];
+		} else if (!strcmp(j->tool, "cicc")) {
+			for (size_t a = 0; a < tr.n; a++)
+				if (same_arch(tr.archs[a].arch, j->arch))
+					memcpy(phase, tr.archs[a].cicc, sizeof(phase));
+		} else if (j->nvcc_phase && !strcmp(j->nvcc_phase, "gcc (compiling)") && host.n) {
+			/* The host compiler's last report is its compile. */
+			struct time_group *g = &host.groups[host.n - 1];
+			memcpy(phase, g->phase, sizeof(phase));
+			t->times[i].backend_combined = g->backend_combined;
+			keep_report(&t->runs[i], g);
+		}
+		record_job(&t->runs[i], wall, NAN, -1, phase, walls2[i]);
+	}
+	nvcc_trace_free(&tr);
+	time_report_free(&host);
+	free(trace_file);
+}
+
+/* A plain job run and, for a compiler proper, its -ftime-report twin:
+ * the twin's report gives the phases. */
+static void record_replayed(struct pass_tu *t, const struct proc *plain, const struct proc *twin)
+{
+	double phase[NPHASES];
+	phases_unknown(phase);
+	if (twin) {
+		struct time_report rep = { 0 };
+		char *err = timereport_read(t->log, &rep);
+		if (err) {
+			warn("%s: cannot read the time report of job %zu: %s", t->name,
+			     t->job + 1, err);
+			free(err);
+		} else if (rep.n) {
+			struct time_group *g = &rep.groups[rep.n - 1];
+			memcpy(phase, g->phase, sizeof(phase));
+			t->times[t->job].backend_combined = g->backend_combined;
+			keep_report(&t->runs[t->job], g);
+		}
+		time_report_free(&rep);
+	}
+	record_job(&t->runs[t->job], plain->wall_s, plain->cpu_s, plain->maxrss_kb, phase, twin ? twin->wall_s : NAN);
+}
+
+/* The next process of t's probe into p; false when its probe is over.
+ *   whole:  the whole compile, until it has `whole_runs` runs (--top's
+ *           re-timing may have given it some);
+ *   jobs:   clang, hipcc, gcc: each job alone, plain, then a compiler
+ *           proper again with -ftime-report; every repeat;
+ *   nvcc:   a plain run with --time alone (the TU's wall and every job's:
+ *           nvcc runs them one after another and times each), then one
+ *           with the device trace and the host compiler's -ftime-report. */
+static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long whole_runs, bool whole_only, struct proc *p)
+{
+	const char *name = t->name;
+	strvec_clear(&t->argv);
+	free(t->log);
+	t->log = NULL;
+	if (t->stage == STAGE_WHOLE && (long)t->nwalls >= whole_runs) {
+		if (whole_only)
+			return false;
+		t->stage = STAGE_JOBS;
+		t->timed_by = "buildwall (each job re-run alone; compilers once more with -ftime-report)";
+		for (size_t i = 0; i < t->jobs.n; i++)
+			make_temp_parents(&t->jobs.v[i]);
+	}
+	if ((t->stage == STAGE_JOBS || t->stage == STAGE_NVCC) && t->round >= ps->repeats)
+		t->stage = STAGE_DONE;
+	if (t->stage == STAGE_DONE)
+		return false;
+	for (size_t a = 0; t->stage != STAGE_JOBS && a < t->cmd.argv.n; a++)
+		strvec_push(&t->argv, t->cmd.argv.v[a]);
+	if (t->stage == STAGE_WHOLE) {
+		t->log = log_path("tu", ti, t->nwalls);
+		progress_set("%s: whole compile (run %zu/%ld)", name, t->nwalls + 1, whole_runs);
+	} else if (t->stage == STAGE_NVCC) {
+		t->timed_by = "nvcc --time (jobs run one after another by nvcc); phases from a second, instrumented run";
+		t->log = log_path("tu", ti, (size_t)t->round);
+		strvec_push(&t->argv, "--time");
+		strvec_pushf(&t->argv, "%s/time-%s%zu-%ld.csv", tmpdir_path(), t->second ? "instrumented-" : "", ti, t->round);
+		if (t->second) {
+			strvec_push(&t->argv, "-fdevice-time-trace");
+			strvec_pushf(&t->argv, "%s/trace-%zu-%ld", tmpdir_path(), ti, t->round);
+			strvec_push(&t->argv, "-Xcompiler");
+			strvec_push(&t->argv, "-ftime-report");
+		}
+		progress_set("%s: nvcc %s (run %ld/%ld)", name, t->second ? "with its traces" : "--time", t->round + 1,
+			     ps->repeats);
+	} else {
+		const struct job *j = &t->jobs.v[t->job];
+		for (size_t a = 0; a < j->argv.n; a++)
+			strvec_push(&t->argv, j->argv.v[a]);
+		if (t->second)
+			strvec_push(&t->argv, "-ftime-report");
+		char label[160];
+		t->log = log_path("job", ti, t->job);
+		progress_set("%s: job %zu/%zu (%s%s)", name, t->job + 1, t->jobs.n, job_label(j, label, sizeof(label)),
+			     t->second ? ", -ftime-report" : "");
+	}
+	*p = (struct proc){ .argv = t->argv.v, .env_extra = t->cmd.env.v, .cwd = ps->dir, .out_path = t->log,
+			    .timeout_s = ps->timeout };
+	return true;
+}
+
+/* Take a finished run of t's probe and move its cursor on. */
+static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, const struct proc *p)
+{
+	if (!proc_succeeded(p)) {
+		char label[160], *what = t->stage == STAGE_JOBS
+			? xasprintf("job %zu of %zu (%s)", t->job + 1, t->jobs.n, job_label(&t->jobs.v[t->job], label, sizeof(label)))
+			: xstrdup("the compile");
+		fail_tu(ps, t, what, p, t->log);
+		free(what);
+		t->stage = STAGE_DONE;
+		return;
+	}
+	if (t->stage == STAGE_WHOLE) {
+		record_whole(t, p);
+	} else if (t->stage == STAGE_NVCC && !t->second) {
+		if (t->nwalls < (size_t)ps->repeats)	/* else --top's re-timing gave it */
+			record_whole(t, p);
+		char *csv = xasprintf("%s/time-%zu-%ld.csv", tmpdir_path(), ti, t->round);
+		free(t->nvcc_walls);
+		t->nvcc_walls = nvcc_job_walls(ps, t, csv);
+		free(csv);
+		if (!t->nvcc_walls) {
+			t->stage = STAGE_DONE;
+		} else if (t->walls_only) {
+			double phase[NPHASES];
+			phases_unknown(phase);
+			for (size_t i = 0; i < t->jobs.n; i++)
+				record_job(&t->runs[i], isnan(t->nvcc_walls[i]) ? 0 : t->nvcc_walls[i], NAN, -1, phase, NAN);
+			t->round++;
+		} else {
+			t->second = true;
+		}
+	} else if (t->stage == STAGE_NVCC) {
+		char *csv = xasprintf("%s/time-instrumented-%zu-%ld.csv", tmpdir_path(), ti, t->round);
+		double *walls2 = nvcc_job_walls(ps, t, csv);
+		free(csv);
+		if (walls2)
+			record_nvcc(t, ti, walls2);
+		else
+			t->stage = STAGE_DONE;
+		free(walls2);
+		t->second = false;
+		t->round++;
+	} else if (!t->second && t->jobs.v[t->job].time_report && !t->walls_only) {
+		t->plain = *p;	/* its twin runs next */
+		t->second = true;
+	} else {
+		record_replayed(t, t->second ? &t->plain : p, t->second ? p : NULL);
+		t->second = false;
+		if (++t->job == t->jobs.n) {
+			t->job = 0;
+			t->round++;
+		}
+	}
+}
+
+/* The pool's view: every TU's probe, at most --parallel TUs at once, one
+ * process of a TU at a time (its jobs read each other's outputs). */
+struct probing {
+	struct pass_probe *ps;
+	long whole_runs;
+	bool whole_only;
+};
+
+static long next_tu_run(void *ctx, struct proc *p)
+{
+	struct probing *pr = ctx;
+	for (size_t i = 0; i < pr->ps->ntus; i++) {
+		struct pass_tu *t = &pr->ps->tus[i];
+		if (t->running || t->failed || t->stage == STAGE_DONE)
+			continue;
+		if (next_run(pr->ps, t, i, pr->whole_runs, pr->whole_only, p)) {
+			t->running = true;
+			return (long)i;
+		}
+		if (pr->whole_only)
+			t->stage = STAGE_DONE;
+	}
+	return -1;
+}
+
+static void tu_run_finished(void *ctx, long i, struct proc *p)
+{
+	struct probing *pr = ctx;
+	struct pass_tu *t = &pr->ps->tus[i];
+	t->running = false;
+	run_finished(pr->ps, t, (size_t)i, p);
+}
+
+static void run_probes(struct pass_probe *ps, long whole_runs, bool whole_only)
+{
+	struct probing pr = { ps, whole_runs, whole_only };
+	const struct proc_pool pool = { next_tu_run, tu_run_finished, &pr };
+	proc_run_parallel(ps->parallel, &pool);
+}
+
+static void summarize_tu(struct pass_probe *ps, struct pass_tu *t)
+{
+	t->wall = summarize(t->walls, t->nwalls);
+	t->cpu = summarize(t->cpus, t->nwalls);
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		struct job_runs *r = &t->runs[i];
+		struct job_time *jt = &t->times[i];
+		jt->wall = median_of(r->walls, r->n);
+		jt->cpu = median_of(r->cpus, r->n);
+		jt->instrumented = median_of(r->instrumented, r->n);
+		jt->maxrss_kb = r->maxrss_kb;
+		for (int k = 0; k < NPHASES; k++)
+			jt->phase[k] = median_of(r->phases[k], r->n);
+		if (r->has_report) {
+			/* The report's rows are of the instrumented run: scaled as the phases are. */
+			double scale = jt->instrumented > 0 ? jt->wall / jt->instrumented : 1;
+			jt->nheaviest = r->report.nheaviest;
+			memcpy(jt->heaviest, r->report.heaviest, sizeof(jt->heaviest));
+			for (size_t h = 0; h < jt->nheaviest; h++)
+				jt->heaviest[h].seconds *= scale;
+		}
+	}
+	breakdown_build(&t->jobs, t->times, &ps->th, &t->bd);
+}
+
+/* List t's jobs (the driver's -### or --dryrun) and make room for their runs. */
+static void list_jobs(struct pass_probe *ps, struct pass_tu *t, size_t ti)
+{
+	const char *name = t->name;
+	char *log = log_path("jobs", ti, 0);
+	progress_set("%s: asking the driver for its jobs", name);
+	char *err = jobs_list(&t->cmd, ps->dir, log, ps->timeout, &t->jobs);
+	progress_clear();
+	if (err) {
+		t->failed = true;
+		t->failure = err;
+		ps->failures++;
+		jobs_report_list_failure(name, err, log);
+		free(log);
+		return;
+	}
+	free(log);
+	size_t n = t->jobs.n, reps = (size_t)ps->repeats;
+	t->runs = xcalloc(n, sizeof(*t->runs));
+	t->times = xcalloc(n, sizeof(*t->times));
+	for (size_t i = 0; i < n; i++) {
+		t->runs[i].walls = xcalloc(reps, sizeof(double));
+		t->runs[i].cpus = xcalloc(reps, sizeof(double));
+		t->runs[i].instrumented = xcalloc(reps, sizeof(double));
+		for (int k = 0; k < NPHASES; k++)
+			t->runs[i].phases[k] = xcalloc(reps, sizeof(double));
+		t->runs[i].maxrss_kb = -1;
+	}
+	t->stage = t->cmd.compiler == COMPILER_NVCC ? STAGE_NVCC : STAGE_WHOLE;
+	t->round = 0;
+	t->job = 0;
+	t->second = false;
+}
+
+void pass_tu_free(struct pass_tu *t)
+{
+	free(t->name);
+	compile_command_clear(&t->cmd);
+	for (size_t i = 0; t->runs && i < t->jobs.n; i++) {
+		struct job_runs *r = &t->runs[i];
+		free(r->walls);
+		free(r->cpus);
+		free(r->instrumented);
+		for (int k = 0; k < NPHASES; k++)
+			free(r->phases[k]);
+		for (size_t h = 0; r->has_report && h < r->report.nheaviest; h++)
+			free(r->report.heaviest[h].name);
+	}
+	job_list_free(&t->jobs);
+	free(t->runs);
+	free(t->times);
+	free(t->walls);
+	free(t->cpus);
+	free(t->failure);
+	breakdown_free(&t->bd);
+	strvec_clear(&t->device_frameworks);
+	strvec_clear(&t->host_frameworks);
+	strvec_clear(&t->argv);
+	free(t->log);
+	free(t->nvcc_walls);
+}
+
+static struct pass_tu *tu_named(struct pass_probe *ps, const char *name)
+{
+	for (size_t i = 0; i < ps->ntus; i++)
+		if (!strcmp(ps->tus[i].name, name))
+			return &ps->tus[i];
+	return NULL;
+}
+
+static const struct pass *device_pass_for(const struct pass_tu *t, const char *arch)
+{
+	for (size_t i = 0; i < t->bd.n; i++) {
+		const struct pass *p = &t->bd.passes[i];
+		if (p->kind == PASS_DEVICE && p->arch && arch && !strcmp(nvcc_arch_number(p->arch), nvcc_arch_number(arch)))
+			return p;
+	}
+	return NULL;
+}
+
+/* Preprocess the timed TUs as pp does, host and device passes, and note
+ * which host-only frameworks each pass parses: a device pass that parses
+ * torch spends its front end on code it never compiles. */
+void pass_probe_find_frameworks(struct pass_probe *ps)
+{
+	struct strvec names = { 0 };
+	bool offload = false;
+	for (size_t i = 0; i < ps->ntus; i++) {
+		if (ps->tus[i].failed)
+			continue;
+		strvec_push(&names, ps->tus[i].name);
+		offload |= ps->tus[i].cmd.compiler != COMPILER_GCC;
+	}
+	if (!names.n) {
+		strvec_clear(&names);
+		return;
+	}
+	struct pp_request req = { .cmd = "passes", .dir = ps->dir, .build = ps->build, .args = names.v, .nargs = names.n,
+				  .device = offload, .jobs = 1, .timeout = ps->timeout };
+	struct pp_sources ss;
+	progress_set("preprocessing %zu TU%s for the framework headers they parse", names.n, names.n == 1 ? "" : "s");
+	pp_collect(&req, &ss);
+	progress_clear();
+	struct header_groups groups;
+	header_groups_init(&groups);
+	for (size_t s = 0; s < ss.n; s++) {
+		const struct pp_source *src = &ss.v[s];
+		struct pass_tu *t = src->scanned ? tu_named(ps, src->tu) : NULL;
+		for (size_t k = 0; t && k < src->scan.nsections; k++) {
+			bool device;
+			char *pass = pp_section_name(src, k, &device);
+			struct header_context ctx;
+			struct header_summary sum;
+			pp_section_context(src, k, NULL, &ctx);
+			const struct pp_section *sec = &src->scan.sections[k];
+			header_summarize(sec, &groups, &ctx, &sum);
+			const struct pass *dp = device ? device_pass_for(t, strchr(pass, ' ') ? strchr(pass, ' ') + 1 : NULL) : NULL;
+			bool heavy = false;
+			for (size_t g = 0; g < groups.n; g++) {
+				if (!groups.v[g].heavy || !sum.groups[g].files)
+					continue;
+				heavy = true;
+				if (device && !strvec_contains(&t->device_frameworks, groups.v[g].title))
+					strvec_push(&t->device_frameworks, groups.v[g].title);
+				if (!device) {
+					char *lines = format_count(sum.groups[g].lines), *all = format_count(sec->lines);
+					strvec_pushf(&t->host_frameworks, "%s (%s of its %s lines)", groups.v[g].title, lines, all);
+					free(lines);
+					free(all);
+				}
+			}
+			if (heavy && dp && !isnan(dp->phase[PHASE_FRONT_END]))
+				t->device_framework_front_end += dp->phase[PHASE_FRONT_END];
+			header_summary_free(&sum);
+			header_context_free(&ctx);
+			free(pass);
+		}
+	}
+	header_groups_free(&groups);
+	pp_sources_free(&ss);
+	strvec_clear(&names);
+}
+
+struct pass_tu *pass_probe_add(struct pass_probe *ps, const char *name, size_t edge, struct compile_command *cmd)
+{
+	if (ps->ntus == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 8;
+		ps->tus = xrealloc(ps->tus, ps->cap * sizeof(*ps->tus));
+	}
+	struct pass_tu *t = &ps->tus[ps->ntus++];
+	*t = (struct pass_tu){ .name = xstrdup(name), .edge = edge, .cmd = *cmd };
+	*cmd = (struct compile_command){ 0 };
+	t->walls = xcalloc((size_t)ps->repeats, sizeof(double));
+	t->cpus = xcalloc((size_t)ps->repeats, sizeof(double));
+	return t;
+}
+
+void pass_probe_time_whole(struct pass_probe *ps)
+{
+	run_probes(ps, 1, true);
+}
+
+void pass_probe_run(struct pass_probe *ps)
+{
+	for (size_t i = 0; i < ps->ntus; i++)
+		if (!ps->tus[i].failed)
+			list_jobs(ps, &ps->tus[i], i);
+	run_probes(ps, ps->repeats, false);
+	for (size_t i = 0; i < ps->ntus; i++)
+		if (!ps->tus[i].failed)
+			summarize_tu(ps, &ps->tus[i]);
+}
+
+double pass_tu_side(const struct pass_tu *t, enum pass_kind side)
+{
+	double s = 0;
+	for (size_t i = 0; i < t->bd.n; i++)
+		if (t->bd.passes[i].kind == side)
+			s += t->bd.passes[i].seconds;
+	return s;
+}
+
+void pass_probe_free(struct pass_probe *ps)
+{
+	for (size_t i = 0; i < ps->ntus; i++)
+		pass_tu_free(&ps->tus[i]);
+	free(ps->tus);
+	ps->tus = NULL;
+	ps->ntus = ps->cap = 0;
+}

@@ -1,0 +1,96 @@
+/* The pass probe: each TU's compile split into the jobs its driver runs
+ * (-###, nvcc --dryrun), every job timed (plain runs for walls, CPU and
+ * RSS; an instrumented twin for the phases, scaled to the plain wall), and
+ * the breakdown into passes and phases with its verdict. Used by passes on
+ * a tree's TUs and by advise on its probe TUs (one-line sources compiled
+ * with a TU's exact command). Runs in the temp dir; the build dir is only
+ * read.
+ *
+ * Ownership: a pass_probe owns its TUs and everything in them; `dir` and
+ * `build` are the caller's. */
+#ifndef BUILDWALL_PASS_PROBE_H
+#define BUILDWALL_PASS_PROBE_H
+
+#include "driver.h"
+#include "jobs.h"
+#include "ninja.h"
+#include "passes.h"
+#include "proc.h"
+#include "stats.h"
+#include "timereport.h"
+
+/* One job's repeated measurements; summarized into a job_time. Walls,
+ * CPU and RSS are of plain runs; an instrumented run (-ftime-report,
+ * nvcc's traces) gives the phases, scaled to the plain wall. */
+struct job_runs {
+	double *walls, *cpus;
+	double *instrumented;	/* the instrumented run's wall; NaN where there was none */
+	double *phases[NPHASES];
+	long maxrss_kb;
+	size_t n;
+	struct time_group report;	/* the last run's report, for heaviest passes */
+	bool has_report;
+};
+
+struct pass_tu {
+	char *name;		/* the target it compiles, or what a probe TU is */
+	size_t edge;		/* the caller's (passes: the edge it re-runs) */
+	struct compile_command cmd;
+	struct job_list jobs;
+	struct job_runs *runs;
+	struct job_time *times;
+	double *walls, *cpus;
+	size_t nwalls;
+	long maxrss_kb;
+	struct summary wall, cpu;
+	bool failed;
+	char *failure;
+	bool walls_only;	/* no instrumented runs: pass walls, no phases */
+	const char *timed_by;	/* who timed the jobs */
+	struct breakdown bd;
+	/* Where its probe is (the pool runs several TUs' probes at once): the
+	 * stage, the repeat and job under way, and whether the instrumented
+	 * twin of a plain run is next (that plain run is kept meanwhile). */
+	enum { STAGE_WHOLE, STAGE_JOBS, STAGE_NVCC, STAGE_DONE } stage;
+	long round;
+	size_t job;
+	bool second, running;
+	struct proc plain;
+	double *nvcc_walls;
+	struct strvec argv;
+	char *log;
+	/* The playbook's first evidence, from the TU preprocessed as pp does:
+	 * the host-only frameworks its device passes parse ("torch/ATen/c10"),
+	 * and the front-end seconds of those passes. */
+	struct strvec device_frameworks;
+	double device_framework_front_end;
+	struct strvec host_frameworks;	/* "torch/ATen/c10 (300,512 of its 376,239 lines)" */
+};
+
+struct pass_probe {
+	const char *dir;		/* where the commands run */
+	const struct ninja_build *build;	/* for pass_probe_find_frameworks; NULL without */
+	long repeats, parallel;		/* >= 1 */
+	double timeout;			/* per run; 0: none */
+	struct thresholds th;
+	struct pass_tu *tus;
+	size_t ntus, cap;
+	size_t failures;
+};
+
+/* Add a TU to probe; takes cmd (outputs already redirected) over. */
+struct pass_tu *pass_probe_add(struct pass_probe *ps, const char *name, size_t edge, struct compile_command *cmd);
+/* One whole run of each TU (they count as its first whole run). */
+void pass_probe_time_whole(struct pass_probe *ps);
+/* List each TU's jobs, time them and build its breakdown. Failures are
+ * reported (the tail of the output) and counted, not fatal. */
+void pass_probe_run(struct pass_probe *ps);
+/* Preprocess the probed targets (names are outputs of ps->build) as pp
+ * does and note the host-only frameworks each pass parses. */
+void pass_probe_find_frameworks(struct pass_probe *ps);
+/* The seconds of t's host pass, or of all its device passes together. */
+double pass_tu_side(const struct pass_tu *t, enum pass_kind side);
+void pass_tu_free(struct pass_tu *t);
+void pass_probe_free(struct pass_probe *ps);
+
+#endif

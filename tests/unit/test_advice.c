@@ -1,0 +1,173 @@
+/* The advice model on a module shaped like the demo: two generated
+ * instances and a hand-written kernel that parse the framework in both
+ * passes, a codegen-bound kernel, a leaking dispatcher with a std::function
+ * table, and a binding TU that needs the framework. */
+#include "unit.h"
+#include "advice.h"
+#include "ninja.h"
+
+#include <math.h>
+
+static const char manifest[] =
+	"rule cu\n  command = nvcc -c $in -o $out\n"
+	"rule cc\n  command = g++ -c $in -o $out\n"
+	"rule link\n  command = g++ $in -o $out\n"
+	"build k0.o: cu gen/k0.cu\nbuild k1.o: cu gen/k1.cu\nbuild big.o: cu big.cu\nbuild epi.o: cu epi.cu\n"
+	"build disp.o: cc disp.cpp\nbuild bind.o: cc bind.cpp\n"
+	"build m.so: link k0.o k1.o big.o epi.o disp.o bind.o\n";
+
+static struct header_cost cuda = { 4, 2, 0.5, 0.5, "<torch/extension.h>", "k0.o" };
+static struct header_cost cxx = { 4, 0, 0.3, 0, "<torch/extension.h>", "disp.o" };
+
+struct module {
+	struct ninja_build b;
+	double seconds[7];
+	struct tu_facts tus[6];
+	struct advice_input in;
+};
+
+static void load(struct module *mod, int jobs)
+{
+	char *dir = manifest_dir("advice", manifest);
+	ninja_load(dir, &mod->b);
+	free(dir);
+	static const char *const names[] = { "k0.o", "k1.o", "big.o", "epi.o", "disp.o", "bind.o", "m.so" };
+	static const double secs[] = { 8, 8, 20, 10, 6, 5, 1 };
+	for (size_t i = 0; i < 7; i++)
+		mod->seconds[ninja_edge_of(&mod->b, names[i])] = secs[i];
+	for (size_t i = 0; i < 6; i++)
+		mod->tus[i] = (struct tu_facts){ .edge = (size_t)ninja_edge_of(&mod->b, names[i]), .name = names[i],
+						 .scale = 1, .glue = NAN, .table_saving = NAN };
+	for (size_t i = 0; i < 4; i++)
+		mod->tus[i].kernel = true;
+	for (size_t i = 0; i < 2; i++)
+		mod->tus[i] = (struct tu_facts){ .edge = mod->tus[i].edge, .name = names[i], .scale = 1, .kernel = true,
+						 .generated = true, .host_framework = true, .device_framework = true,
+						 .frameworks = "torch/ATen/c10", .cost = &cuda, .glue = 0.2,
+						 .table_saving = NAN, .probed = i == 0 };
+	struct tu_facts *epi = &mod->tus[3], *disp = &mod->tus[4], *bind = &mod->tus[5];
+	epi->host_framework = epi->device_framework = true;
+	epi->frameworks = "torch/ATen/c10";
+	epi->cost = &cuda;
+	mod->tus[2].probed = mod->tus[2].codegen_bound = true;
+	disp->host_framework = true;
+	disp->frameworks = "torch/ATen/c10";
+	disp->leak_chain = "disp.cpp -> opus/args.h -> <torch/extension.h>";
+	disp->leak_fix = "opus/args.h:13";
+	disp->host_lines = 140000;
+	disp->framework_lines = 118000;
+	disp->cost = &cxx;
+	disp->table_entries = 40;
+	disp->table_saving = 1.5;
+	bind->host_framework = bind->includes_framework = true;
+	bind->cost = &cxx;
+	mod->in = (struct advice_input){ &mod->b, mod->seconds, mod->tus, 6, { jobs, POLICY_CRITICAL, 0, 0 }, 2 };
+}
+
+static size_t tu_index(const char *name)
+{
+	static const char *const names[] = { "k0.o", "k1.o", "big.o", "epi.o", "disp.o", "bind.o" };
+	for (size_t i = 0; i < 6; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return (size_t)-1;
+}
+
+static void test_rules_and_savings(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	struct advice a;
+	advice_build(&mod.in, &a);
+	/* The baseline: 58 s of work on 2 jobs, big.o then the link as the
+	 * critical path. */
+	assert_true(fabs(a.baseline.work - 29) < 1e-9);
+	assert_true(fabs(a.baseline.critical - 21) < 1e-9);
+	const struct fix *split = &a.fixes[FIX_SPLIT], *fused = &a.fixes[FIX_FUSED], *launch = &a.fixes[FIX_LAUNCHERS];
+	const struct fix *leak = &a.fixes[FIX_LEAK], *flat = &a.fixes[FIX_FLAT], *jobs = &a.fixes[FIX_JOBS];
+	/* split: every kernel TU whose device pass parses the framework, its
+	 * device cost each. */
+	assert_true(split->applies);
+	assert_int_equal(split->ntus, 3);
+	assert_int_equal(split->tus[2], tu_index("epi.o"));
+	for (size_t k = 0; k < 3; k++)
+		assert_true(fabs(split->saving[k] - 2) < 1e-9);
+	/* fused: the generated instances lose both passes' framework; the
+	 * fused TU costs the headers' host pass, an empty TU and two glues. */
+	assert_int_equal(fused->ntus, 2);
+	assert_true(fabs(fused->saving[0] - 6) < 1e-9);
+	assert_true(fabs(fused->added - (4 + 0.5 + 2 * 0.2)) < 1e-9);
+	assert_true(fabs(fused->alone.work - (58 - 12 + 4.9) / 2) < 1e-9);
+	/* launchers: the hand-written kernel only; its glue goes to bind.o. */
+	assert_int_equal(launch->ntus, 1);
+	assert_int_equal(launch->tus[0], tu_index("epi.o"));
+	assert_true(fabs(launch->added - 0.2) < 1e-9);
+	assert_true(fabs(launch->alone.work - (58 - 6 + 0.2) / 2) < 1e-9);
+	/* leak: the dispatcher, not the binding TU that includes it itself. */
+	assert_int_equal(leak->ntus, 1);
+	assert_int_equal(leak->tus[0], tu_index("disp.o"));
+	assert_true(fabs(leak->saving[0] - 4) < 1e-9);
+	assert_non_null(strstr(leak->evidence, "line to fix: opus/args.h:13"));
+	assert_true(flat->applies && fabs(flat->saving[0] - 1.5) < 1e-9);
+	/* -j 2 on 2 CPUs: nothing to gain from more jobs. */
+	assert_false(jobs->applies);
+	assert_non_null(strstr(jobs->not_applicable, "-j 2"));
+	for (int id = 0; id < FIX_JOBS; id++)
+		assert_true(a.fixes[id].alone.wall < a.baseline.wall);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
+static void test_plan_does_not_count_twice(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	struct advice a;
+	advice_build(&mod.in, &a);
+	/* fused saves the most work, then launchers; split then saves nothing
+	 * (every device pass it would clean is already framework-free). */
+	assert_true(a.nplan >= 3);
+	assert_int_equal(a.plan[0].id, FIX_FUSED);
+	assert_int_equal(a.plan[1].id, FIX_LAUNCHERS);
+	for (size_t s = 0; s < a.nplan; s++)
+		assert_int_not_equal(a.plan[s].id, FIX_SPLIT);
+	assert_true(fabs(a.plan[1].after.work - (58 - 12 + 4.9 - 6 + 0.2) / 2) < 1e-9);
+	for (size_t s = 1; s < a.nplan; s++)
+		assert_true(a.plan[s].after.wall < a.plan[s - 1].after.wall);
+	/* At the end the codegen-bound kernel and the link set the wall. */
+	assert_int_equal(a.nfinal, 2);
+	assert_int_equal(a.final_chain[0], mod.tus[2].edge);
+	assert_true(fabs(a.final_critical - 21) < 1e-9);
+	assert_true(a.plan[a.nplan - 1].after.wall >= 21 - 1e-9);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
+static void test_more_jobs(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 1);
+	mod.in.cpus = 4;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	/* -j 1: the wall is all the work; at -j 4 the work bound is a quarter. */
+	assert_true(fabs(a.baseline.wall - 58) < 1e-9);
+	assert_true(a.fixes[FIX_JOBS].applies);
+	assert_true(fabs(a.fixes[FIX_JOBS].alone.work - 58.0 / 4) < 1e-9);
+	assert_int_equal(a.plan[0].id, FIX_JOBS);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules_and_savings),
+		cmocka_unit_test(test_plan_does_not_count_twice),
+		cmocka_unit_test(test_more_jobs),
+	};
+	return cmocka_run_group_tests_name("advice", tests, NULL, NULL);
+}
