@@ -59,6 +59,19 @@ static long binding_tu(const struct advice_input *in)
 	return -1;
 }
 
+/* What the framework's headers cost a host compiler: the header probe of
+ * a host TU that parses them (the binding TU first), or NULL. */
+static const struct header_cost *host_compiler_cost(const struct advice_input *in)
+{
+	long binding = binding_tu(in);
+	if (binding >= 0 && in->tus[binding].cost)
+		return in->tus[binding].cost;
+	for (size_t i = 0; i < in->ntus; i++)
+		if (!in->tus[i].kernel && in->tus[i].host_framework && in->tus[i].cost)
+			return in->tus[i].cost;
+	return NULL;
+}
+
 static void add_tu(struct fix *f, size_t tu, double saving)
 {
 	f->tus = xrealloc(f->tus, (f->ntus + 1) * sizeof(size_t));
@@ -192,20 +205,29 @@ static void rule_out_of_kernels(const struct advice_input *in, struct fix *f, bo
 		scale += in->tus[f->tus[k]].scale / (double)f->ntus;
 	char *list = tu_list(in, f), *cost = cost_words(t->cost, "host pass");
 	char *glue_words = isnan(glue) ? xstrdup("glue unknown (no generated instance probed), counted as 0 s")
-				       : xasprintf("the tensor glue %.2f s per TU (a probed instance's host pass beyond its "
+				       : xasprintf("the tensor glue %.2f s (a probed instance's host pass beyond its "
 						   "headers: an upper bound)", glue);
 	if (generated) {
-		f->added = scale * (t->cost->host + t->cost->base_host + (double)f->ntus * g);
+		/* The fused TU is a host TU: the headers as the host compiler
+		 * parses them, measured with a host TU's command when one parses
+		 * the framework, and the glue once (every wrapper instantiates
+		 * the same tensor templates). */
+		const struct header_cost *host = host_compiler_cost(in);
+		if (!host)
+			host = t->cost;
+		f->added = scale * (host->host + host->base_host + g);
 		f->evidence = xasprintf("%zu %s TU%s (%s) each parse %s in the host pass (%.2f s) and the device passes "
 					"(%.2f s); one fused host TU parses it once: %.2f s predicted", f->ntus, what,
 					f->ntus == 1 ? "" : "s", list, t->frameworks, t->cost->host, t->cost->device, f->added);
-		f->measured_by = xasprintf("%s; the fused TU = the headers' host cost + an empty TU + %s", cost, glue_words);
+		f->measured_by = xasprintf("%s; the fused TU = the headers compiled with %s's command (%.2f s) + an empty TU "
+					   "(%.2f s) + %s, counted once", cost, host->command_of, host->host, host->base_host,
+					   glue_words);
 	} else {
-		f->added = scale * (double)f->ntus * g;
+		f->added = scale * g;
 		f->evidence = xasprintf("%s parse%s %s through a launcher header, in the host pass (%.2f s) and the device "
 					"passes (%.2f s); the tensor glue moves to a host TU that includes it anyway",
 					list, f->ntus == 1 ? "s" : "", t->frameworks, t->cost->host, t->cost->device);
-		f->measured_by = xasprintf("%s; %s", cost, glue_words);
+		f->measured_by = xasprintf("%s; %s, counted once for the TU it joins", cost, glue_words);
 	}
 	free(glue_words);
 	free(cost);

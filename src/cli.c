@@ -54,6 +54,12 @@ long jobs_from_env(const char *cmd)
 	return v;
 }
 
+long jobs_default(const char *cmd)
+{
+	long jobs = jobs_from_env(cmd);
+	return jobs ? jobs : cpu_count();
+}
+
 int failures_status(size_t failures, const char *noun, const char *how)
 {
 	if (!failures)

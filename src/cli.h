@@ -25,6 +25,8 @@ int failures_status(size_t failures, const char *noun, const char *how);
 long option_count(const char *cmd, const char *name, const char *value);
 /* -j/MAX_JOBS: the explicit value, else $MAX_JOBS, else 0 (unset). */
 long jobs_from_env(const char *cmd);
+/* The job count to predict for when -j is not given: $MAX_JOBS, else CPUs. */
+long jobs_default(const char *cmd);
 
 /* pp and leak: the arguments into the request, checked (a usage error,
  * exit 2), then preprocessed and scanned. */

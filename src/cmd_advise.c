@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,19 +104,15 @@ static void baseline(struct advise *ad, const bool *selected)
 {
 	struct ninja_build *b = &ad->build;
 	ad->seconds = xcalloc(b->n, sizeof(double));
-	for (size_t i = 0; i < b->n; i++)
-		ad->seconds[i] = NAN;
 	ad->recorded_wall = NAN;
 	struct ninja_log log;
-	char *path = xasprintf("%s/.ninja_log", ad->dir), *err = NULL;
-	bool have = ninja_log_read_latest(path, &log, &err);
-	free(path);
+	char *err = NULL;
+	bool have = durations_from_dir(ad->dir, b, ad->seconds, &log, &err);
 	if (err)
 		warn("%s; measuring the TUs instead", err);
 	free(err);
 	bool complete = have;
 	if (have) {
-		durations_from_log(b, &log, ad->seconds);
 		long first = -1, last = -1;
 		for (size_t i = 0; i < log.n; i++) {
 			if (first < 0 || log.entries[i].start_ms < first)
@@ -262,18 +259,6 @@ static bool probe_command(struct advise *ad, const struct advise_tu *t, const ch
 	return true;
 }
 
-static char *write_probe(const char *name, const char *ext, void (*write)(FILE *, const void *), const void *arg)
-{
-	char *path = xasprintf("%s/%s%s", tmpdir_path(), name, ext);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		die(EXIT_INTERNAL, "cannot write %s: %s", path, strerror(errno));
-	write(f, arg);
-	if (fclose(f))
-		die(EXIT_INTERNAL, "cannot write %s: %s", path, strerror(errno));
-	return path;
-}
-
 static void write_includes(FILE *f, const void *arg)
 {
 	const struct strvec *headers = arg;
@@ -298,19 +283,36 @@ static void write_flat(FILE *f, const void *arg)
 	dispatch_table_write_flat(f, *(const size_t *)arg);
 }
 
-/* Add a walls-only probe TU compiling `source` with t's command; -1 when
- * that command cannot take it. */
-static long add_probe(struct advise *ad, const struct advise_tu *t, const char *name, const char *source)
+/* Write a probe TU (write(f, arg)) with the extension of t's source, and
+ * add it, walls only, compiled with t's command: its index in the pass
+ * probe, or -1 when that command cannot take it. */
+static long add_source_probe(struct advise *ad, const struct advise_tu *t, void (*write)(FILE *, const void *),
+			     const void *arg, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static long add_source_probe(struct advise *ad, const struct advise_tu *t, void (*write)(FILE *, const void *),
+			     const void *arg, const char *fmt, ...)
 {
-	struct compile_command cmd;
 	char *sub = xasprintf("probe-%zu", ad->probe.ntus);
-	bool ok = probe_command(ad, t, sub, source, &cmd);
+	char *source = xasprintf("%s/%s%s", tmpdir_path(), sub, extension_of(source_of(ad, t)));
+	FILE *f = fopen(source, "w");
+	if (!f)
+		die(EXIT_INTERNAL, "cannot write %s: %s", source, strerror(errno));
+	write(f, arg);
+	if (fclose(f))
+		die(EXIT_INTERNAL, "cannot write %s: %s", source, strerror(errno));
+	struct compile_command cmd;
+	long index = -1;
+	if (probe_command(ad, t, sub, source, &cmd)) {
+		va_list ap;
+		va_start(ap, fmt);
+		char *name = xvasprintf(fmt, ap);
+		va_end(ap);
+		pass_probe_add(&ad->probe, name, t->f.edge, &cmd)->walls_only = true;
+		free(name);
+		index = (long)ad->probe.ntus - 1;
+	}
+	free(source);
 	free(sub);
-	if (!ok)
-		return -1;
-	struct pass_tu *p = pass_probe_add(&ad->probe, name, t->f.edge, &cmd);
-	p->walls_only = true;
-	return (long)ad->probe.ntus - 1;
+	return index;
 }
 
 static void add_tu_probe(struct advise *ad, struct advise_tu *t, bool walls_only)
@@ -350,20 +352,9 @@ static void plan_header_probes(struct advise *ad)
 		for (size_t h = 0; h < t->headers.n; h++)
 			strvec_push(&pg->headers, t->headers.v[h]);
 		t->group = (long)g;
-		const char *ext = extension_of(source_of(ad, t));
-		char *stem = xasprintf("headers-%zu", g), *estem = xasprintf("empty-%zu", g);
-		char *hsrc = write_probe(stem, ext, write_includes, &pg->headers);
-		char *esrc = write_probe(estem, ext, write_empty, NULL);
-		char *hname = xasprintf("header probe %zu (%s's command)", g, t->f.name);
-		char *ename = xasprintf("empty probe %zu (%s's command)", g, t->f.name);
-		pg->headers_tu = add_probe(ad, t, hname, hsrc);
-		pg->empty_tu = add_probe(ad, t, ename, esrc);
-		free(hname);
-		free(ename);
-		free(hsrc);
-		free(esrc);
-		free(stem);
-		free(estem);
+		pg->headers_tu = add_source_probe(ad, t, write_includes, &pg->headers, "header probe %zu (%s's command)", g,
+						  t->f.name);
+		pg->empty_tu = add_source_probe(ad, t, write_empty, NULL, "empty probe %zu (%s's command)", g, t->f.name);
 	}
 }
 
@@ -400,20 +391,9 @@ static void plan_table_probes(struct advise *ad, struct advise_tu *t, size_t ind
 	}
 	pp_plan_free(&plan);
 	if (t->f.table_entries) {
-		const char *ext = extension_of(source_of(ad, t));
-		char *mstem = xasprintf("table-map-%zu", index), *fstem = xasprintf("table-flat-%zu", index);
-		char *msrc = write_probe(mstem, ext, write_map, &t->f.table_entries);
-		char *fsrc = write_probe(fstem, ext, write_flat, &t->f.table_entries);
-		char *mname = xasprintf("%s's table, %zu std::function entries", t->f.name, t->f.table_entries);
-		char *fname = xasprintf("%s's table, flat", t->f.name);
-		t->table_tu = add_probe(ad, t, mname, msrc);
-		t->flat_tu = add_probe(ad, t, fname, fsrc);
-		free(mname);
-		free(fname);
-		free(msrc);
-		free(fsrc);
-		free(mstem);
-		free(fstem);
+		t->table_tu = add_source_probe(ad, t, write_map, &t->f.table_entries, "%s's table, %zu std::function entries",
+					       t->f.name, t->f.table_entries);
+		t->flat_tu = add_source_probe(ad, t, write_flat, &t->f.table_entries, "%s's table, flat", t->f.name);
 	}
 	compile_command_clear(&cmd);
 	free(outdir);
@@ -795,9 +775,7 @@ int cmd_advise(int argc, char **argv)
 	};
 	int first = parse_options("advise", argc, argv, opts, usage);
 	if (!ad.jobs)
-		ad.jobs = jobs_from_env("advise");
-	if (!ad.jobs)
-		ad.jobs = cpu_count();
+		ad.jobs = jobs_default("advise");
 	if (ad.parallel > PROC_MAX_RUNNING)
 		ad.parallel = PROC_MAX_RUNNING;
 

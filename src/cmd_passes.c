@@ -86,21 +86,12 @@ static void choose_top(struct passes *ps, const bool *selected)
 		if (selected[i])
 			add_tu(ps, i);
 	struct candidate *c = xcalloc(ps->probe.ntus, sizeof(*c));
-	struct ninja_log log;
-	char *path = xasprintf("%s/.ninja_log", ps->dir);
-	char *err;
-	bool have_log = ninja_log_read_latest(path, &log, &err);
+	double *logged = xcalloc(b->n, sizeof(double));
+	char *err = NULL;
+	durations_from_dir(ps->dir, b, logged, NULL, &err);
 	if (err)
 		warn("%s; choosing the TUs by re-timing them", err);
 	free(err);
-	free(path);
-	double *logged = xcalloc(b->n, sizeof(double));
-	for (size_t i = 0; i < b->n; i++)
-		logged[i] = NAN;
-	if (have_log) {
-		durations_from_log(b, &log, logged);
-		ninja_log_free(&log);
-	}
 	size_t found = 0;
 	for (size_t i = 0; i < ps->probe.ntus; i++) {
 		double s = logged[ps->probe.tus[i].edge];

@@ -283,9 +283,7 @@ int cmd_rank(int argc, char **argv)
 	};
 	int first = parse_options("rank", argc, argv, opts, usage);
 	if (!r.jobs)
-		r.jobs = jobs_from_env("rank");
-	if (!r.jobs)
-		r.jobs = cpu_count();
+		r.jobs = jobs_default("rank");
 
 	snapshot_guard(r.dir);
 	ninja_load(r.dir, &r.build);

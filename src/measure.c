@@ -239,17 +239,12 @@ static void step_times(struct measurement *m)
 {
 	const struct ninja_build *b = m->build;
 	struct ninja_log log;
-	char *log_path = xasprintf("%s/.ninja_log", m->dir);
-	char *err;
-	bool have_log = ninja_log_read_latest(log_path, &log, &err);
+	char *err = NULL;
+	double *logged = xcalloc(b->n, sizeof(double));
+	bool have_log = durations_from_dir(m->dir, b, logged, &log, &err);
 	if (err)
 		warn("%s; no step times from it", err);
 	free(err);
-	double *logged = xcalloc(b->n, sizeof(double));
-	for (size_t i = 0; i < b->n; i++)
-		logged[i] = NAN;
-	if (have_log)
-		durations_from_log(b, &log, logged);
 	size_t links = 0;
 	m->steps = xcalloc(b->n, sizeof(*m->steps));
 	for (size_t i = 0; i < b->n; i++) {
@@ -289,7 +284,6 @@ static void step_times(struct measurement *m)
 	if (have_log)
 		ninja_log_free(&log);
 	free(logged);
-	free(log_path);
 }
 
 void measure_tus(const char *dir, const struct ninja_build *b, const bool *selected, const struct measure_options *o,

@@ -16,6 +16,25 @@ void durations_from_log(const struct ninja_build *b, struct ninja_log *log, doub
 	}
 }
 
+bool durations_from_dir(const char *dir, const struct ninja_build *b, double *seconds, struct ninja_log *keep,
+			char **err)
+{
+	for (size_t i = 0; i < b->n; i++)
+		seconds[i] = NAN;
+	char *path = xasprintf("%s/.ninja_log", dir);
+	struct ninja_log log;
+	bool have = ninja_log_read_latest(path, &log, err);
+	free(path);
+	if (!have)
+		return false;
+	durations_from_log(b, &log, seconds);
+	if (keep)
+		*keep = log;
+	else
+		ninja_log_free(&log);
+	return true;
+}
+
 static void model_add(struct model *m, double duration, bool free_node, const size_t *deps, size_t ndeps)
 {
 	m->nodes = xrealloc(m->nodes, (m->n + 1) * sizeof(*m->nodes));

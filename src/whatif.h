@@ -13,6 +13,12 @@
 /* Each edge's duration in the log's build (NaN where the log has none;
  * a multi-output edge by its first output). */
 void durations_from_log(const struct ninja_build *b, struct ninja_log *log, double *seconds);
+/* The same from the latest build in dir's .ninja_log, seconds NaN where it
+ * has none. Returns whether the log was read; then with `keep` the log is
+ * the caller's, else it is freed. *err: why it could not be read (owned;
+ * NULL for a log that is simply not there). */
+bool durations_from_dir(const char *dir, const struct ninja_build *b, double *seconds, struct ninja_log *keep,
+			char **err);
 
 /* A graph we can edit: nodes with owned dependency lists. */
 struct model {

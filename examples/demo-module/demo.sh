@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make demo`: build both variants of the demo module and run every buildwall
 # command on each (wall, rank, passes, log with a Chrome trace, sim of
-# splitting the slowest TU, pp --all, and leak on the dispatcher). DEMO_SIZE=small|full (default full), DEMO_TRIALS (3).
+# splitting the slowest TU, pp --all, leak on the dispatcher, and advise:
+# which fix first and the wall after each, predicted). DEMO_SIZE=small|full (default full), DEMO_TRIALS (3).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bw=${BUILDWALL:-buildwall}
@@ -39,6 +40,9 @@ for v in baseline optimized; do
 	"$bw" pp -C "$dir" --all
 	echo
 	"$bw" leak -C "$dir" opus_dispatch.o
+	echo
+	# The synthesis: which fix first, and the module's wall after each.
+	"$bw" advise -C "$dir"
 	echo
 done
 

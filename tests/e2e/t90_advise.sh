@@ -1,0 +1,82 @@
+# advise on the demo module: the planted fixes found with their evidence,
+# ranked and carried into a plan whose last wall is the optimized
+# variant's; nothing on the optimized variant but the kernel work; the
+# tree byte-identical, also after Ctrl-C.
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+
+demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
+before=$(tree_hash "$demo")
+run 0 "advise --json on the small baseline demo" "$BW" advise -C "$demo" -j 2 --json
+cp "$T/out" "$T/advise.json"
+check "the envelope names advise" [ "$(json "$T/advise.json" '(d["schema"], d["command"])')" = "('buildwall', 'advise')" ]
+check "advise leaves the tree byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
+fixes() { json "$T/advise.json" "sorted(f['fix'] for f in d['fixes'])"; }
+check "the five planted fixes apply" [ "$(fixes)" = "['flat', 'fused', 'launchers', 'leak', 'split']" ]
+tus() { json "$T/advise.json" "[t['target'] for f in d['fixes'] if f['fix'] == '$1' for t in f['tus']]"; }
+check "split: the TUs whose device pass parses the framework, not bigtile" [ "$(tus split)" = "['opus_gemm_0.cuda.o', 'opus_epilogue.cuda.o']" ]
+check "fused: the generated instance" [ "$(tus fused)" = "['opus_gemm_0.cuda.o']" ]
+check "launchers: the hand-written kernel TU" [ "$(tus launchers)" = "['opus_epilogue.cuda.o']" ]
+check "leak: the dispatcher, not the pybind TU" [ "$(tus leak)" = "['opus_dispatch.o']" ]
+check "flat: the dispatcher" [ "$(tus flat)" = "['opus_dispatch.o']" ]
+evidence() { json "$T/advise.json" "[f['evidence'] for f in d['fixes'] if f['fix'] == '$1'][0]"; }
+case $(evidence leak) in *"line to fix: opus/tensor_args.h:13"*) ok "leak: the line to fix" ;; *) not_ok "leak: the line to fix" "$(evidence leak)" ;; esac
+case $(evidence flat) in *"with 40 entries"*) ok "flat: the table's 40 entries counted" ;; *) not_ok "flat: the table's 40 entries counted" "$(evidence flat)" ;; esac
+case $(evidence split) in *"torch/ATen/c10"*) ok "split: names the framework" ;; *) not_ok "split: names the framework" "$(evidence split)" ;; esac
+check "every saving is measured: positive, below the TU's own time" [ "$(json "$T/advise.json" 'all(0 < t["saving_s"] < 30 for f in d["fixes"] for t in f["tus"])')" = True ]
+check "every probe ran" [ "$(json "$T/advise.json" 'all(p["status"] == "ok" for p in d["probes"])')" = True ]
+check "the header probe's device passes cost something (the framework parsed there)" [ "$(json "$T/advise.json" '[p["device_s"] > 0.5 for p in d["probes"] if p["probe"].startswith("header probe 0")]')" = "[True]" ]
+check "fixes ranked by predicted wall alone" [ "$(json "$T/advise.json" '[f["predicted"]["wall_s"] for f in d["fixes"]] == sorted(f["predicted"]["wall_s"] for f in d["fixes"])')" = True ]
+check "the plan lowers the wall at every step" [ "$(json "$T/advise.json" 'len(d["plan"]) >= 1 and all(b["predicted"]["wall_s"] < a for a, b in zip([d["baseline"]["predicted"]["wall_s"]] + [s["predicted"]["wall_s"] for s in d["plan"]], d["plan"]))')" = True ]
+check "the baseline prediction reproduces the recorded build within 10 %" [ "$(json "$T/advise.json" 'abs(d["baseline"]["predicted"]["wall_s"] - d["baseline"]["recorded_wall_s"]) <= 0.1 * d["baseline"]["recorded_wall_s"]')" = True ]
+check "at the end the codegen-bound kernel sets the wall" [ "$(json "$T/advise.json" 'd["final"]["critical_path"][0]')" = "opus_gemm_bigtile.cuda.o" ]
+check "bigtile is kernel work" [ "$(json "$T/advise.json" '[(k["target"], k["codegen_share"] > 0.7) for k in d["kernel_work"]]')" = "[('opus_gemm_bigtile.cuda.o', True)]" ]
+check "more jobs: checked, with the numbers" [ "$(json "$T/advise.json" '[c["checked"] for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "['-j 2 for 5 compile steps on 2 CPUs']" ]
+
+# The plan's last wall against the optimized variant built and timed:
+# clean rebuilds of the baseline and the optimized variant in turn, the
+# median ratio of each pair times the recorded baseline advise started
+# from (a shared machine drifts by more than the ratio does).
+opt=$T/optimized
+"$here/../../examples/demo-module/configure" --size small --variant optimized "$opt" >/dev/null
+ninja -C "$opt" -j 2 >/dev/null 2>&1 || not_ok "optimized demo builds"
+: >"$T/ratios"
+for round in 1 2; do
+	"$BW" wall -C "$demo" -n 1 -j 2 --json >"$T/base.json" 2>/dev/null
+	"$BW" wall -C "$opt" -n 1 -j 2 --json >"$T/opt.json" 2>/dev/null
+	echo "$(json "$T/opt.json" 'd["wall_s"]["median"]') $(json "$T/base.json" 'd["wall_s"]["median"]')" >>"$T/ratios"
+done
+measured=$(awk -v r="$(json "$T/advise.json" 'd["baseline"]["recorded_wall_s"]')" '{ q[NR] = $1 / $2 } END { print r * (q[1] + q[2]) / 2 }' "$T/ratios")
+predicted=$(json "$T/advise.json" 'd["plan"][-1]["predicted"]["wall_s"]')
+echo "# plan's last wall $predicted s predicted, optimized variant $measured s measured (walls: $(tr '\n' ' ' <"$T/ratios"))"
+check "the plan's last wall is within 15 % of the optimized variant's" awk -v p="$predicted" -v m="$measured" 'BEGIN { e = p - m; exit !((e < 0 ? -e : e) <= 0.15 * m) }'
+before=$(tree_hash "$demo")	# rebuilt by wall
+
+# Nothing left to fix on the optimized variant but the kernel.
+run 0 "advise on the optimized variant" "$BW" advise -C "$opt" -j 2 --json
+cp "$T/out" "$T/optimized.json"
+check "optimized: no fix of the five applies" [ "$(json "$T/optimized.json" '[f["fix"] for f in d["fixes"] if f["fix"] != "jobs"]')" = "[]" ]
+check "optimized: what was checked is said" [ "$(json "$T/optimized.json" 'sorted(c["fix"] for c in d["not_applicable"])')" = "['flat', 'fused', 'jobs', 'launchers', 'leak', 'split']" ]
+check "optimized: bigtile named as kernel work" [ "$(json "$T/optimized.json" '[k["target"] for k in d["kernel_work"]]')" = "['opus_gemm_bigtile.cuda.o']" ]
+run 0 "advise table" "$BW" advise -C "$demo" -j 2 opus_dispatch.o opus_pybind.o
+contains "$T/out" "line to fix: opus/tensor_args.h:13" "the table carries the evidence"
+contains "$T/out" "plan (predicted" "the table has the plan"
+contains "$T/out" "checked, does not apply:" "the table says what does not apply"
+contains "$T/out" "split: no kernel TUs" "TARGET limits the TUs considered"
+check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
+
+# Ctrl-C midway: exit 130, nothing left running or behind.
+mkdir "$T/tmp"
+TMPDIR="$T/tmp" "$BW" advise -C "$demo" >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 8
+kill -INT "$pid"
+wait "$pid"
+check "advise, SIGINT: exit 130" [ $? -eq 130 ]
+sleep 0.2
+check "advise, SIGINT: no compiler left running" no_process "$demo"
+check "advise, SIGINT: build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
+check "advise, SIGINT: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+run 0 "advise --help" "$BW" advise --help
+contains "$T/out" "usage: buildwall advise" "advise has help"
+finish
