@@ -3,12 +3,14 @@
 # baseline demo module: advise's plan, then the demo built with the plan's
 # fixes so far (configure --fixes) for every step, and TRIALS rounds of one
 # clean rebuild of each, interleaved (baseline, step 1, step 2, ...), so
-# that every step is timed beside the baseline. A shared machine drifts by
-# tens of percent over minutes; the ratio of a step to the baseline of the
-# same round does not. Per step: the prediction, the raw median wall, the
-# median ratio to the baseline times the recorded baseline advise started
-# from (what the prediction is of), and the error of that. Fails when a
-# step misses by more than 10 % or 1 s, whichever is larger.
+# that drift hits every step alike. Per step: the prediction, the median
+# measured wall and the error. Fails when a step misses by more than 10 %
+# or 1 s, whichever is larger.
+#
+# One clean build of this demo varies by +-10 % on a shared 2-core VM, and
+# advise predicts from one recorded build: the baseline it starts from is
+# made a typical one (a clean build within 3 % of the median of three,
+# trying up to six times), and the script says how typical it was.
 # DEMO_SIZE=small|full (default full), BACKEND (auto), TRIALS (3), JOBS (2).
 . "$(dirname "$0")/lib.sh"
 trials=${TRIALS:-3} jobs=${JOBS:-2} size=${DEMO_SIZE:-full} backend=${BACKEND:-auto}
@@ -23,12 +25,16 @@ clean_build() { # DIR JOBS -> one clean rebuild's wall
 }
 
 configure "$work/step0" none "$jobs"
-clean_build "$work/step0" "$jobs" >/dev/null	# the recorded build advise starts from
+"$bw" wall -C "$work/step0" -n 3 -j "$jobs" --json >"$work/base3.json" 2>/dev/null
+typical=$(field "$work/base3.json" "d['wall_s']['median']")
+for try in 1 2 3 4 5 6; do	# the recorded build advise starts from
+	w=$(clean_build "$work/step0" "$jobs")
+	awk -v w="$w" -v m="$typical" 'BEGIN { e = w - m; exit !((e < 0 ? -e : e) <= 0.03 * m) }' && break
+done
+echo "baseline ($size, $backend, -j $jobs): median of 3 clean builds $typical s; the one advise starts from $w s (try $try)"
 start=$(now)
 "$bw" advise -C "$work/step0" -j "$jobs" --json >"$work/advise.json"
-took=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }')
-recorded=$(field "$work/advise.json" "d['baseline']['recorded_wall_s']")
-echo "advise took ${took} s; the clean build it starts from ($size, $backend, -j $jobs): $recorded s"
+echo "advise took $(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s"
 
 fixes= j=$jobs k=0
 : >"$work/steps"
@@ -45,33 +51,30 @@ for t in $(seq "$trials"); do
 	done <"$work/steps"
 done
 
-printf '%-4s %-10s %11s %12s %17s %9s %7s\n' step fix predicted "measured" "ratio to base" "=> wall" error
-python3 - "$work/advise.json" "$work/walls" "$work/steps" "$recorded" >"$work/table" <<'EOF'
+printf '%-4s %-10s %11s %30s %7s\n' step fix predicted "measured: median (min-max)" error
+python3 - "$work/advise.json" "$work/walls" "$work/steps" >"$work/table" <<'PY'
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))
 walls = {}
 for line in open(sys.argv[2]):
     k, t, w = line.split()
-    walls.setdefault(int(k), {})[int(t)] = float(w)
+    walls.setdefault(int(k), []).append(float(w))
 names = {0: "baseline"}
 for line in open(sys.argv[3]):
     k, fix, _ = line.split()
     names[int(k)] = fix
-recorded = float(sys.argv[4])
 predicted = [d["baseline"]["predicted"]["wall_s"]] + [s["predicted"]["wall_s"] for s in d["plan"]]
 misses = 0
 for k in sorted(walls):
-    ratio = statistics.median(walls[k][t] / walls[0][t] for t in walls[k])
-    wall = ratio * recorded
+    wall = statistics.median(walls[k])
     err = abs(predicted[k] - wall)
     miss = err > max(0.1 * wall, 1.0)
     misses += miss
-    print("%-4d %-10s %9.2f s %10.2f s %17.3f %7.2f s %6.1f%%%s" % (k, names[k], predicted[k],
-          statistics.median(walls[k].values()), ratio, wall, 100 * err / wall, "  MISS" if miss else ""))
+    print("%-4d %-10s %9.2f s %13.2f s (%5.2f-%5.2f) %6.1f%%%s" % (k, names[k], predicted[k], wall, min(walls[k]),
+          max(walls[k]), 100 * err / wall, "  MISS" if miss else ""))
 print("misses %d" % misses)
-EOF
+PY
 grep -v '^misses' "$work/table"
-echo "(measured: median of $trials clean rebuilds per step, interleaved; => wall: the median ratio to the"
-echo " baseline of the same round, times the recorded baseline advise started from)"
+echo "(measured: $trials rounds of one clean rebuild per step, interleaved)"
 echo "at the end: $(field "$work/advise.json" "' -> '.join(d['final']['critical_path'])") ($(field "$work/advise.json" "d['final']['critical_path_s']") s predicted)"
 grep -q '^misses 0$' "$work/table" || { echo "a step is off by more than 10 % or 1 s"; exit 1; }

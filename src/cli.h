@@ -42,5 +42,6 @@ int cmd_sim(int argc, char **argv);
 int cmd_pp(int argc, char **argv);
 int cmd_leak(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
 
 #endif

@@ -241,22 +241,11 @@ static bool probe_command(struct advise *ad, const struct advise_tu *t, const ch
 {
 	*cmd = (struct compile_command){ 0 };
 	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, cmd, &ad->stripped);
-	const char *own = source_of(ad, t);
-	bool found = false;
-	for (size_t i = 0; i < cmd->argv.n; i++)
-		found |= !strcmp(cmd->argv.v[i], own);
-	if (!found) {
-		warn("%s: its command does not name its source %s; no probe with it", t->f.name, own);
-		compile_command_clear(cmd);
-		return false;
-	}
-	struct strvec from = { 0 }, to = { 0 };
-	strvec_push(&from, own);
-	strvec_push(&to, source);
-	driver_substitute(cmd, &from, &to);
-	strvec_clear(&from);
-	strvec_clear(&to);
-	return true;
+	if (steps_replace_source(&ad->build.edges[t->f.edge], cmd, source))
+		return true;
+	warn("%s: its command does not name its source %s; no probe with it", t->f.name, source_of(ad, t));
+	compile_command_clear(cmd);
+	return false;
 }
 
 static void write_includes(FILE *f, const void *arg)

@@ -1,7 +1,6 @@
 /* buildwall wall: how long a clean rebuild really takes, over N trials. */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "cmdline.h"
 #include "driver.h"
 #include "match.h"
 #include "ninja.h"
@@ -9,9 +8,8 @@
 #include "options.h"
 #include "out_table.h"
 #include "proc.h"
-#include "progress.h"
 #include "stats.h"
-#include "tmpdir.h"
+#include "trial.h"
 #include "util.h"
 
 #include <math.h>
@@ -71,17 +69,6 @@ static const char *cache_in_use(const char *dir, char *const *build_argv)
 	return found;
 }
 
-static void run_step(const char *what, int trial, struct proc *p, const char *log)
-{
-	proc_run(p);
-	progress_clear();
-	proc_exit_if_interrupted();
-	if (!proc_succeeded(p)) {
-		free(proc_report_failure(p, log, "trial %d: %s", trial, what));
-		exit(EXIT_BUILD_FAILED);
-	}
-}
-
 int cmd_wall(int argc, char **argv)
 {
 	long trials = 3, jobs = 0;
@@ -121,29 +108,14 @@ int cmd_wall(int argc, char **argv)
 			usage_error("wall", "--match: invalid regex '%s': %s", match, err);
 	}
 
-	struct strvec clean_argv = { 0 }, build_argv = { 0 };
+	struct build_spec spec;
 	if (dir) {
 		ninja_check_dir(dir);
-		strvec_push(&clean_argv, ninja_program());
-		strvec_push(&clean_argv, "-C");
-		strvec_push(&clean_argv, dir);
-		strvec_push(&clean_argv, "-t");
-		strvec_push(&clean_argv, "clean");
-		strvec_push(&build_argv, ninja_program());
-		strvec_push(&build_argv, "-C");
-		strvec_push(&build_argv, dir);
-		if (jobs)
-			strvec_pushf(&build_argv, "-j%ld", jobs);
+		build_spec_ninja(&spec, dir, jobs);
 	} else {
-		if (clean) {
-			strvec_push(&clean_argv, "/bin/sh");
-			strvec_push(&clean_argv, "-c");
-			strvec_push(&clean_argv, clean);
-		}
-		for (size_t i = 0; i < nbuild; i++)
-			strvec_push(&build_argv, build_cmd[i]);
+		build_spec_argv(&spec, clean, build_cmd, nbuild);
 	}
-	const char *cache = cache_in_use(dir, dir ? NULL : build_argv.v);
+	const char *cache = cache_in_use(dir, dir ? NULL : spec.build.v);
 	if (cache)
 		warn("%s is in use: clean rebuilds may be cache hits, not compiles (set CCACHE_DISABLE=1 or remove it to time real builds)", cache);
 	proc_warn_if_loaded();
@@ -152,27 +124,17 @@ int cmd_wall(int argc, char **argv)
 	double *walls = xcalloc(n, sizeof(double)), *cpus = xcalloc(n, sizeof(double));
 	double *matches = xcalloc(n, sizeof(double));
 	long *rss = xcalloc(n, sizeof(long));
-	char *clean_line = cmdline_join(clean_argv.v, clean_argv.n);
-	char *build_line = cmdline_join(build_argv.v, build_argv.n);
 	for (long k = 0; k < trials; k++) {
-		char *clean_log = xasprintf("%s/clean-%ld.out", tmpdir_path(), k + 1);
-		char *build_log = xasprintf("%s/build-%ld.out", tmpdir_path(), k + 1);
-		if (clean_argv.n) {
-			struct proc pc = { .argv = clean_argv.v, .out_path = clean_log, .timeout_s = timeout };
-			progress_set("[trial %ld/%ld] cleaning", k + 1, trials);
-			run_step("clean", (int)k + 1, &pc, clean_log);
-		}
-		struct proc pb = { .argv = build_argv.v, .out_path = build_log, .timeout_s = timeout };
-		progress_set("[trial %ld/%ld] building", k + 1, trials);
-		run_step("build", (int)k + 1, &pb, build_log);
-		walls[k] = pb.wall_s;
-		cpus[k] = pb.cpu_s;
-		rss[k] = pb.maxrss_kb;
-		matches[k] = match ? match_last_number(&re, build_log) : NAN;
+		char *what = xasprintf("trial %ld", k + 1);
+		struct trial_result r;
+		trial_run(&spec, what, match ? &re : NULL, timeout, &r);
+		free(what);
+		walls[k] = r.wall;
+		cpus[k] = r.cpu;
+		rss[k] = r.maxrss_kb;
+		matches[k] = r.match;
 		if (match && isnan(matches[k]))
 			warn("trial %ld: --match found no number in the build's output", k + 1);
-		free(clean_log);
-		free(build_log);
 	}
 
 	struct summary sw = summarize(walls, n), sc = summarize(cpus, n), sm = summarize(matches, n);
@@ -185,8 +147,8 @@ int cmd_wall(int argc, char **argv)
 			json_array_append_new(arr, json_build("{s:i, s:o, s:o, s:I, s:o}", "trial", (int)k + 1,
 				"wall_s", json_seconds(walls[k]), "cpu_s", json_seconds(cpus[k]),
 				"max_rss_kib", (json_int_t)rss[k], "match", json_seconds(matches[k])));
-		json_object_set_new(doc, "clean_command", clean_argv.n ? json_string(dir ? clean_line : clean) : json_null());
-		json_object_set_new(doc, "build_command", json_string(build_line));
+		json_object_set_new(doc, "clean_command", spec.clean_line ? json_string(spec.clean_line) : json_null());
+		json_object_set_new(doc, "build_command", json_string(spec.build_line));
 		json_object_set_new(doc, "jobs", jobs ? json_integer(jobs) : json_null());
 		json_object_set_new(doc, "measured", json_string(
 			"build command only: wall = monotonic clock; cpu = user+sys of it and its reaped children; max_rss = largest single process"));
@@ -199,9 +161,9 @@ int cmd_wall(int argc, char **argv)
 		json_print(doc);
 	} else {
 		printf("%swall%s: %ld %s%s of %s: %s%s\n", c_bold(stdout), c_reset(stdout), trials,
-		       clean_argv.n ? "clean rebuild" : "run", trials == 1 ? "" : "s", dir ? dir : ".", build_line,
+		       spec.clean.n ? "clean rebuild" : "run", trials == 1 ? "" : "s", dir ? dir : ".", spec.build_line,
 		       dir && !jobs ? " (ninja's default jobs)" : "");
-		if (!clean_argv.n)
+		if (!spec.clean.n)
 			printf("no clean step ran: each trial is the build command alone (give --clean CMD if it does not clean by itself)\n");
 		printf("measured: the build command's wall (monotonic clock), CPU (user+sys, incl. children), peak RSS (largest process)\n\n");
 		struct table *tab = table_new();
@@ -240,11 +202,8 @@ int cmd_wall(int argc, char **argv)
 	free(cpus);
 	free(matches);
 	free(rss);
-	free(clean_line);
-	free(build_line);
 	if (match)
 		regfree(&re);
-	strvec_clear(&clean_argv);
-	strvec_clear(&build_argv);
+	build_spec_free(&spec);
 	return EXIT_OK;
 }

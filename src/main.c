@@ -64,6 +64,7 @@ static const struct command commands[] = {
 	{ "pp", cmd_pp, "where a TU's preprocessed lines come from: per file, per header group, per pass" },
 	{ "leak", cmd_leak, "the include chain that lets torch (or any heavy header) into a TU, and the line to fix" },
 	{ "advise", cmd_advise, "which fix first, and the module's wall after each, predicted from measurements" },
+	{ "ab", cmd_ab, "did the change help: A against B, a whole build or one TU, with a 95 % interval" },
 };
 
 static void print_usage(FILE *f)

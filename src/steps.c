@@ -5,6 +5,7 @@
 #include "tmpdir.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void steps_select(const char *cmd, const struct ninja_build *b, char **patterns, size_t npatterns, bool *selected)
 {
@@ -55,6 +56,23 @@ void steps_prepare(const char *dir, const struct ninja_edge *e, const char *subd
 	for (size_t i = 0; i < cmd->launchers.n; i++)
 		if (!strvec_contains(stripped, base_name(cmd->launchers.v[i])))
 			strvec_push(stripped, base_name(cmd->launchers.v[i]));
+}
+
+bool steps_replace_source(const struct ninja_edge *e, struct compile_command *cmd, const char *source)
+{
+	const char *own = e->inputs.n ? e->inputs.v[0] : NULL;
+	bool found = false;
+	for (size_t i = 0; own && i < cmd->argv.n; i++)
+		found |= !strcmp(cmd->argv.v[i], own);
+	if (!found)
+		return false;
+	struct strvec from = { 0 }, to = { 0 };
+	strvec_push(&from, own);
+	strvec_push(&to, source);
+	driver_substitute(cmd, &from, &to);
+	strvec_clear(&from);
+	strvec_clear(&to);
+	return true;
 }
 
 void steps_note_stripped(const struct strvec *stripped)

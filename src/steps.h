@@ -18,6 +18,9 @@ void steps_check_built(const char *dir, const struct ninja_edge *e);
  * each, to `stripped`. */
 void steps_prepare(const char *dir, const struct ninja_edge *e, const char *subdir, struct compile_command *cmd,
 		   struct strvec *stripped);
+/* Compile `source` instead of e's own source in its prepared command;
+ * false when the command does not name the source as ninja does. */
+bool steps_replace_source(const struct ninja_edge *e, struct compile_command *cmd, const char *source);
 /* The note that says which launchers were stripped, if any. */
 void steps_note_stripped(const struct strvec *stripped);
 

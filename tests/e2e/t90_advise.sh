@@ -9,7 +9,7 @@ demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
 before=$(tree_hash "$demo")
 run 0 "advise --json on the small baseline demo" "$BW" advise -C "$demo" -j 2 --json
 cp "$T/out" "$T/advise.json"
-check "the envelope names advise" [ "$(json "$T/advise.json" '(d["schema"], d["command"])')" = "('buildwall', 'advise')" ]
+check "the envelope names advise" [ "$(json "$T/advise.json" '(d["schema"], d["command"])')" = "('buildwall/1', 'advise')" ]
 check "advise leaves the tree byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 fixes() { json "$T/advise.json" "sorted(f['fix'] for f in d['fixes'])"; }
 check "the five planted fixes apply" [ "$(fixes)" = "['flat', 'fused', 'launchers', 'leak', 'split']" ]
@@ -33,24 +33,21 @@ check "at the end the codegen-bound kernel sets the wall" [ "$(json "$T/advise.j
 check "bigtile is kernel work" [ "$(json "$T/advise.json" '[(k["target"], k["codegen_share"] > 0.7) for k in d["kernel_work"]]')" = "[('opus_gemm_bigtile.cuda.o', True)]" ]
 check "more jobs: checked, with the numbers" [ "$(json "$T/advise.json" '[c["checked"] for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "['-j 2 for 5 compile steps on 2 CPUs']" ]
 
-# The plan's last wall against the optimized variant built and timed:
-# clean rebuilds of the baseline and the optimized variant in turn, the
-# median ratio of each pair times the recorded baseline advise started
-# from (a shared machine drifts by more than the ratio does).
-opt=$T/optimized
+# The plan's last wall against the optimized variant built and timed, by
+# ab over the two build dirs (clean rebuilds in ABBA order): the ratio
+# optimized/baseline times the recorded baseline advise started from (a
+# shared machine drifts by more than the ratio does).
+opt=$E2E_WORK/demo-optimized
 "$here/../../examples/demo-module/configure" --size small --variant optimized "$opt" >/dev/null
 ninja -C "$opt" -j 2 >/dev/null 2>&1 || not_ok "optimized demo builds"
-: >"$T/ratios"
-for round in 1 2; do
-	"$BW" wall -C "$demo" -n 1 -j 2 --json >"$T/base.json" 2>/dev/null
-	"$BW" wall -C "$opt" -n 1 -j 2 --json >"$T/opt.json" 2>/dev/null
-	echo "$(json "$T/opt.json" 'd["wall_s"]["median"]') $(json "$T/base.json" 'd["wall_s"]["median"]')" >>"$T/ratios"
-done
-measured=$(awk -v r="$(json "$T/advise.json" 'd["baseline"]["recorded_wall_s"]')" '{ q[NR] = $1 / $2 } END { print r * (q[1] + q[2]) / 2 }' "$T/ratios")
+run 0 "ab: the baseline against the optimized variant, whole builds" "$BW" ab -C "$demo" -C "$opt" -j 2 -n 2 --warmup 0 --json
+cp "$T/out" "$T/ab.json"
+check "ab names the optimized variant faster, the interval excluding 1" [ "$(json "$T/ab.json" '(d["mode"], d["wall"]["differs"], d["wall"]["ratio_ci"][1] < 1)')" = "('build dirs', True, True)" ]
+measured=$(json "$T/ab.json" 'd["wall"]["ratio"] * '"$(json "$T/advise.json" 'd["baseline"]["recorded_wall_s"]')")
 predicted=$(json "$T/advise.json" 'd["plan"][-1]["predicted"]["wall_s"]')
-echo "# plan's last wall $predicted s predicted, optimized variant $measured s measured (walls: $(tr '\n' ' ' <"$T/ratios"))"
+echo "# plan's last wall $predicted s predicted, optimized variant $measured s measured ($(json "$T/ab.json" 'd["wall"]["verdict"]'))"
 check "the plan's last wall is within 15 % of the optimized variant's" awk -v p="$predicted" -v m="$measured" 'BEGIN { e = p - m; exit !((e < 0 ? -e : e) <= 0.15 * m) }'
-before=$(tree_hash "$demo")	# rebuilt by wall
+before=$(tree_hash "$demo")	# rebuilt by ab
 
 # Nothing left to fix on the optimized variant but the kernel.
 run 0 "advise on the optimized variant" "$BW" advise -C "$opt" -j 2 --json
