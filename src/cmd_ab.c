@@ -22,6 +22,7 @@
 #include "trial.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -147,9 +148,9 @@ static void tu_sides(struct ab *ab, char *target)
 		strvec_pushf(&changes, "with -D%s", ab->defines.v[d]);
 	}
 	if (ab->source) {
-		char *abs = path_in(".", ab->source);
-		if (!file_exists(abs))
-			usage_error("ab", "--source %s: no such file", ab->source);
+		char *abs = realpath(ab->source, NULL);	/* the TU runs in the build dir */
+		if (!abs)
+			usage_error("ab", "--source %s: %s", ab->source, strerror(errno));
 		if (!steps_replace_source(e, b, abs))
 			usage_error("ab", "%s: its command does not name its source as ninja does; --source cannot replace it",
 				    ab->target);

@@ -47,13 +47,16 @@ static const char usage[] =
 	"and more jobs; a codegen-bound kernel is named as kernel work.\n"
 	"\n"
 	"Measured here, in a private temp dir (the build dir stays byte-identical): the\n"
-	"baseline durations (the latest build in .ninja_log, else every TU re-run as rank\n"
-	"does), every TU preprocessed as it compiles (pp, leak), the passes of the slowest\n"
+	"baseline durations (each step's median over the last 5 builds in .ninja_log that ran\n"
+	"every TU, else every TU re-run as rank does), every TU preprocessed as it compiles (pp, leak), the passes of the slowest\n"
 	"kernel TU and of one instance per family, and probe TUs compiled with a TU's own\n"
 	"command: its framework headers against an empty TU (host and device passes apart),\n"
 	"and its dispatch table against a flat one. Probe savings are scaled to the\n"
 	"baseline by each TU's baseline/probed wall. TARGET limits the TUs considered.\n"
 	"\n";
+
+/* Builds of .ninja_log the baseline takes its medians over. */
+#define ADVISE_BUILDS 5
 
 /* A header probe: a command (a TU's) compiling its framework's entry
  * headers, and an empty TU. */
@@ -84,8 +87,8 @@ struct advise {
 	enum sched_policy policy;
 	char *policy_why;
 	double *seconds;	/* per edge: the baseline */
-	const char *baseline_source;
-	double recorded_wall;	/* the latest build's, NaN without */
+	char *baseline_source;
+	double recorded_wall;	/* the median wall of those builds; NaN when measured */
 	struct measurement m;	/* when the baseline was measured */
 	bool measured;
 	struct advise_tu *tus;
@@ -100,37 +103,24 @@ struct advise {
 
 /* ---- the baseline ---- */
 
+/* The baseline: each step's median over the last builds in .ninja_log
+ * that ran every TU, else rank's measurement. */
 static void baseline(struct advise *ad, const bool *selected)
 {
 	struct ninja_build *b = &ad->build;
 	ad->seconds = xcalloc(b->n, sizeof(double));
-	ad->recorded_wall = NAN;
-	struct ninja_log log;
 	char *err = NULL;
-	bool have = durations_from_dir(ad->dir, b, ad->seconds, &log, &err);
+	size_t builds = durations_from_recent_builds(ad->dir, b, selected, ADVISE_BUILDS, ad->seconds,
+						     &ad->recorded_wall, &err);
 	if (err)
 		warn("%s; measuring the TUs instead", err);
 	free(err);
-	bool complete = have;
-	if (have) {
-		long first = -1, last = -1;
-		for (size_t i = 0; i < log.n; i++) {
-			if (first < 0 || log.entries[i].start_ms < first)
-				first = log.entries[i].start_ms;
-			if (log.entries[i].end_ms > last)
-				last = log.entries[i].end_ms;
-		}
-		ad->recorded_wall = log.n ? (last - first) / 1000.0 : NAN;
-		for (size_t i = 0; i < b->n; i++)
-			complete &= !selected[i] || !isnan(ad->seconds[i]);
-		ninja_log_free(&log);
-	}
-	if (complete) {
-		ad->baseline_source = ".ninja_log: the latest build, durations as recorded";
+	if (builds) {
+		ad->baseline_source = builds == 1 ? xstrdup(".ninja_log: the latest build that ran every TU")
+			: xasprintf(".ninja_log: each step's median over the last %zu builds that ran every TU", builds);
 		return;
 	}
-	if (have)
-		warn(".ninja_log's latest build lacks some compile steps; measuring every TU instead");
+	note("no build in .ninja_log ran every TU; measuring them as rank does");
 	const struct measure_options o = { .repeats = 1, .parallel = 1, .timeout = ad->timeout,
 					   .contention = CONTENTION_MEASURE };
 	measure_tus(ad->dir, b, selected, &o, &ad->m);
@@ -138,7 +128,7 @@ static void baseline(struct advise *ad, const bool *selected)
 	ad->failures += ad->m.failures;
 	free(ad->seconds);
 	ad->seconds = measurement_seconds(&ad->m);
-	ad->baseline_source = "rank's measurement: every TU re-run in isolation, contention measured side by side";
+	ad->baseline_source = xstrdup("rank's measurement: every TU re-run in isolation, contention measured side by side");
 	ad->recorded_wall = NAN;
 }
 
@@ -743,6 +733,7 @@ static void advise_free(struct advise *ad)
 	advice_free(&ad->advice);
 	strvec_clear(&ad->stripped);
 	free(ad->seconds);
+	free(ad->baseline_source);
 	free(ad->policy_why);
 	ninja_build_free(&ad->build);
 }

@@ -15,6 +15,8 @@ static void drop_entries(struct ninja_log *log)
 		free(log->entries[i].hash);
 	}
 	log->n = 0;
+	free(log->by_output);	/* a visitor's lookups index this stretch only */
+	log->by_output = NULL;
 }
 
 static bool parse_long(const char *s, long long *out)
@@ -68,8 +70,11 @@ static bool emit(struct ninja_log *cur, ninja_log_visit visit, void *ctx)
 	if (!cur->n)
 		return true;
 	visit(cur, rewritten(cur), ctx);
-	if (!cur->entries)
+	if (!cur->entries) {
+		free(cur->by_output);
+		cur->by_output = NULL;
 		return false;
+	}
 	drop_entries(cur);
 	return true;
 }
@@ -238,7 +243,6 @@ const struct log_entry *ninja_log_find(struct ninja_log *log, const char *output
 
 void ninja_log_free(struct ninja_log *log)
 {
-	free(log->by_output);
 	drop_entries(log);
 	free(log->entries);
 	memset(log, 0, sizeof(*log));

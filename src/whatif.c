@@ -1,4 +1,5 @@
 #include "whatif.h"
+#include "stats.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -33,6 +34,60 @@ bool durations_from_dir(const char *dir, const struct ninja_build *b, double *se
 	else
 		ninja_log_free(&log);
 	return true;
+}
+
+/* The last complete builds, as a ring of per-edge durations. */
+struct recent {
+	const struct ninja_build *b;
+	const bool *needed;
+	size_t max, n, next;
+	double *seconds;	/* max rows of b->n */
+	double *walls;
+};
+
+static void keep_if_complete(struct ninja_log *build, bool rewritten, void *ctx)
+{
+	struct recent *r = ctx;
+	if (rewritten || !build->n)
+		return;
+	double *row = r->seconds + r->next * r->b->n;
+	durations_from_log(r->b, build, row);
+	for (size_t i = 0; i < r->b->n; i++)
+		if (r->needed[i] && isnan(row[i]))
+			return;	/* a partial rebuild: not a baseline */
+	long first = build->entries[0].start_ms, last = build->entries[0].end_ms;
+	for (size_t i = 0; i < build->n; i++) {
+		first = build->entries[i].start_ms < first ? build->entries[i].start_ms : first;
+		last = build->entries[i].end_ms > last ? build->entries[i].end_ms : last;
+	}
+	r->walls[r->next] = (last - first) / 1000.0;
+	r->next = (r->next + 1) % r->max;
+	r->n += r->n < r->max;
+}
+
+size_t durations_from_recent_builds(const char *dir, const struct ninja_build *b, const bool *needed,
+				    size_t max_builds, double *seconds, double *wall, char **err)
+{
+	struct recent r = { .b = b, .needed = needed, .max = max_builds };
+	r.seconds = xcalloc(max_builds * (b->n ? b->n : 1), sizeof(double));
+	r.walls = xcalloc(max_builds, sizeof(double));
+	char *path = xasprintf("%s/.ninja_log", dir);
+	*err = NULL;
+	ninja_log_each(path, keep_if_complete, &r, err);
+	free(path);
+	double *column = xcalloc(max_builds, sizeof(double));
+	for (size_t i = 0; i < b->n; i++) {
+		size_t k = 0;
+		for (size_t j = 0; j < r.n; j++)
+			if (!isnan(r.seconds[j * b->n + i]))
+				column[k++] = r.seconds[j * b->n + i];
+		seconds[i] = k ? median_of(column, k) : NAN;
+	}
+	*wall = r.n ? median_of(r.walls, r.n) : NAN;
+	free(column);
+	free(r.walls);
+	free(r.seconds);
+	return *err ? 0 : r.n;
 }
 
 static void model_add(struct model *m, double duration, bool free_node, const size_t *deps, size_t ndeps)

@@ -19,6 +19,13 @@ void durations_from_log(const struct ninja_build *b, struct ninja_log *log, doub
  * NULL for a log that is simply not there). */
 bool durations_from_dir(const char *dir, const struct ninja_build *b, double *seconds, struct ninja_log *keep,
 			char **err);
+/* Each edge's median duration over the last `max_builds` builds of dir's
+ * .ninja_log that ran every edge marked in `needed` (one recorded build
+ * on a shared machine varies by +-10 %), NaN where none has it; *wall:
+ * the median of those builds' walls. Returns how many builds that was
+ * (0: none, or the log unreadable: *err says why, owned). */
+size_t durations_from_recent_builds(const char *dir, const struct ninja_build *b, const bool *needed,
+				    size_t max_builds, double *seconds, double *wall, char **err);
 
 /* A graph we can edit: nodes with owned dependency lists. */
 struct model {

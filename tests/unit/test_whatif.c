@@ -166,6 +166,42 @@ static void test_calibration(void **state)
 	ninja_build_free(&b);
 }
 
+/* Three full builds (a.o 8, 10, 12 s) around a partial one that rebuilt
+ * only b.o: the medians of the full builds, the partial one left out. */
+static void test_recent_builds(void **state)
+{
+	(void)state;
+	char *dir = manifest_dir("recent", manifest);
+	struct ninja_build b;
+	ninja_load(dir, &b);
+	char *path = xasprintf("%s/.ninja_log", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("# ninja log v5\n", f);
+	const int a_ms[] = { 8000, 10000, 12000 };
+	for (int k = 0; k < 3; k++) {
+		fprintf(f, "0\t2000\t0\tb.o\t1\n2000\t4000\t0\tc.o\t3\n4000\t6000\t0\td.o\t4\n");
+		fprintf(f, "0\t%d\t0\ta.o\t2\n%d\t%d\t0\tprog\t5\n", a_ms[k], a_ms[k], a_ms[k] + 1000);
+		if (k == 1)
+			fputs("0\t500\t0\tb.o\t1\n", f);	/* a partial rebuild */
+	}
+	fclose(f);
+	bool needed[5] = { false };
+	needed[ninja_edge_of(&b, "a.o")] = needed[ninja_edge_of(&b, "b.o")] = true;
+	double seconds[5], wall;
+	char *err = NULL;
+	assert_int_equal(durations_from_recent_builds(dir, &b, needed, 5, seconds, &wall, &err), 3);
+	assert_null(err);
+	assert_true(seconds[ninja_edge_of(&b, "a.o")] == 10 && seconds[ninja_edge_of(&b, "b.o")] == 2);
+	assert_true(wall == 11);
+	/* At most the last two: a.o 10 and 12. */
+	assert_int_equal(durations_from_recent_builds(dir, &b, needed, 2, seconds, &wall, &err), 2);
+	assert_true(seconds[ninja_edge_of(&b, "a.o")] == 11);
+	ninja_build_free(&b);
+	free(path);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_edits),
 		cmocka_unit_test(test_scheduler_with_contention),
 		cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_recent_builds),
 	};
 	return cmocka_run_group_tests_name("whatif", tests, NULL, NULL);
 }
