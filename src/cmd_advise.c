@@ -16,6 +16,7 @@
 #include "measure.h"
 #include "ninja.h"
 #include "ninja_log.h"
+#include "nvcc_report.h"
 #include "options.h"
 #include "out_json.h"
 #include "out_table.h"
@@ -294,7 +295,9 @@ static long add_source_probe(struct advise *ad, const struct advise_tu *t, void 
 	return index;
 }
 
-static void add_tu_probe(struct advise *ad, struct advise_tu *t, bool walls_only)
+/* want_phases: the instrumented runs too, except for nvcc, which times
+ * its jobs itself (ptxas's wall says how much is codegen). */
+static void add_tu_probe(struct advise *ad, struct advise_tu *t, bool want_phases)
 {
 	if (t->probe_tu >= 0)
 		return;
@@ -302,6 +305,7 @@ static void add_tu_probe(struct advise *ad, struct advise_tu *t, bool walls_only
 	char *sub = xasprintf("probe-%zu", ad->probe.ntus);
 	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
 	free(sub);
+	bool walls_only = !want_phases || cmd.compiler == COMPILER_NVCC;
 	pass_probe_add(&ad->probe, t->f.name, t->f.edge, &cmd)->walls_only = walls_only;
 	t->probe_tu = (long)ad->probe.ntus - 1;
 }
@@ -429,7 +433,7 @@ static void plan_tu_probes(struct advise *ad)
 			slowest = (long)i;
 	}
 	if (slowest >= 0)
-		add_tu_probe(ad, &ad->tus[slowest], false);
+		add_tu_probe(ad, &ad->tus[slowest], true);
 	for (size_t i = 0; i < ad->ntus; i++) {
 		struct advise_tu *t = &ad->tus[i];
 		if (!t->f.kernel || !t->f.generated || !t->f.host_framework)
@@ -438,11 +442,21 @@ static void plan_tu_probes(struct advise *ad)
 		for (size_t j = 0; j < ad->ntus; j++)
 			family_probed |= ad->tus[j].probe_tu >= 0 && !strcmp(ad->tus[j].family, t->family);
 		if (!family_probed)
-			add_tu_probe(ad, t, true);
+			add_tu_probe(ad, t, false);
 	}
 }
 
 /* ---- from the probes to the facts ---- */
+
+static double ptxas_seconds(const struct pass_tu *p, const char *arch)
+{
+	double s = 0;
+	for (size_t i = 0; i < p->jobs.n; i++)
+		if (p->jobs.v[i].pass == PASS_DEVICE && !strcmp(p->jobs.v[i].tool, "ptxas") && p->jobs.v[i].arch && arch &&
+		    !strcmp(nvcc_arch_number(p->jobs.v[i].arch), nvcc_arch_number(arch)))
+			s += p->times[i].wall;
+	return s;
+}
 
 static const struct pass_tu *probed(const struct advise *ad, long i)
 {
@@ -496,6 +510,13 @@ static void read_probes(struct advise *ad)
 			t->f.probed = true;
 			t->f.codegen_bound = v->kind == VERDICT_DEVICE && v->phase == PHASE_CODEGEN;
 			t->f.codegen_share = v->phase_share;
+			if (v->kind == VERDICT_DEVICE && v->heaviest && p->walls_only) {
+				/* nvcc's job walls alone: ptxas is machine code generation
+				 * (cicc's own share of it unknown: a lower bound). */
+				double share = ptxas_seconds(p, v->heaviest->arch) / v->heaviest->seconds;
+				t->f.codegen_bound = share >= VERDICT_MAJORITY;
+				t->f.codegen_share = share;
+			}
 			if (v->heaviest)
 				t->f.codegen_pass = v->heaviest->arch ? xasprintf("device %s", v->heaviest->arch)
 								       : xstrdup("device");
