@@ -57,6 +57,42 @@ tree_hash() {
 		find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
 }
 # No process still runs with this text in its command line.
+# Is a child of $1 running that is not ninja (nor buildwall's guardian)?
+compile_child() {
+	for c in $(pgrep -P "$1"); do
+		case $(cat "/proc/$c/comm" 2>/dev/null) in
+		ninja | buildwall | "") ;;
+		*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# interrupt_midway SIG LABEL DIR HASH CMD...: run CMD with a private
+# TMPDIR, send SIG once one of its compiles has run for a second, and check
+# what every interrupt must leave: exit 130, no compiler running, DIR
+# hashing to HASH, the temp dir empty.
+interrupt_midway() {
+	_sig=$1 _label=$2 _dir=$3 _hash=$4
+	shift 4
+	mkdir -p "$T/tmp"
+	TMPDIR="$T/tmp" "$@" >"$T/out" 2>"$T/err" &
+	_pid=$!
+	_i=0
+	while [ $_i -lt 300 ] && ! compile_child "$_pid"; do sleep 0.1; _i=$((_i + 1)); done
+	check "$_label, SIG$_sig: a compile was running" compile_child "$_pid"
+	sleep 1
+	kill -"$_sig" "$_pid"
+	wait "$_pid"
+	_rc=$?
+	check "$_label, SIG$_sig: exit 130" [ "$_rc" -eq 130 ]
+	contains "$T/err" "interrupted" "$_label, SIG$_sig: says it was interrupted"
+	sleep 0.2
+	check "$_label, SIG$_sig: no compiler left running" no_process "$_dir"
+	check "$_label, SIG$_sig: build dir byte-identical" [ "$(tree_hash "$_dir")" = "$_hash" ]
+	check "$_label, SIG$_sig: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+}
+
 no_process() { ! pgrep -f -- "$1" >/dev/null 2>&1; }
 
 # make_toy DIR [CFLAGS]: a small C module built with ninja: three TUs (c.c

@@ -63,17 +63,7 @@ contains "$T/out" "split: no kernel TUs" "TARGET limits the TUs considered"
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
 
 # Ctrl-C midway: exit 130, nothing left running or behind.
-mkdir "$T/tmp"
-TMPDIR="$T/tmp" "$BW" advise -C "$demo" >"$T/out" 2>"$T/err" &
-pid=$!
-sleep 8
-kill -INT "$pid"
-wait "$pid"
-check "advise, SIGINT: exit 130" [ $? -eq 130 ]
-sleep 0.2
-check "advise, SIGINT: no compiler left running" no_process "$demo"
-check "advise, SIGINT: build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
-check "advise, SIGINT: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+interrupt_midway INT advise "$demo" "$before" "$BW" advise -C "$demo"
 run 0 "advise --help" "$BW" advise --help
 contains "$T/out" "usage: buildwall advise" "advise has help"
 finish

@@ -47,17 +47,7 @@ run 0 "ab of two commands, with --match" "$BW" ab --a 'echo cost 2.0s' --b 'echo
 check "--match: the matched numbers compared" [ "$(json "$T/out" '(d["match"]["ratio"], d["mode"])')" = "(0.5, 'commands')" ]
 
 # Ctrl-C midway.
-mkdir "$T/tmp"
-TMPDIR="$T/tmp" "$BW" ab -C "$demo" opus_gemm_bigtile.cuda.o --flags -O0 >"$T/out" 2>"$T/err" &
-pid=$!
-sleep 3
-kill -INT "$pid"
-wait "$pid"
-check "ab, SIGINT: exit 130" [ $? -eq 130 ]
-sleep 0.2
-check "ab, SIGINT: no compiler left running" no_process "$demo"
-check "ab, SIGINT: build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
-check "ab, SIGINT: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+interrupt_midway INT ab "$demo" "$before" "$BW" ab -C "$demo" opus_gemm_bigtile.cuda.o --flags -O0
 run 0 "ab --help" "$BW" ab --help
 contains "$T/out" "usage: buildwall ab" "ab has help"
 finish
