@@ -62,7 +62,7 @@ check "fake tree byte-identical" [ "$(tree_hash "$T/fake")" = "$before" ]
 if command -v nvcc >/dev/null; then
 	demo=$(demo_dir) || { not_ok "CUDA demo builds"; finish; exit 0; }
 	before=$(tree_hash "$demo")
-	run 0 "passes on the CUDA demo's kernel TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o opus_gemm_0.cuda.o --json
+	run 0 "passes on the CUDA demo's kernel TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o opus_gemm_0.cuda.o --parallel 2 --json
 	cp "$T/out" "$T/cuda.json"
 	check "CUDA build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 	check "host jobs: gcc -E, cudafe++, gcc" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[j["tool"] for j in t["jobs"] if j["pass"] == "host"]')" = "['gcc -E', 'cudafe++', 'gcc']" ]
@@ -79,12 +79,13 @@ if command -v nvcc >/dev/null; then
 	check "generic instance (baseline): device pass parses torch/ATen/c10, with its front-end seconds" [ "$(tu_eval "$T/cuda.json" opus_gemm_0.cuda.o '"device pass parses torch/ATen/c10" in t["verdict"]["text"] and t["verdict"]["device_framework_front_end_s"] > 0')" = True ]
 	check "bigtile (framework-free by design): no framework in its device pass" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["device_frameworks"]')" = "[]" ]
 	check "instrumented walls recorded beside the plain ones" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 'all(j["instrumented_wall_s"] is not None for j in t["jobs"] if j["tool"] in ("cicc", "gcc"))')" = True ]
-	# The host TUs (gcc): plain job walls add up to the plain TU wall.
-	run 0 "passes on the CUDA demo's host TUs (medians of 2)" "$BW" passes -C "$demo" opus_dispatch.o opus_pybind.o -r 2 --json
+	# The host TUs (gcc): plain job walls add up to the plain TU wall, within
+	# the 15 % this VM's repeats of one compile spread by (as for nvcc above).
+	run 0 "passes on the CUDA demo's host TUs (medians of 2)" "$BW" passes -C "$demo" opus_dispatch.o opus_pybind.o -r 2 --parallel 2 --json
 	cp "$T/out" "$T/host.json"
 	for target in opus_dispatch.o opus_pybind.o; do
 		ratio=$(tu_eval "$T/host.json" $target 'round(t["jobs_sum_s"] / t["wall_s"], 3)')
-		check "$target (gcc): job sum within 10 % of the plain TU wall ($ratio)" python3 -c "import sys; sys.exit(0 if abs($ratio - 1) <= 0.10 else 1)"
+		check "$target (gcc): job sum within 15 % of the plain TU wall ($ratio)" python3 -c "import sys; sys.exit(0 if abs($ratio - 1) <= 0.15 else 1)"
 		cost=$(tu_eval "$T/host.json" $target 'round([j["instrumented_wall_s"] / j["wall_s"] for j in t["jobs"] if j["tool"] == "cc1plus"][0], 2)')
 		echo "# $target: gcc -ftime-report runs $cost x the plain cc1plus"
 	done
