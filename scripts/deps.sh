@@ -2,7 +2,9 @@
 # Install the Debian packages a make target needs: as root, with apt-get;
 # otherwise print the exact apt-get line and stop.
 #   build: compiler, jansson (JSON), ninja (buildwall asks ninja itself)
-#   test:  + cmocka (unit tests), python3 (JSON checks), the demo's headers
+#   test:  + cmocka (unit tests), python3 (JSON checks), the demo's headers,
+#          chromium and Node.js (the report's browser tests), then
+#          playwright-core from npm into tests/browser (the driver)
 #   demo:  + pybind11 and Python headers for the demo module
 #   (clang-19 for the HIP demo: always for test, for demo without nvcc)
 set -eu
@@ -10,7 +12,7 @@ what=${1:-build}
 pkgs="gcc make libjansson-dev ninja-build"
 case $what in
 build) ;;
-test) pkgs="$pkgs libcmocka-dev python3 pybind11-dev python3-dev procps" ;;
+test) pkgs="$pkgs libcmocka-dev python3 pybind11-dev python3-dev procps chromium nodejs" ;;
 demo) pkgs="$pkgs pybind11-dev python3-dev" ;;
 *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
 esac
@@ -21,9 +23,20 @@ if [ "$what" = test ] || { [ "$what" = demo ] && ! command -v nvcc >/dev/null 2>
 	pkgs="$pkgs clang-19 lld-19 clang-tools-19"
 fi
 # The fuzz harnesses link libFuzzer and the sanitizers from clang-19's runtime.
+# Debian packages npm apart from nodejs (NodeSource's nodejs carries it).
 if [ "$what" = test ]; then
 	pkgs="$pkgs libclang-rt-19-dev"
+	command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 fi
+
+# The browser tests' driver, pinned by tests/browser/package-lock.json.
+browser_driver() {
+	[ "$what" = test ] || return 0
+	browser=$(cd "$(dirname "$0")/../tests/browser" && pwd)
+	[ -f "$browser/node_modules/playwright-core/package.json" ] && return 0
+	echo "buildwall: installing playwright-core from npm into tests/browser" >&2
+	(cd "$browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
 
 missing=
 for p in $pkgs; do
@@ -31,7 +44,10 @@ for p in $pkgs; do
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+	browser_driver
+	exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "buildwall: missing Debian packages; as root, run:" >&2
@@ -43,3 +59,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+browser_driver

@@ -3,45 +3,64 @@
 #include "util.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 
-/* xorshift64*: a fixed, portable sequence for the bootstrap. */
-static uint64_t next_random(uint64_t *state)
+/* P(|T| < t) for Student's t with integer df, in closed form (the finite
+ * series in theta = atan(t / sqrt(df)), odd and even df apart). */
+static double t_central_probability(double t, unsigned df)
 {
-	*state ^= *state >> 12;
-	*state ^= *state << 25;
-	*state ^= *state >> 27;
-	return *state * 2685821657736338717ULL;
+	double theta = atan(t / sqrt(df)), c2 = cos(theta) * cos(theta), s = sin(theta);
+	if (df % 2 == 0) {
+		double term = 1, sum = 1;
+		for (unsigned k = 2; k < df; k += 2) {
+			term *= c2 * (k - 1) / k;
+			sum += term;
+		}
+		return s * sum;
+	}
+	double sum = 0;
+	if (df > 1) {
+		double term = cos(theta);
+		sum = term;
+		for (unsigned k = 3; k < df; k += 2) {
+			term *= c2 * (k - 1) / k;
+			sum += term;
+		}
+	}
+	return 2 / acos(-1) * (theta + s * sum);
 }
 
-static int by_value(const void *x, const void *y)
+double t_quantile_95(unsigned df)
 {
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
+	double lo = 0, hi = 1000;	/* the quantile for df 1 is 12.7 */
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (t_central_probability(mid, df) < 0.95)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
 }
 
 void ab_compare(const double *a, const double *b, size_t n, struct ab_result *r)
 {
-	double *ratios = xcalloc(n, sizeof(double)), *sample = xcalloc(n, sizeof(double));
-	double *boot = xcalloc(AB_RESAMPLES, sizeof(double));
+	double mean = 0, squares = 0;
 	for (size_t i = 0; i < n; i++)
-		ratios[i] = b[i] / a[i];
-	*r = (struct ab_result){ .n = n, .median_a = median_of(a, n), .median_b = median_of(b, n),
-				 .ratio = median_of(ratios, n) };
-	uint64_t state = 0x9e3779b97f4a7c15ULL;
-	for (size_t k = 0; k < AB_RESAMPLES; k++) {
-		for (size_t i = 0; i < n; i++)
-			sample[i] = ratios[next_random(&state) % n];
-		boot[k] = median_of(sample, n);
+		mean += log(b[i] / a[i]);
+	mean /= n;
+	for (size_t i = 0; i < n; i++) {
+		double d = log(b[i] / a[i]) - mean;
+		squares += d * d;
 	}
-	qsort(boot, AB_RESAMPLES, sizeof(double), by_value);
-	r->ratio_lo = boot[(size_t)(0.025 * AB_RESAMPLES)];
-	r->ratio_hi = boot[(size_t)(0.975 * AB_RESAMPLES) - 1];
+	*r = (struct ab_result){ .n = n, .median_a = median_of(a, n), .median_b = median_of(b, n),
+				 .ratio = exp(mean), .ratio_lo = 0, .ratio_hi = INFINITY };
+	if (n >= 2) {
+		double half = t_quantile_95(n - 1) * sqrt(squares / (n - 1) / n);
+		r->ratio_lo = exp(mean - half);
+		r->ratio_hi = exp(mean + half);
+	}
 	r->differs = r->ratio_lo > 1 || r->ratio_hi < 1;
-	free(boot);
-	free(sample);
-	free(ratios);
 }
 
 double ab_half_width(const struct ab_result *r)
@@ -51,6 +70,8 @@ double ab_half_width(const struct ab_result *r)
 
 char *ab_verdict(const struct ab_result *r, const char *what)
 {
+	if (r->n < 2)
+		return xasprintf("%s: no difference detectable from one pair (B/A %.3f)", what, r->ratio);
 	if (!r->differs) {
 		double lo = fabs(r->ratio_lo - 1), hi = fabs(r->ratio_hi - 1);
 		return xasprintf("%s: no difference detectable: |B/A - 1| < %.1f %% at 95 %%", what, 100 * (lo > hi ? lo : hi));

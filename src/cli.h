@@ -43,5 +43,6 @@ int cmd_pp(int argc, char **argv);
 int cmd_leak(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -12,7 +12,7 @@
 #include "progress.h"
 #include "snapshot.h"
 #include "timeline.h"
-#include "recorded.h"
+#include "log_view.h"
 #include "util.h"
 
 #include <math.h>
@@ -40,54 +40,24 @@ struct log_cmd {
 	long back, top;
 	bool all_builds, json;
 	const char *trace;
-	struct ninja_log build;
-	long nbuilds;
-	struct timeline tl;
-	struct recorded rec;	/* with a build dir: critical path and recorded chain */
-	bool have_graph;
+	struct log_view v;
 };
-
-/* ---- the recorded build against ninja's graph ---- */
-
-static void critical_path(struct log_cmd *c)
-{
-	struct ninja_build b;
-	ninja_load(c->dir, &b);
-	recorded_analyze(&b, &c->build, &c->tl, &c->rec);
-	ninja_build_free(&b);
-	c->have_graph = true;
-}
 
 /* ---- renderers ---- */
 
-static int cmp_weighted(const void *a, const void *b)
-{
-	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
-	return (x->weighted < y->weighted) - (x->weighted > y->weighted);
-}
-
-static const struct step **by_weight(const struct timeline *tl)
-{
-	const struct step **order = xcalloc(tl->n, sizeof(*order));
-	for (size_t i = 0; i < tl->n; i++)
-		order[i] = &tl->steps[i];
-	qsort(order, tl->n, sizeof(*order), cmp_weighted);
-	return order;
-}
-
 static void render_table(const struct log_cmd *c)
 {
-	const struct timeline *tl = &c->tl;
+	const struct timeline *tl = &c->v.tl;
 	printf("%slog%s: %s, build %ld of %ld (%s), %zu steps from line %ld\n", c_bold(stdout), c_reset(stdout),
-	       c->path, c->nbuilds - c->back, c->nbuilds, c->back ? "counting back from the latest" : "the latest",
-	       tl->n, c->build.first_line);
+	       c->path, c->v.nbuilds - c->back, c->v.nbuilds, c->back ? "counting back from the latest" : "the latest",
+	       tl->n, c->v.build.first_line);
 	printf("wall %.2f s, busy %.2f s, parallelism %.2f (busy / wall), at most %d at once\n\n", tl->wall,
 	       tl->busy, tl->wall > 0 ? tl->busy / tl->wall : 0, tl->slots);
 	struct table *tab = table_new();
 	const char *cols[] = { "step", "kind", "start s", "end s", "duration s", "weighted s" };
 	for (int k = 0; k < 6; k++)
 		table_column(tab, cols[k], k >= 2);
-	const struct step **order = by_weight(tl);
+	const struct step **order = log_view_by_weight(tl);
 	size_t shown = c->top && (size_t)c->top < tl->n ? (size_t)c->top : tl->n;
 	for (size_t i = 0; i < shown; i++) {
 		const struct step *s = order[i];
@@ -116,88 +86,29 @@ static void render_table(const struct log_cmd *c)
 	for (int b = 0; b < TIMELINE_BUCKETS; b++)
 		printf(" %.1f", tl->profile[b]);
 	printf("\n");
-	if (!c->have_graph) {
+	if (!c->v.have_graph) {
 		printf("critical path: needs the build dir (-C) for ninja's graph\n");
 		return;
 	}
-	printf("critical path (longest chain through ninja's graph, %.2f s):", c->rec.critical_s);
-	for (size_t i = 0; i < c->rec.ncritical; i++) {
-		const struct step *s = &tl->steps[c->rec.critical[i]];
+	printf("critical path (longest chain through ninja's graph, %.2f s):", c->v.rec.critical_s);
+	for (size_t i = 0; i < c->v.rec.ncritical; i++) {
+		const struct step *s = &tl->steps[c->v.rec.critical[i]];
 		printf("%s %s (%.2f s)", i ? " ->" : "", s->first->output, s->end - s->start);
 	}
 	printf("\nrecorded chain (what each step waited for):");
-	for (size_t i = c->rec.nchain; i-- > 0;) {
-		const struct step *s = &tl->steps[c->rec.chain[i]];
-		printf("%s%s %s (%.2f s)", i + 1 == c->rec.nchain ? "" : " ->", i + 1 < c->rec.nchain && c->rec.waited[i] &&
-		       !strcmp(c->rec.waited[i], "slot") ? " [slot]" : "", s->first->output, s->end - s->start);
+	for (size_t i = c->v.rec.nchain; i-- > 0;) {
+		const struct step *s = &tl->steps[c->v.rec.chain[i]];
+		printf("%s%s %s (%.2f s)", i + 1 == c->v.rec.nchain ? "" : " ->", i + 1 < c->v.rec.nchain && c->v.rec.waited[i] &&
+		       !strcmp(c->v.rec.waited[i], "slot") ? " [slot]" : "", s->first->output, s->end - s->start);
 	}
 	printf("\n");
-}
-
-static json_t *json_step(const struct step *s)
-{
-	json_t *outputs = json_array();
-	for (size_t o = 0; o < s->noutputs; o++)
-		json_array_append_new(outputs, json_string(s->first[o].output));
-	return json_build("{s:s, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:i}", "output", s->first->output, "outputs", outputs,
-			 "hash", s->first->hash, "kind", step_kind_names[s->kind], "start_s", json_seconds(s->start),
-			 "end_s", json_seconds(s->end), "duration_s", json_seconds(s->end - s->start),
-			 "weighted_s", json_seconds(s->weighted), "slot", s->slot);
-}
-
-static void render_json(const struct log_cmd *c)
-{
-	const struct timeline *tl = &c->tl;
-	json_t *doc = json_document("log", c->dir, 0);
-	json_object_set_new(doc, "log", json_string(c->path));
-	json_object_set_new(doc, "build", json_build("{s:I, s:I, s:I, s:I, s:I}", "back", (json_int_t)c->back,
-		"builds_in_file", (json_int_t)c->nbuilds, "first_line", (json_int_t)c->build.first_line,
-		"lines", (json_int_t)c->build.n, "log_version", (json_int_t)c->build.version));
-	json_object_set_new(doc, "wall_s", json_seconds(tl->wall));
-	json_object_set_new(doc, "busy_s", json_seconds(tl->busy));
-	json_object_set_new(doc, "parallelism", json_real(tl->wall > 0 ? round(tl->busy / tl->wall * 1000) / 1000 : 0));
-	json_object_set_new(doc, "max_running", json_integer(tl->slots));
-	json_t *profile = json_array();
-	for (int b = 0; b < TIMELINE_BUCKETS; b++)
-		json_array_append_new(profile, json_real(round(tl->profile[b] * 1000) / 1000));
-	json_object_set_new(doc, "parallelism_profile", profile);
-	json_t *kinds = json_object();
-	for (int k = 0; k < NKINDS; k++)
-		json_object_set_new(kinds, step_kind_names[k], json_build("{s:I, s:o, s:o}", "steps",
-			(json_int_t)tl->count_by_kind[k], "seconds", json_seconds(tl->by_kind[k]),
-			"weighted_s", json_seconds(tl->weighted_by_kind[k])));
-	json_object_set_new(doc, "by_kind", kinds);
-	json_t *steps = json_array();
-	const struct step **order = by_weight(tl);
-	for (size_t i = 0; i < tl->n; i++)
-		json_array_append_new(steps, json_step(order[i]));
-	free(order);
-	json_object_set_new(doc, "steps", steps);
-	if (c->have_graph) {
-		json_t *path = json_array(), *chain = json_array();
-		for (size_t i = 0; i < c->rec.ncritical; i++)
-			json_array_append_new(path, json_step(&tl->steps[c->rec.critical[i]]));
-		for (size_t i = c->rec.nchain; i-- > 0;) {
-			json_t *step = json_step(&tl->steps[c->rec.chain[i]]);
-			/* What this step waited for: the entry before it. */
-			json_object_set_new(step, "waited_for", c->rec.waited[i] ? json_string(c->rec.waited[i]) : json_null());
-			json_array_append_new(chain, step);
-		}
-		json_object_set_new(doc, "critical_path", path);
-		json_object_set_new(doc, "critical_path_s", json_seconds(c->rec.critical_s));
-		json_object_set_new(doc, "recorded_chain", chain);
-	} else {
-		json_object_set_new(doc, "critical_path", json_null());
-		json_object_set_new(doc, "note", json_string("the critical path needs the build dir (-C)"));
-	}
-	json_print(doc);
 }
 
 /* ---- --trace: a Chrome trace ---- */
 
 static void write_trace(const struct log_cmd *c)
 {
-	const struct timeline *tl = &c->tl;
+	const struct timeline *tl = &c->v.tl;
 	json_t *events = json_array();
 	json_array_append_new(events, json_build("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name", "ph", "M", "pid", 1,
 						"args", "name", "ninja build"));
@@ -324,31 +235,18 @@ int cmd_log(int argc, char **argv)
 		free(c.path);
 		return rc;
 	}
-	char *err;
-	if (!ninja_log_read_build(c.path, c.back, &c.build, &c.nbuilds, &err)) {
-		if (err)
-			die(EXIT_BAD_INPUT, "%s", err);
-		if (!file_exists(c.path))
-			die(EXIT_BAD_INPUT, "%s: no such file%s", c.path, c.dir ? " (has the tree been built with ninja?)" : "");
-		if (!c.nbuilds)
-			die(EXIT_BAD_INPUT, "%s: no builds recorded yet", c.path);
-		die(EXIT_BAD_INPUT, "%s: --build %ld goes back past the oldest of its %ld build%s", c.path, c.back,
-		    c.nbuilds, c.nbuilds == 1 ? "" : "s");
-	}
-	timeline_build(&c.build, &c.tl);
-	if (c.dir)
-		critical_path(&c);
+	char *err = log_view_load(&c.v, c.dir, c.path, c.back);
+	if (err)
+		die(EXIT_BAD_INPUT, "%s", err);
 	if (c.trace)
 		write_trace(&c);
 	if (c.json)
-		render_json(&c);
+		json_print(log_view_document(&c.v));
 	else
 		render_table(&c);
 	if (c.trace && !c.json)
 		printf("trace: %s (open it in Perfetto or chrome://tracing)\n", c.trace);
-	timeline_free(&c.tl);
-	ninja_log_free(&c.build);
-	recorded_free(&c.rec);
+	log_view_free(&c.v);
 	free(c.path);
 	return EXIT_OK;
 }

@@ -394,21 +394,6 @@ static void render_table(const struct passes *ps)
 		render_summary(ps);
 }
 
-static json_t *json_phases(const double *phase, bool combined)
-{
-	json_t *o = json_object();
-	for (int k = 0; k < NPHASES; k++)
-		json_object_set_new(o, phase_keys[k], json_seconds(combined && k == PHASE_OPTIMIZER ? NAN : phase[k]));
-	return o;
-}
-
-static json_t *json_heaviest(const struct named_seconds *h, size_t n)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_build("{s:s, s:o}", "name", h[i].name, "seconds", json_seconds(h[i].seconds)));
-	return a;
-}
 
 static json_t *json_tu(const struct passes *ps, const struct pass_tu *t)
 {
@@ -442,14 +427,8 @@ static json_t *json_tu(const struct passes *ps, const struct pass_tu *t)
 	}
 	json_object_set_new(o, "jobs", jobs);
 	json_t *passes = json_array();
-	for (size_t i = 0; i < t->bd.n; i++) {
-		const struct pass *p = &t->bd.passes[i];
-		json_array_append_new(passes, json_build("{s:s, s:o, s:o, s:I, s:o, s:o, s:b, s:o}",
-			"pass", pass_kind_name(p->kind), "arch", p->arch ? json_string(p->arch) : json_null(),
-			"seconds", json_seconds(p->seconds), "jobs", (json_int_t)p->njobs,
-			"phases", json_phases(p->phase, p->backend_combined), "other_s", json_seconds(p->other),
-			"optimizer_in_codegen", p->backend_combined, "heaviest", json_heaviest(p->heaviest, p->nheaviest)));
-	}
+	for (size_t i = 0; i < t->bd.n; i++)
+		json_array_append_new(passes, json_pass_breakdown(&t->bd.passes[i]));
 	json_object_set_new(o, "passes", passes);
 	const struct verdict *v = &t->bd.verdict;
 	char *text = verdict_text(ps, t);

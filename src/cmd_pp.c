@@ -412,7 +412,7 @@ static char *add_group(void *groups, const char *spec)
 
 int cmd_pp(int argc, char **argv)
 {
-	struct pp_options o = { .limits = { 150000, 400000 }, .top = 10 };
+	struct pp_options o = { .limits = { PLAYBOOK_LEAN_LINES, PLAYBOOK_HEAVY_LINES }, .top = 10 };
 	struct pp_request req = { .cmd = "pp", .dir = ".", .jobs = cpu_count() };
 	bool json = false;
 	header_groups_init(&o.groups);

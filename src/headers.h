@@ -80,6 +80,10 @@ struct weight_limits {
 	size_t lean;		/* under this: lean (150K) */
 	size_t heavy;		/* over this: heavy (400K) */
 };
+/* The playbook's marks: a lean dispatcher is under 150K lines; over 400K
+ * a framework leaked in. */
+#define PLAYBOOK_LEAN_LINES 150000
+#define PLAYBOOK_HEAVY_LINES 400000
 enum weight weigh(size_t lines, const struct weight_limits *w);
 const char *weight_name(enum weight w);
 

@@ -478,7 +478,7 @@ void ninja_build_free(struct ninja_build *b)
 	memset(b, 0, sizeof(*b));
 }
 
-enum sched_policy ninja_policy(char **why)
+char *ninja_version(void)
 {
 	char *out = xasprintf("%s/ninja-version.txt", tmpdir_path());
 	char *argv[] = { (char *)ninja_program(), "--version", NULL };
@@ -488,6 +488,14 @@ enum sched_policy ninja_policy(char **why)
 	char *text = proc_succeeded(&p) ? read_text_file(out) : NULL;
 	remove(out);
 	free(out);
+	if (text)
+		text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+enum sched_policy ninja_policy(char **why)
+{
+	char *text = ninja_version();
 	int major = 0, minor = 0;
 	enum sched_policy policy = POLICY_MANIFEST;
 	if (text && sscanf(text, "%d.%d", &major, &minor) == 2) {

@@ -53,6 +53,8 @@ bool ninja_edge_is_phony(const struct ninja_edge *e);
  * the longest path ahead first (ninja's critical-path scheduling). *why
  * gets "installed ninja 1.13" (owned by the caller). */
 enum sched_policy ninja_policy(char **why);
+/* "1.11.1", as the installed ninja says (owned); NULL when it says nothing. */
+char *ninja_version(void);
 /* Object files: what rank and passes treat as compile steps. */
 bool ninja_edge_is_compile(const struct ninja_edge *e);
 

@@ -1,4 +1,6 @@
 #include "out_json.h"
+#include "outfile.h"
+#include "passes.h"
 #include "util.h"
 #include "whatif.h"
 #include "version.h"
@@ -59,24 +61,12 @@ void json_print(json_t *doc)
 
 void json_write_file(json_t *doc, const char *path)
 {
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	/* A path that cannot be opened is the user's to fix; a write that
-	 * fails once the file is open (a full disk) is ours to report. */
-	enum exit_code code = fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EROFS)
-				      ? EXIT_BAD_INPUT : EXIT_INTERNAL;
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	bool ok = f && json_dumpf(doc, f, JSON_COMPACT) == 0;
-	ok = f && fclose(f) == 0 && ok;
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	int saved = errno;
+	struct outfile o;
+	FILE *f = outfile_open(&o, path);
+	if (json_dumpf(doc, f, JSON_COMPACT) != 0)
+		die(EXIT_INTERNAL, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
 	json_decref(doc);
-	if (!ok && fd >= 0)
-		unlink(tmp);
-	free(tmp);
-	if (!ok)
-		die(code, "%s: cannot write: %s", path, strerror(saved));
+	outfile_commit(&o);
 }
 
 json_t *json_contention(const struct contention *c)
@@ -84,4 +74,29 @@ json_t *json_contention(const struct contention *c)
 	return json_build("{s:f, s:f, s:I, s:f, s:s}", "share", round(c->share * 1000) / 1000, "cores", c->cores,
 			  "samples", (json_int_t)c->samples, "mean_concurrency", round(c->mean_concurrency * 100) / 100,
 			  "source", c->samples ? c->source : "none");
+}
+
+json_t *json_phases(const double *phase, bool combined)
+{
+	json_t *o = json_object();
+	for (int k = 0; k < NPHASES; k++)
+		json_object_set_new(o, phase_keys[k], json_seconds(combined && k == PHASE_OPTIMIZER ? NAN : phase[k]));
+	return o;
+}
+
+json_t *json_heaviest(const struct named_seconds *h, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_build("{s:s, s:o}", "name", h[i].name, "seconds", json_seconds(h[i].seconds)));
+	return a;
+}
+
+json_t *json_pass_breakdown(const struct pass *p)
+{
+	return json_build("{s:s, s:o, s:o, s:I, s:o, s:o, s:b, s:o}", "pass", pass_kind_name(p->kind), "arch",
+			  p->arch ? json_string(p->arch) : json_null(), "seconds", json_seconds(p->seconds), "jobs",
+			  (json_int_t)p->njobs, "phases", json_phases(p->phase, p->backend_combined), "other_s",
+			  json_seconds(p->other), "optimizer_in_codegen", p->backend_combined, "heaviest",
+			  json_heaviest(p->heaviest, p->nheaviest));
 }

@@ -4,6 +4,8 @@
 #define BUILDWALL_OUT_JSON_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "stats.h"
 
@@ -30,5 +32,13 @@ json_t *json_contention(const struct contention *c);
  * a failure leaves no partial file; dies naming the path (exit 2 for a
  * path that cannot be opened, 4 for a failed write). */
 void json_write_file(json_t *doc, const char *path);
+/* A pass of a TU's breakdown (passes.h): {pass, arch, seconds, jobs,
+ * phases {front_end, ir_generation, optimizer, codegen}, other_s,
+ * optimizer_in_codegen, heaviest [{name, seconds}]}. */
+struct pass;
+struct named_seconds;
+json_t *json_pass_breakdown(const struct pass *p);
+json_t *json_phases(const double *phase, bool combined);
+json_t *json_heaviest(const struct named_seconds *h, size_t n);
 
 #endif

@@ -154,6 +154,11 @@ static void verify_guarded(void)
 	guarded_dir = NULL;
 }
 
+void snapshot_guard_release(void)
+{
+	verify_guarded();
+}
+
 void snapshot_guard(const char *dir)
 {
 	if (guarded_dir || !is_directory(dir))

@@ -27,5 +27,8 @@ void snapshot_free(struct snapshot *s);
  * exit, by any path; a difference is an error (exit 4) naming what
  * changed. Call once, before the tmpdir is first used. */
 void snapshot_guard(const char *dir);
+/* Check now (as at exit) and stop guarding: for a command about to write
+ * where the user asked, which may be inside the tree. */
+void snapshot_guard_release(void);
 
 #endif

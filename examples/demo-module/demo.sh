@@ -1,8 +1,9 @@
 #!/bin/sh
 # `make demo`: build both variants of the demo module and run every buildwall
 # command on each (wall, rank, passes, log with a Chrome trace, sim of
-# splitting the slowest TU, pp --all, leak on the dispatcher, and advise:
-# which fix first and the wall after each, predicted). DEMO_SIZE=small|full (default full), DEMO_TRIALS (3).
+# splitting the slowest TU, pp --all, leak on the dispatcher, and report:
+# advise's which fix first and the wall after each, predicted, printed and
+# drawn as one HTML page per variant, beside the build dirs). DEMO_SIZE=small|full (default full), DEMO_TRIALS (3).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bw=${BUILDWALL:-buildwall}
@@ -41,8 +42,9 @@ for v in baseline optimized; do
 	echo
 	"$bw" leak -C "$dir" opus_dispatch.o
 	echo
-	# The synthesis: which fix first, and the module's wall after each.
-	"$bw" advise -C "$dir"
+	# The synthesis: which fix first, and the module's wall after each
+	# (advise's table), and the whole diagnosis as one page.
+	"$bw" report -C "$dir" -o "$out/$v-report.html"
 	echo
 done
 
@@ -51,3 +53,4 @@ o=$(median_of "$out/optimized/wall.txt")
 echo "== median clean-rebuild wall: baseline $b s, optimized $o s (-j $MAX_JOBS) =="
 awk -v b="$b" -v o="$o" 'BEGIN { if (o < b) printf "the optimized variant saves %.1f s (%.0f %%)\n", b - o, 100 * (b - o) / b;
                                else { print "unexpected: the optimized variant is not faster"; exit 1 } }'
+echo "== the reports: $out/baseline-report.html and $out/optimized-report.html (open them in a browser) =="

@@ -1,0 +1,938 @@
+/* The advise model: which of the playbook's fixes to make first and the
+ * module's wall after each, predicted from measurements before any change.
+ * Evidence is gathered as needed: the baseline durations (the latest build
+ * in .ninja_log, else rank's measurement), every TU preprocessed host and
+ * device pass with its include chains (pp, leak), the pass probe on the
+ * slowest kernel TU and one instance of each family, and probe TUs
+ * compiled with the TUs' own commands: the framework's headers against an
+ * empty TU, and a dispatch table against a flat one. The advice model
+ * (advice.c) turns them into fixes, predicted walls and the plan. The
+ * build directory is only read. */
+#define _GNU_SOURCE
+#include "advise.h"
+#include "advice.h"
+#include "cli.h"
+#include "dispatch_table.h"
+#include "leak.h"
+#include "measure.h"
+#include "ninja.h"
+#include "ninja_log.h"
+#include "nvcc_report.h"
+#include "out_json.h"
+#include "out_table.h"
+#include "pass_probe.h"
+#include "preprocess.h"
+#include "progress.h"
+#include "snapshot.h"
+#include "stats.h"
+#include "steps.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ADVISE_BUILDS 5
+
+/* A header probe: a command (a TU's) compiling its framework's entry
+ * headers, and an empty TU. */
+struct probe_group {
+	char *key;		/* rule + headers */
+	size_t donor;		/* the TU whose command compiles them */
+	struct strvec headers;	/* as spelled: "<torch/extension.h>" */
+	long headers_tu, empty_tu;	/* indexes in the pass probe; -1: none */
+	struct header_cost cost;
+	bool measured;
+};
+
+/* One preprocessed pass of a TU: its lines, by header group. */
+struct pass_lines {
+	char *pass;		/* "host", "device gfx90a" */
+	size_t lines;
+	struct strvec groups;	/* group titles with lines, heaviest first */
+	size_t *group_lines;
+};
+
+struct advise_tu {
+	struct tu_facts f;
+	struct pass_lines *lines;
+	size_t nlines;
+	struct strvec headers;	/* the framework's entry headers, as spelled */
+	struct strvec frameworks;
+	long group;		/* its probe group, -1: none */
+	long probe_tu;		/* its pass probe, -1: none */
+	long table_tu, flat_tu;	/* its dispatch-table probes, -1: none */
+	char *family;		/* source name with digits as '#', and rule */
+};
+
+struct advise {
+	const char *dir;
+	struct ninja_build build;
+	long jobs, parallel;
+	double timeout;
+	enum sched_policy policy;
+	char *policy_why;
+	double *seconds;	/* per edge: the baseline */
+	char *baseline_source;
+	double recorded_wall;	/* the median wall of those builds; NaN when measured */
+	struct measurement m;	/* when the baseline was measured */
+	bool measured;
+	struct advise_tu *tus;
+	size_t ntus;
+	struct probe_group *groups;
+	size_t ngroups;
+	struct pass_probe probe;
+	struct strvec stripped;
+	struct advice advice;
+	struct prediction *curve;	/* the baseline at -j 1, 2, …: the jobs curve */
+	size_t ncurve;
+	size_t failures;
+};
+
+/* ---- the baseline ---- */
+
+/* The baseline: each step's median over the last builds in .ninja_log
+ * that ran every TU, else rank's measurement. */
+static void baseline(struct advise *ad, const bool *selected)
+{
+	struct ninja_build *b = &ad->build;
+	ad->seconds = xcalloc(b->n, sizeof(double));
+	char *err = NULL;
+	size_t builds = durations_from_recent_builds(ad->dir, b, selected, ADVISE_BUILDS, ad->seconds,
+						     &ad->recorded_wall, &err);
+	if (err)
+		warn("%s; measuring the TUs instead", err);
+	free(err);
+	if (builds) {
+		ad->baseline_source = builds == 1 ? xstrdup(".ninja_log: the latest build that ran every TU")
+			: xasprintf(".ninja_log: each step's median over the last %zu builds that ran every TU", builds);
+		return;
+	}
+	note("no build in .ninja_log ran every TU; measuring them as rank does");
+	const struct measure_options o = { .repeats = 1, .parallel = 1, .timeout = ad->timeout,
+					   .contention = CONTENTION_MEASURE };
+	measure_tus(ad->dir, b, selected, &o, &ad->m);
+	ad->measured = true;
+	ad->failures += ad->m.failures;
+	free(ad->seconds);
+	ad->seconds = measurement_seconds(&ad->m);
+	ad->baseline_source = xstrdup("rank's measurement: every TU re-run in isolation, contention measured side by side");
+	ad->recorded_wall = NAN;
+}
+
+/* ---- what preprocessing shows ---- */
+
+static struct advise_tu *tu_named(struct advise *ad, const char *name)
+{
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (!strcmp(ad->tus[i].f.name, name))
+			return &ad->tus[i];
+	return NULL;
+}
+
+static int by_group_lines(const void *a, const void *b, void *lines)
+{
+	size_t x = ((const size_t *)lines)[*(const size_t *)a], y = ((const size_t *)lines)[*(const size_t *)b];
+	return (x < y) - (x > y);
+}
+
+/* Takes pass over. */
+static void record_lines(struct advise_tu *t, char *pass, const struct pp_section *sec,
+			 const struct header_groups *groups, const struct header_context *ctx)
+{
+	struct header_summary hs;
+	header_summarize(sec, groups, ctx, &hs);
+	size_t *order = xcalloc(groups->n, sizeof(size_t)), *lines = xcalloc(groups->n, sizeof(size_t));
+	for (size_t g = 0; g < groups->n; g++) {
+		order[g] = g;
+		lines[g] = hs.groups[g].lines;
+	}
+	qsort_r(order, groups->n, sizeof(size_t), by_group_lines, lines);
+	t->lines = xrealloc(t->lines, (t->nlines + 1) * sizeof(*t->lines));
+	struct pass_lines *pl = &t->lines[t->nlines++];
+	*pl = (struct pass_lines){ .pass = pass, .lines = sec->lines, .group_lines = xcalloc(groups->n, sizeof(size_t)) };
+	for (size_t i = 0; i < groups->n && lines[order[i]]; i++) {
+		pl->group_lines[pl->groups.n] = lines[order[i]];
+		strvec_push(&pl->groups, groups->v[order[i]].title);
+	}
+	free(order);
+	free(lines);
+	header_summary_free(&hs);
+}
+
+static void read_pass(struct advise_tu *t, const struct leak_rule *rule, const struct pp_source *src, size_t k)
+{
+	bool device;
+	char *pass = pp_section_name(src, k, &device);
+	struct leak_view v;
+	leak_view_init(&v, src, k);
+	t->f.kernel |= device;
+	const struct pp_section *sec = leak_view_section(&v);
+	record_lines(t, pass, sec, &rule->groups, v.ctx);
+	size_t framework_lines = 0;
+	bool direct = false;
+	for (size_t c = 0; c < v.nchains; c++) {
+		const struct chain *ch = v.chains[c];
+		const struct pp_file *match = &sec->files[ch->files[ch->n - 1]];
+		size_t g = header_classify(&rule->groups, v.ctx, match->name, match->system);
+		if (!strvec_contains(&t->frameworks, rule->groups.v[g].title))
+			strvec_push(&t->frameworks, rule->groups.v[g].title);
+		char *header = leak_link_name(&v, ch, ch->n - 1);
+		if (strvec_contains(&t->headers, header))
+			free(header);
+		else
+			strvec_push_nodup(&t->headers, header);
+		framework_lines += ch->lines;
+		direct |= ch->n == 2;
+	}
+	if (device) {
+		t->f.device_framework |= v.nchains > 0;
+	} else if (v.nchains) {
+		t->f.host_framework = true;
+		t->f.includes_framework = direct;
+		t->f.host_lines = sec->lines;
+		t->f.framework_lines = framework_lines;
+		if (!direct && v.fix > 0) {
+			t->f.leak_chain = leak_chain_text(&v, v.chains[0]);
+			t->f.leak_fix = leak_fix_text(&v);
+		}
+	} else {
+		t->f.host_lines = sec->lines;
+	}
+	leak_view_free(&v);
+}
+
+static void preprocess_tus(struct advise *ad)
+{
+	struct leak_rule rule = { 0 };
+	header_groups_init(&rule.groups);
+	char **names = xcalloc(ad->ntus, sizeof(char *));
+	for (size_t i = 0; i < ad->ntus; i++)
+		names[i] = (char *)ad->tus[i].f.name;
+	struct pp_request req = { .cmd = "advise", .dir = ad->dir, .build = &ad->build, .args = names, .nargs = ad->ntus,
+				  .device = true, .jobs = ad->parallel, .timeout = ad->timeout, .hooks = leak_hooks,
+				  .ctx = &rule };
+	struct pp_sources ss;
+	pp_collect(&req, &ss);
+	ad->failures += ss.failures;
+	for (size_t s = 0; s < ss.n; s++) {
+		struct advise_tu *t = tu_named(ad, ss.v[s].tu);
+		for (size_t k = 0; t && ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
+			read_pass(t, &rule, &ss.v[s], k);
+		leak_scan_free(ss.v[s].data);
+	}
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (ad->tus[i].frameworks.n)
+			ad->tus[i].f.frameworks = strvec_join(&ad->tus[i].frameworks, ", ");
+	pp_sources_free(&ss);
+	header_groups_free(&rule.groups);
+	free(names);
+}
+
+/* ---- probe TUs ---- */
+
+static const char *source_of(const struct advise *ad, const struct advise_tu *t)
+{
+	return ad->build.edges[t->f.edge].inputs.v[0];
+}
+
+static const char *extension_of(const char *path)
+{
+	const char *dot = strrchr(base_name(path), '.');
+	return dot ? dot : ".cpp";
+}
+
+/* t's command with its outputs in the temp dir and `source` compiled in
+ * place of its own; false (with a warning) when the command does not
+ * name its source as ninja does. */
+static bool probe_command(struct advise *ad, const struct advise_tu *t, const char *sub, const char *source,
+			  struct compile_command *cmd)
+{
+	*cmd = (struct compile_command){ 0 };
+	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, cmd, &ad->stripped);
+	if (steps_replace_source(&ad->build.edges[t->f.edge], cmd, source))
+		return true;
+	warn("%s: its command does not name its source %s; no probe with it", t->f.name, source_of(ad, t));
+	compile_command_clear(cmd);
+	return false;
+}
+
+static void write_includes(FILE *f, const void *arg)
+{
+	const struct strvec *headers = arg;
+	fputs("/* buildwall advise: what these headers cost with this command */\n", f);
+	for (size_t i = 0; i < headers->n; i++)
+		fprintf(f, headers->v[i][0] == '<' ? "#include %s\n" : "#include \"%s\"\n", headers->v[i]);
+}
+
+static void write_empty(FILE *f, const void *arg)
+{
+	(void)arg;
+	fputs("/* buildwall advise: an empty TU, what any TU of this command costs */\n", f);
+}
+
+static void write_map(FILE *f, const void *arg)
+{
+	dispatch_table_write_map(f, *(const size_t *)arg);
+}
+
+static void write_flat(FILE *f, const void *arg)
+{
+	dispatch_table_write_flat(f, *(const size_t *)arg);
+}
+
+/* Write a probe TU (write(f, arg)) with the extension of t's source, and
+ * add it, walls only, compiled with t's command: its index in the pass
+ * probe, or -1 when that command cannot take it. */
+static long add_source_probe(struct advise *ad, const struct advise_tu *t, void (*write)(FILE *, const void *),
+			     const void *arg, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static long add_source_probe(struct advise *ad, const struct advise_tu *t, void (*write)(FILE *, const void *),
+			     const void *arg, const char *fmt, ...)
+{
+	char *sub = xasprintf("probe-%zu", ad->probe.ntus);
+	char *source = xasprintf("%s/%s%s", tmpdir_path(), sub, extension_of(source_of(ad, t)));
+	FILE *f = fopen(source, "w");
+	if (!f)
+		die(EXIT_INTERNAL, "cannot write %s: %s", source, strerror(errno));
+	write(f, arg);
+	if (fclose(f))
+		die(EXIT_INTERNAL, "cannot write %s: %s", source, strerror(errno));
+	struct compile_command cmd;
+	long index = -1;
+	if (probe_command(ad, t, sub, source, &cmd)) {
+		va_list ap;
+		va_start(ap, fmt);
+		char *name = xvasprintf(fmt, ap);
+		va_end(ap);
+		pass_probe_add(&ad->probe, name, t->f.edge, &cmd)->walls_only = true;
+		free(name);
+		index = (long)ad->probe.ntus - 1;
+	}
+	free(source);
+	free(sub);
+	return index;
+}
+
+/* want_phases: the instrumented runs too, except for nvcc, which times
+ * its jobs itself (ptxas's wall says how much is codegen). */
+static void add_tu_probe(struct advise *ad, struct advise_tu *t, bool want_phases)
+{
+	if (t->probe_tu >= 0)
+		return;
+	struct compile_command cmd = { 0 };
+	char *sub = xasprintf("probe-%zu", ad->probe.ntus);
+	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
+	free(sub);
+	bool walls_only = !want_phases || cmd.compiler == COMPILER_NVCC;
+	pass_probe_add(&ad->probe, t->f.name, t->f.edge, &cmd)->walls_only = walls_only;
+	t->probe_tu = (long)ad->probe.ntus - 1;
+}
+
+/* One probe group per (rule, headers): the TUs that share a command shape
+ * and a framework share what its headers cost. */
+static void plan_header_probes(struct advise *ad)
+{
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		if (!t->headers.n)
+			continue;
+		char *list = strvec_join(&t->headers, ", ");
+		char *key = xasprintf("%s\n%s", ad->build.edges[t->f.edge].rule, list);
+		free(list);
+		size_t g = 0;
+		while (g < ad->ngroups && strcmp(ad->groups[g].key, key))
+			g++;
+		if (g < ad->ngroups) {
+			free(key);
+			t->group = (long)g;
+			continue;
+		}
+		ad->groups = xrealloc(ad->groups, (ad->ngroups + 1) * sizeof(*ad->groups));
+		struct probe_group *pg = &ad->groups[ad->ngroups++];
+		*pg = (struct probe_group){ .key = key, .donor = i, .headers_tu = -1, .empty_tu = -1 };
+		for (size_t h = 0; h < t->headers.n; h++)
+			strvec_push(&pg->headers, t->headers.v[h]);
+		t->group = (long)g;
+		pg->headers_tu = add_source_probe(ad, t, write_includes, &pg->headers, "header probe %zu (%s's command)", g,
+						  t->f.name);
+		pg->empty_tu = add_source_probe(ad, t, write_empty, NULL, "empty probe %zu (%s's command)", g, t->f.name);
+	}
+}
+
+/* A host TU's dispatch table, from its host pass preprocessed once more
+ * (pp's outputs are gone by now), and its two probes. */
+static void plan_table_probes(struct advise *ad, struct advise_tu *t, size_t index)
+{
+	struct compile_command cmd = { 0 };
+	char *sub = xasprintf("table-%zu", index);
+	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
+	char *outdir = tmpdir_subdir(sub), *log = xasprintf("%s/%s.log", tmpdir_path(), sub);
+	struct pp_plan plan = { 0 };
+	char *err = preprocess_plan(&cmd, ad->dir, false, outdir, log, ad->timeout, &plan);
+	if (err) {
+		warn("%s: cannot preprocess it for its dispatch table: %s", t->f.name, err);
+		free(err);
+	} else if (plan.n) {
+		struct proc p = { .argv = plan.v[0].argv.v, .env_extra = plan.v[0].env.v, .cwd = ad->dir, .out_path = log,
+				  .timeout_s = ad->timeout };
+		progress_set("%s: looking for a dispatch table", t->f.name);
+		proc_run(&p);
+		progress_clear();
+		proc_exit_if_interrupted();
+		FILE *f = proc_succeeded(&p) ? fopen(plan.v[0].output, "r") : NULL;
+		if (f) {
+			struct dispatch_tables dt;
+			dispatch_tables_scan(f, &dt);
+			fclose(f);
+			t->f.table_entries = dt.entries;
+		} else {
+			warn("%s: its host pass did not preprocess; no dispatch table read", t->f.name);
+		}
+		remove(plan.v[0].output);
+	}
+	pp_plan_free(&plan);
+	if (t->f.table_entries) {
+		t->table_tu = add_source_probe(ad, t, write_map, &t->f.table_entries, "%s's table, %zu std::function entries",
+					       t->f.name, t->f.table_entries);
+		t->flat_tu = add_source_probe(ad, t, write_flat, &t->f.table_entries, "%s's table, flat", t->f.name);
+	}
+	compile_command_clear(&cmd);
+	free(outdir);
+	free(log);
+	free(sub);
+}
+
+/* "gen/opus_gemm_#.cu cuda_compile": instances generated from one
+ * template differ in their digits. */
+static char *family_of(const struct advise *ad, const struct advise_tu *t)
+{
+	char *name = xstrdup(base_name(source_of(ad, t)));
+	size_t w = 0;
+	for (size_t r = 0; name[r]; r++)
+		if (!(name[r] >= '0' && name[r] <= '9') || !w || name[w - 1] != '#')
+			name[w++] = name[r] >= '0' && name[r] <= '9' ? '#' : name[r];
+	name[w] = '\0';
+	char *family = xasprintf("%s %s", name, ad->build.edges[t->f.edge].rule);
+	free(name);
+	return family;
+}
+
+/* Generated into the build tree (aiter's blob/, the demo's gen/), or one
+ * of several TUs that differ only in digits. */
+static void mark_generated(struct advise *ad)
+{
+	char *dir = realpath(ad->dir, NULL);
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		t->family = family_of(ad, t);
+		char *abs = path_in(ad->dir, source_of(ad, t));
+		char *real = realpath(abs, NULL);
+		t->f.generated = dir && real && path_below(real, dir);
+		free(real);
+		free(abs);
+	}
+	for (size_t i = 0; i < ad->ntus; i++)
+		for (size_t j = 0; j < ad->ntus; j++)
+			if (i != j && strchr(ad->tus[i].family, '#') && !strcmp(ad->tus[i].family, ad->tus[j].family))
+				ad->tus[i].f.generated = true;
+	free(dir);
+}
+
+/* The pass probe, phases and all, on the slowest kernel TU (is it kernel
+ * work?), and its pass walls on one instance of each generated family
+ * whose host pass parses a framework (the glue a fused TU takes over, and
+ * the baseline/probed ratio). */
+static void plan_tu_probes(struct advise *ad)
+{
+	long slowest = -1;
+	for (size_t i = 0; i < ad->ntus; i++) {
+		const struct advise_tu *t = &ad->tus[i];
+		if (t->f.kernel && (slowest < 0 || ad->seconds[t->f.edge] > ad->seconds[ad->tus[slowest].f.edge]))
+			slowest = (long)i;
+	}
+	if (slowest >= 0)
+		add_tu_probe(ad, &ad->tus[slowest], true);
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		if (!t->f.kernel || !t->f.generated || !t->f.host_framework)
+			continue;
+		bool family_probed = false;
+		for (size_t j = 0; j < ad->ntus; j++)
+			family_probed |= ad->tus[j].probe_tu >= 0 && !strcmp(ad->tus[j].family, t->family);
+		if (!family_probed)
+			add_tu_probe(ad, t, false);
+	}
+}
+
+/* One untimed run of each empty probe first: a compiler's first run after
+ * its files left the page cache is slow (an empty nvcc TU took 5.2 s here
+ * right after a large package install, against 0.3 s warm), and the empty
+ * probe is what every header's cost is measured against. */
+static void warm_up(struct advise *ad)
+{
+	for (size_t g = 0; g < ad->ngroups; g++) {
+		if (ad->groups[g].empty_tu < 0)
+			continue;
+		const struct compile_command *c = &ad->probe.tus[ad->groups[g].empty_tu].cmd;
+		char *log = xasprintf("%s/warm-up-%zu.log", tmpdir_path(), g);
+		struct proc p = { .argv = c->argv.v, .env_extra = c->env.v, .cwd = ad->dir, .out_path = log,
+				  .timeout_s = ad->timeout };
+		progress_set("warming up %s", base_name(c->argv.v[0]));
+		proc_run(&p);
+		progress_clear();
+		proc_exit_if_interrupted();
+		remove(log);
+		free(log);
+	}
+}
+
+/* ---- from the probes to the facts ---- */
+
+static double ptxas_seconds(const struct pass_tu *p, const char *arch)
+{
+	double s = 0;
+	for (size_t i = 0; i < p->jobs.n; i++)
+		if (p->jobs.v[i].pass == PASS_DEVICE && !strcmp(p->jobs.v[i].tool, "ptxas") && p->jobs.v[i].arch && arch &&
+		    !strcmp(nvcc_arch_number(p->jobs.v[i].arch), nvcc_arch_number(arch)))
+			s += p->times[i].wall;
+	return s;
+}
+
+static const struct pass_tu *probed(const struct advise *ad, long i)
+{
+	return i >= 0 && !ad->probe.tus[i].failed ? &ad->probe.tus[i] : NULL;
+}
+
+static double positive(double s)
+{
+	return s > 0 ? s : 0;
+}
+
+static void read_probes(struct advise *ad)
+{
+	for (size_t g = 0; g < ad->ngroups; g++) {
+		struct probe_group *pg = &ad->groups[g];
+		const struct pass_tu *h = probed(ad, pg->headers_tu), *e = probed(ad, pg->empty_tu);
+		pg->cost.headers = strvec_join(&pg->headers, ", ");
+		pg->cost.command_of = xstrdup(ad->tus[pg->donor].f.name);
+		if (!h || !e) {
+			warn("the header probe with %s's command failed; no saving from it", ad->tus[pg->donor].f.name);
+			continue;
+		}
+		pg->measured = true;
+		pg->cost.base_host = pass_tu_side(e, PASS_HOST);
+		pg->cost.base_device = pass_tu_side(e, PASS_DEVICE);
+		pg->cost.host = positive(pass_tu_side(h, PASS_HOST) - pg->cost.base_host);
+		pg->cost.device = positive(pass_tu_side(h, PASS_DEVICE) - pg->cost.base_device);
+	}
+	/* Scale: each probed TU's baseline seconds per probed second; the
+	 * median of those for the rest. */
+	double *ratios = xcalloc(ad->ntus, sizeof(double));
+	size_t nratios = 0;
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		const struct pass_tu *p = probed(ad, t->probe_tu);
+		t->f.scale = NAN;
+		if (p && p->wall.median > 0 && ad->seconds[t->f.edge] > 0)
+			ratios[nratios++] = t->f.scale = ad->seconds[t->f.edge] / p->wall.median;
+	}
+	double typical = nratios ? median_of(ratios, nratios) : 1;
+	free(ratios);
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		if (isnan(t->f.scale))
+			t->f.scale = typical;
+		if (t->group >= 0 && ad->groups[t->group].measured)
+			t->f.cost = &ad->groups[t->group].cost;
+		const struct pass_tu *p = probed(ad, t->probe_tu);
+		if (p) {
+			const struct verdict *v = &p->bd.verdict;
+			t->f.probed = true;
+			t->f.codegen_bound = v->kind == VERDICT_DEVICE && v->phase == PHASE_CODEGEN;
+			t->f.codegen_share = v->phase_share;
+			if (v->kind == VERDICT_DEVICE && v->heaviest && p->walls_only) {
+				/* nvcc's job walls alone: ptxas is machine code generation
+				 * (cicc's own share of it unknown: a lower bound). */
+				double share = ptxas_seconds(p, v->heaviest->arch) / v->heaviest->seconds;
+				t->f.codegen_bound = share >= VERDICT_MAJORITY;
+				t->f.codegen_share = share;
+			}
+			if (v->heaviest)
+				t->f.codegen_pass = v->heaviest->arch ? xasprintf("device %s", v->heaviest->arch)
+								       : xstrdup("device");
+			const struct pass_tu *h = t->group >= 0 ? probed(ad, ad->groups[t->group].headers_tu) : NULL;
+			if (t->f.generated && h)
+				t->f.glue = positive(pass_tu_side(p, PASS_HOST) - pass_tu_side(h, PASS_HOST));
+		}
+		const struct pass_tu *map = probed(ad, t->table_tu), *flat = probed(ad, t->flat_tu);
+		if (map && flat)
+			t->f.table_saving = map->wall.median - flat->wall.median;
+	}
+}
+
+/* ---- rendering ---- */
+
+static const char *const policy_words[] = { "manifest order", "longest path first" };
+
+static int by_wall_alone(const void *a, const void *b)
+{
+	const struct fix *x = *(const struct fix *const *)a, *y = *(const struct fix *const *)b;
+	return (x->alone.wall > y->alone.wall) - (x->alone.wall < y->alone.wall);
+}
+
+/* Applicable fixes, lowest predicted wall alone first; n set. */
+static const struct fix **ranked(const struct advice *a, size_t *n)
+{
+	const struct fix **v = xcalloc(NFIXES, sizeof(*v));
+	*n = 0;
+	for (int id = 0; id < NFIXES; id++)
+		if (a->fixes[id].applies)
+			v[(*n)++] = &a->fixes[id];
+	qsort(v, *n, sizeof(*v), by_wall_alone);
+	return v;
+}
+
+static double percent(double now, double base)
+{
+	return base > 0 ? 100 * (now - base) / base : 0;
+}
+
+static const char *tu_name(const struct advise *ad, size_t tu)
+{
+	return ad->tus[tu].f.name;
+}
+
+static char *savings_text(const struct fix *f)
+{
+	if (!f->ntus)
+		return xstrdup("-");
+	double lo = f->saving[0], hi = f->saving[0];
+	for (size_t k = 1; k < f->ntus; k++) {
+		lo = f->saving[k] < lo ? f->saving[k] : lo;
+		hi = f->saving[k] > hi ? f->saving[k] : hi;
+	}
+	return hi - lo < 0.005 ? xasprintf("%.2f s", lo) : xasprintf("%.2f-%.2f s", lo, hi);
+}
+
+static char *tus_text(const struct advise *ad, const struct fix *f)
+{
+	if (!f->ntus)
+		return xstrdup("(the build)");
+	return f->ntus == 1 ? xstrdup(tu_name(ad, f->tus[0]))
+			    : xasprintf("%s +%zu", tu_name(ad, f->tus[0]), f->ntus - 1);
+}
+
+void advise_print(const struct advise *ad)
+{
+	const struct advice *a = &ad->advice;
+	printf("%sadvise%s: %zu compile step%s in %s; baseline from %s", c_bold(stdout), c_reset(stdout), ad->ntus,
+	       ad->ntus == 1 ? "" : "s", ad->dir, ad->baseline_source);
+	if (!isnan(ad->recorded_wall))
+		printf(" (recorded wall %.2f s)", ad->recorded_wall);
+	printf("\npredicted wall at -j %ld (%s: %s): %s%.2f s%s; the %s binds\n\n", ad->jobs, policy_words[ad->policy],
+	       ad->policy_why, c_bold(stdout), a->baseline.wall, c_reset(stdout), a->baseline.binds);
+
+	size_t n;
+	const struct fix **v = ranked(a, &n);
+	if (!n)
+		printf("no fix of the playbook applies (what was checked is below)\n");
+	struct table *tab = table_new();
+	table_column(tab, "fix", false);
+	table_column(tab, "TUs", false);
+	table_column(tab, "saving per TU", true);
+	table_column(tab, "wall with it alone", true);
+	for (size_t i = 0; i < n; i++) {
+		char *tus = tus_text(ad, v[i]), *sav = savings_text(v[i]);
+		table_cell(tab, "%s", fix_names[v[i]->id]);
+		table_cell(tab, "%s", tus);
+		table_cell(tab, "%s", sav);
+		table_cell(tab, "%.2f s (%+.0f%%)", v[i]->alone.wall, percent(v[i]->alone.wall, a->baseline.wall));
+		free(tus);
+		free(sav);
+	}
+	if (n)
+		table_print(tab, stdout);
+	table_free(tab);
+	for (size_t i = 0; i < n; i++) {
+		printf("\n%s%s%s: %s\n  evidence: %s\n  measured: %s\n", c_bold(stdout), fix_names[v[i]->id], c_reset(stdout),
+		       fix_titles[v[i]->id], v[i]->evidence, v[i]->measured_by);
+		if (v[i]->ntus > 1) {
+			printf("  TUs:");
+			for (size_t k = 0; k < v[i]->ntus; k++)
+				printf("%s %s (%.2f s)", k ? "," : "", tu_name(ad, v[i]->tus[k]), v[i]->saving[k]);
+			printf("\n");
+		}
+	}
+	free(v);
+
+	printf("\n%splan%s (predicted; each step on top of the ones before):\n", c_bold(stdout), c_reset(stdout));
+	tab = table_new();
+	table_column(tab, "step", true);
+	table_column(tab, "fix", false);
+	table_column(tab, "predicted wall", true);
+	table_column(tab, "vs baseline", true);
+	table_column(tab, "binds", false);
+	table_cell(tab, "0");
+	table_cell(tab, "baseline");
+	table_cell(tab, "%.2f s", a->baseline.wall);
+	table_cell(tab, "-");
+	table_cell(tab, "%s", a->baseline.binds);
+	for (size_t s = 0; s < a->nplan; s++) {
+		table_cell(tab, "%zu", s + 1);
+		table_cell(tab, "%s", fix_names[a->plan[s].id]);
+		table_cell(tab, "%.2f s", a->plan[s].after.wall);
+		table_cell(tab, "%+.0f%%", percent(a->plan[s].after.wall, a->baseline.wall));
+		table_cell(tab, "%s", a->plan[s].after.binds);
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	printf("at the end, the critical path (%.2f s):", a->final_critical);
+	for (size_t i = 0; i < a->nfinal; i++)
+		printf("%s %s", i ? " ->" : "", ad->build.edges[a->final_chain[i]].outputs.v[0]);
+	printf("\n");
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (ad->tus[i].f.codegen_bound)
+			printf("kernel work: %s: machine code generation is %.0f%% of its %s pass; no build-side fix "
+			       "(unrolling, register pressure)\n", ad->tus[i].f.name, 100 * ad->tus[i].f.codegen_share,
+			       ad->tus[i].f.codegen_pass);
+	printf("\nchecked, does not apply:\n");
+	for (int id = 0; id < NFIXES; id++)
+		if (!a->fixes[id].applies)
+			printf("  %s: %s\n", fix_names[id], a->fixes[id].not_applicable);
+}
+
+static json_t *json_prediction(const struct prediction *p)
+{
+	return json_build("{s:o, s:o, s:o, s:s}", "wall_s", json_seconds(p->wall), "critical_path_s",
+			  json_seconds(p->critical), "work_bound_s", json_seconds(p->work), "binds", p->binds);
+}
+
+static json_t *json_probe(const struct advise *ad, long i)
+{
+	const struct pass_tu *p = &ad->probe.tus[i];
+	double missing = NAN;
+	return json_build("{s:s, s:s, s:o, s:o, s:o}", "probe", p->name, "status", p->failed ? "failed" : "ok",
+			  "wall_s", json_seconds(p->failed ? missing : p->wall.median),
+			  "host_s", json_seconds(p->failed ? missing : pass_tu_side(p, PASS_HOST)),
+			  "device_s", json_seconds(p->failed ? missing : pass_tu_side(p, PASS_DEVICE)));
+}
+
+/* Per TU: its baseline, each preprocessed pass's lines by header group,
+ * the leak, and its passes when a probe split it. */
+static json_t *json_tu(const struct advise *ad, const struct advise_tu *t)
+{
+	json_t *lines = json_array();
+	for (size_t k = 0; k < t->nlines; k++) {
+		const struct pass_lines *pl = &t->lines[k];
+		json_t *groups = json_array();
+		for (size_t g = 0; g < pl->groups.n; g++)
+			json_array_append_new(groups, json_build("{s:s, s:I}", "group", pl->groups.v[g], "lines",
+								 (json_int_t)pl->group_lines[g]));
+		json_array_append_new(lines, json_build("{s:s, s:I, s:o}", "pass", pl->pass, "lines", (json_int_t)pl->lines,
+							"groups", groups));
+	}
+	const struct pass_tu *p = probed(ad, t->probe_tu);
+	json_t *passes = json_null();
+	if (p) {
+		passes = json_array();
+		for (size_t i = 0; i < p->bd.n; i++)
+			json_array_append_new(passes, json_pass_breakdown(&p->bd.passes[i]));
+	}
+	return json_build("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "target", t->f.name, "kind",
+		t->f.kernel ? "kernel TU" : "host TU", "baseline_s", json_seconds(ad->seconds[t->f.edge]),
+		"frameworks", t->f.frameworks ? json_string(t->f.frameworks) : json_null(),
+		"leak_chain", t->f.leak_chain ? json_string(t->f.leak_chain) : json_null(),
+		"leak_fix", t->f.leak_fix ? json_string(t->f.leak_fix) : json_null(), "lines", lines,
+		"passes", passes);
+}
+
+json_t *advise_document(const struct advise *ad)
+{
+	const struct advice *a = &ad->advice;
+	json_t *doc = json_document("advise", ad->dir, ad->failures);
+	json_object_set_new(doc, "jobs", json_integer(ad->jobs));
+	json_object_set_new(doc, "policy", json_string(ad->policy == POLICY_CRITICAL ? "critical" : "manifest"));
+	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o}", "durations", ad->baseline_source,
+		"recorded_wall_s", json_seconds(ad->recorded_wall), "predicted", json_prediction(&a->baseline),
+		"contention", ad->measured ? json_contention(&ad->m.contention) : json_null()));
+	json_t *fixes = json_array(), *checked = json_array();
+	size_t n;
+	const struct fix **v = ranked(a, &n);
+	for (size_t i = 0; i < n; i++) {
+		json_t *tus = json_array();
+		for (size_t k = 0; k < v[i]->ntus; k++)
+			json_array_append_new(tus, json_build("{s:s, s:o}", "target", tu_name(ad, v[i]->tus[k]),
+							      "saving_s", json_seconds(v[i]->saving[k])));
+		json_array_append_new(fixes, json_build("{s:s, s:s, s:o, s:o, s:s, s:s, s:o}", "fix", fix_names[v[i]->id],
+			"title", fix_titles[v[i]->id], "tus", tus, "added_s", json_seconds(v[i]->added),
+			"evidence", v[i]->evidence, "measured_by", v[i]->measured_by,
+			"predicted", json_prediction(&v[i]->alone)));
+	}
+	free(v);
+	for (int id = 0; id < NFIXES; id++)
+		if (!a->fixes[id].applies)
+			json_array_append_new(checked, json_build("{s:s, s:s}", "fix", fix_names[id], "checked",
+								  a->fixes[id].not_applicable));
+	json_object_set_new(doc, "fixes", fixes);
+	json_object_set_new(doc, "not_applicable", checked);
+	json_t *plan = json_array();
+	for (size_t s = 0; s < a->nplan; s++)
+		json_array_append_new(plan, json_build("{s:i, s:s, s:o}", "step", (int)s + 1, "fix", fix_names[a->plan[s].id],
+						       "predicted", json_prediction(&a->plan[s].after)));
+	json_object_set_new(doc, "plan", plan);
+	json_t *chain = json_array(), *kernel = json_array(), *probes = json_array();
+	for (size_t i = 0; i < a->nfinal; i++)
+		json_array_append_new(chain, json_string(ad->build.edges[a->final_chain[i]].outputs.v[0]));
+	json_object_set_new(doc, "final", json_build("{s:o, s:o}", "critical_path", chain, "critical_path_s",
+						     json_seconds(a->final_critical)));
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (ad->tus[i].f.codegen_bound)
+			json_array_append_new(kernel, json_build("{s:s, s:s, s:f}", "target", ad->tus[i].f.name, "pass",
+								 ad->tus[i].f.codegen_pass, "codegen_share",
+								 round(ad->tus[i].f.codegen_share * 1000) / 1000));
+	json_object_set_new(doc, "kernel_work", kernel);
+	for (size_t i = 0; i < ad->probe.ntus; i++)
+		json_array_append_new(probes, json_probe(ad, (long)i));
+	json_object_set_new(doc, "probes", probes);
+	json_t *tus = json_array();
+	for (size_t i = 0; i < ad->ntus; i++)
+		json_array_append_new(tus, json_tu(ad, &ad->tus[i]));
+	json_object_set_new(doc, "tus", tus);
+	json_object_set_new(doc, "line_marks", json_build("{s:I, s:I}", "lean", (json_int_t)PLAYBOOK_LEAN_LINES,
+							   "heavy", (json_int_t)PLAYBOOK_HEAVY_LINES));
+	json_t *curve = json_array();
+	for (size_t j = 0; j < ad->ncurve; j++)
+		json_array_append_new(curve, json_build("{s:I, s:o, s:o, s:o, s:s}", "jobs", (json_int_t)j + 1,
+			"wall_s", json_seconds(ad->curve[j].wall), "critical_path_s", json_seconds(ad->curve[j].critical),
+			"work_bound_s", json_seconds(ad->curve[j].work), "binds", ad->curve[j].binds));
+	json_object_set_new(doc, "jobs_curve", curve);
+	json_object_set_new(doc, "measured", json_string(ad->baseline_source));
+	return doc;
+}
+
+void advise_free(struct advise *ad)
+{
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		for (size_t k = 0; k < t->nlines; k++) {
+			free(t->lines[k].pass);
+			strvec_clear(&t->lines[k].groups);
+			free(t->lines[k].group_lines);
+		}
+		free(t->lines);
+		strvec_clear(&t->headers);
+		strvec_clear(&t->frameworks);
+		free(t->f.frameworks);
+		free(t->f.leak_chain);
+		free(t->f.leak_fix);
+		free(t->f.codegen_pass);
+		free(t->family);
+	}
+	free(ad->tus);
+	for (size_t g = 0; g < ad->ngroups; g++) {
+		free(ad->groups[g].key);
+		strvec_clear(&ad->groups[g].headers);
+		free(ad->groups[g].cost.headers);
+		free(ad->groups[g].cost.command_of);
+	}
+	free(ad->groups);
+	pass_probe_free(&ad->probe);
+	if (ad->measured)
+		measurement_free(&ad->m);
+	advice_free(&ad->advice);
+	strvec_clear(&ad->stripped);
+	free(ad->seconds);
+	free(ad->curve);
+	free(ad->baseline_source);
+	free(ad->policy_why);
+	ninja_build_free(&ad->build);
+	free(ad);
+}
+
+
+/* ---- the walk ---- */
+
+/* The baseline predicted at -j 1 up to twice the CPUs (at least 8), the
+ * jobs the build asks for included: where more jobs stop paying. */
+static void jobs_curve(struct advise *ad, const struct sched_options *base)
+{
+	long top = 2 * cpu_count() > 8 ? 2 * cpu_count() : 8;
+	if (ad->jobs > top)
+		top = ad->jobs;
+	struct model m;
+	model_from_build(&m, &ad->build, ad->seconds);
+	ad->curve = xcalloc((size_t)top, sizeof(*ad->curve));
+	for (long j = 1; j <= top; j++) {
+		struct sched_options o = *base;
+		o.jobs = (int)j;
+		if (!model_predict(&m, &o, &ad->curve[ad->ncurve]))
+			break;
+		ad->ncurve++;
+	}
+	model_free(&m);
+}
+
+struct advise *advise_collect(const struct advise_options *o)
+{
+	struct advise *ad = xcalloc(1, sizeof(*ad));
+	ad->dir = o->dir;
+	ad->jobs = o->jobs ? o->jobs : jobs_default(o->cmd);
+	ad->parallel = o->parallel < PROC_MAX_RUNNING ? o->parallel : PROC_MAX_RUNNING;
+	ad->timeout = o->timeout;
+	snapshot_guard(ad->dir);
+	ninja_load(ad->dir, &ad->build);
+	if (o->policy.given) {
+		ad->policy = o->policy.policy;
+		ad->policy_why = xstrdup("--policy");
+	} else {
+		ad->policy = ninja_policy(&ad->policy_why);
+	}
+	bool *selected = xcalloc(ad->build.n, sizeof(bool));
+	steps_select(o->cmd, &ad->build, o->targets, o->ntargets, selected);
+	ad->tus = xcalloc(ad->build.n, sizeof(*ad->tus));
+	for (size_t i = 0; i < ad->build.n; i++) {
+		if (!selected[i])
+			continue;
+		steps_check_built(ad->dir, &ad->build.edges[i]);
+		ad->tus[ad->ntus++] = (struct advise_tu){ .f = { .edge = i, .name = ad->build.edges[i].outputs.v[0],
+							       .glue = NAN, .table_saving = NAN },
+							.group = -1, .probe_tu = -1, .table_tu = -1, .flat_tu = -1 };
+	}
+	baseline(ad, selected);
+	free(selected);
+
+	preprocess_tus(ad);
+	mark_generated(ad);
+	ad->probe = (struct pass_probe){ .dir = ad->dir, .build = &ad->build, .repeats = 1, .parallel = ad->parallel,
+					.timeout = ad->timeout, .th = { 5.0, 0.7 } };
+	plan_header_probes(ad);
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (!ad->tus[i].f.kernel)
+			plan_table_probes(ad, &ad->tus[i], i);
+	plan_tu_probes(ad);
+	steps_note_stripped(&ad->stripped);
+	warm_up(ad);
+	pass_probe_run(&ad->probe);
+	ad->failures += ad->probe.failures;
+	read_probes(ad);
+
+	struct tu_facts *facts = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*facts));
+	for (size_t i = 0; i < ad->ntus; i++)
+		facts[i] = ad->tus[i].f;
+	const struct advice_input in = { &ad->build, ad->seconds, facts, ad->ntus,
+					 { (int)ad->jobs, ad->policy, ad->m.contention.samples ? ad->m.contention.cores : 0,
+					   ad->m.contention.share }, cpu_count() };
+	advice_build(&in, &ad->advice);
+	free(facts);
+	jobs_curve(ad, &in.sched);
+	proc_exit_if_interrupted();
+	return ad;
+}
+
+size_t advise_failures(const struct advise *ad)
+{
+	return ad->failures;
+}

@@ -1,0 +1,39 @@
+/* The advise model in-process: the evidence gathered (baseline durations,
+ * every TU preprocessed, header, table and pass probes in the temp dir),
+ * the advice built from it, and its two renderings. advise and report
+ * call it; the build directory is only read.
+ *
+ * Ownership: advise_collect returns a struct the caller frees with
+ * advise_free; advise_document returns a new JSON reference. */
+#ifndef BUILDWALL_ADVISE_H
+#define BUILDWALL_ADVISE_H
+
+#include "options.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct advise_options {
+	const char *cmd;	/* the command, for messages: "advise", "report" */
+	const char *dir;
+	long jobs;		/* the job count to predict for; 0: $MAX_JOBS, else CPUs */
+	long parallel;		/* probes at once (capped at PROC_MAX_RUNNING) */
+	double timeout;		/* per compile; 0: none */
+	struct policy_option policy;
+	char **targets;		/* limit the TUs considered; none: all */
+	size_t ntargets;
+};
+
+struct advise;
+
+/* Bad input exits 2 with one line, as the commands do; an interrupt 130. */
+struct advise *advise_collect(const struct advise_options *o);
+/* The human tables on stdout. */
+void advise_print(const struct advise *ad);
+/* advise's --json document (docs/json.md). */
+json_t *advise_document(const struct advise *ad);
+/* Compiles and probes that failed (reported as they happened). */
+size_t advise_failures(const struct advise *ad);
+void advise_free(struct advise *ad);
+
+#endif

@@ -1,0 +1,37 @@
+/* One build of a .ninja_log as log shows it: its timeline and, with the
+ * build dir, the critical path and the recorded chain through ninja's
+ * graph; and its --json document. log and report share it.
+ *
+ * Ownership: a log_view owns what it read; dir and path are the caller's
+ * and must outlive it. */
+#ifndef BUILDWALL_LOG_VIEW_H
+#define BUILDWALL_LOG_VIEW_H
+
+#include "ninja_log.h"
+#include "recorded.h"
+#include "timeline.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+struct log_view {
+	const char *dir;	/* NULL: a log file alone (no graph) */
+	const char *path;
+	long back;		/* builds before the latest */
+	long nbuilds;
+	struct ninja_log build;
+	struct timeline tl;
+	struct recorded rec;
+	bool have_graph;
+};
+
+/* Read build `back` of the log at path (and dir's graph, when dir is not
+ * NULL). NULL, or what is wrong with the input (owned by the caller). */
+char *log_view_load(struct log_view *v, const char *dir, const char *path, long back);
+/* The steps, most weighted time first (owned by the caller). */
+const struct step **log_view_by_weight(const struct timeline *tl);
+/* log's --json document (docs/json.md). */
+json_t *log_view_document(const struct log_view *v);
+void log_view_free(struct log_view *v);
+
+#endif
