@@ -45,6 +45,7 @@ opt=$E2E_WORK/demo-optimized
 ninja -C "$opt" -j 2 >/dev/null 2>&1 || not_ok "optimized demo builds"
 run 0 "ab: the baseline against the optimized variant, whole builds" "$BW" ab -C "$demo" -C "$opt" -j 2 -n 4 --warmup 0 --json
 cp "$T/out" "$T/ab.json"
+cp "$T/out" "$E2E_WORK/ab.json"	# report draws it (t97)
 check "ab names the optimized variant faster, the interval excluding 1" [ "$(json "$T/ab.json" '(d["mode"], d["wall"]["differs"], d["wall"]["ratio_ci"][1] < 1)')" = "('build dirs', True, True)" ]
 measured=$(json "$T/ab.json" 'd["wall"]["ratio"] * '"$(json "$T/advise.json" 'd["baseline"]["recorded_wall_s"]')")
 predicted=$(json "$T/advise.json" 'd["plan"][-1]["predicted"]["wall_s"]')

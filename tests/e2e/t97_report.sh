@@ -90,6 +90,11 @@ run 0 "report --from advise and log documents" "$BW" report --from "$T/advise.js
 check "--from: the envelope says what was drawn" [ "$(json "$T/out" '(d["command"], d["drawn"], d["bytes"] > 10000)')" = "('report', ['advise', 'log'], True)" ]
 check "--from: nothing measured, the tree untouched" [ "$(tree_hash "$demo")" = "$before" ]
 contains "$T/from.html" "opus/tensor_args.h:13" "--from: the leak's line to fix"
+if [ -s "$E2E_WORK/ab.json" ]; then
+	run 0 "report --from advise, log and ab (t90's baseline against the optimized variant)" "$BW" report --from "$T/advise.json" --from "$T/log.json" --from "$E2E_WORK/ab.json" -o "$T/ab.html"
+	contains "$T/ab.html" "<dt>ab</dt>" "the headline carries ab's medians and verdict"
+	check "the plan chart shows ab's measured medians beside the baseline and the last step" [ "$(grep -o '<rect class="measured"' "$T/ab.html" | wc -l)" = 2 ]
+fi
 
 # Bad input: one line, exit 2, no page.
 printf '{"schema": "buildwall/1",\n  "command": oops}\n' >"$T/bad.json"
