@@ -24,7 +24,7 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: buildwall passes [-C BUILD_DIR] (TARGET... | --all | --top K) [-r REPEATS]\n"
+	"usage: buildwall passes [-C BUILD_DIR] (TARGET... | --all | --top K) [-r REPEATS] [--kernels]\n"
 	"                        [--front-end S] [--codegen-share P] [--parallel P] [--timeout S] [--json]\n"
 	"\n"
 	"Split each TU into the jobs its compiler driver runs (clang/hipcc/gcc -###, nvcc\n"
@@ -163,6 +163,51 @@ static size_t device_passes(const struct breakdown *bd)
 	return n;
 }
 
+/* "96 registers" (nvcc), "128 VGPRs, 0 AGPRs, 48 SGPRs" (AMDGPU). */
+static char *kernel_registers_text(const struct kernel_fact *k)
+{
+	if (k->registers >= 0)
+		return xasprintf("%ld registers", k->registers);
+	return xasprintf("%ld VGPRs, %ld AGPRs, %ld SGPRs", k->vgprs, k->agprs, k->sgprs);
+}
+
+static void render_kernels(const struct pass_tu *t)
+{
+	if (!t->kernels_probed)
+		return;
+	if (!t->kernels.n) {
+		printf("kernels: the device compiler reported none\n\n");
+		return;
+	}
+	struct table *tab = table_new();
+	const char *cols[] = { "kernel", "arch", "registers", "spilled", "stack/scratch B", "shared/LDS B", "occupancy" };
+	for (size_t c = 0; c < 7; c++)
+		table_column(tab, cols[c], c >= 2);
+	for (size_t i = 0; i < t->kernels.n; i++) {
+		const struct kernel_fact *k = &t->kernels.v[i];
+		char *regs = kernel_registers_text(k);
+		table_cell(tab, "%s", k->name);
+		table_cell(tab, "%s", k->arch);
+		table_cell(tab, "%s", regs);
+		if (k->spill_stores >= 0)
+			table_cell(tab, "%ld B stored, %ld B loaded", k->spill_stores, k->spill_loads);
+		else
+			table_cell(tab, "%ld VGPRs, %ld SGPRs", k->vgpr_spills, k->sgpr_spills);
+		table_cell(tab, "%ld", k->stack_bytes);
+		table_cell(tab, "%ld", k->shared_bytes);
+		if (k->occupancy >= 0)
+			table_cell(tab, "%ld waves/SIMD", k->occupancy);
+		else
+			table_cell(tab, "-");
+		free(regs);
+	}
+	printf("kernels (what the device compiler reports: %s):\n", t->cmd.compiler == COMPILER_NVCC ? "ptxas -v"
+	       : "-Rpass-analysis=kernel-resource-usage");
+	table_print(tab, stdout);
+	table_free(tab);
+	printf("\n");
+}
+
 /* The answer first (which pass, which phase, with shares), then the
  * evidence behind the playbook's fixes, then its marks. */
 static char *verdict_text(const struct passes *ps, const struct pass_tu *t)
@@ -197,6 +242,13 @@ static char *verdict_text(const struct passes *ps, const struct pass_tu *t)
 	}
 	if (v->kind == VERDICT_DEVICE && v->phase == PHASE_CODEGEN)
 		strvec_push(&parts, "kernel work: machine code generation (unrolling, register pressure)");
+	const struct kernel_fact *worst = kernel_facts_worst(&t->kernels);
+	if (v->kind == VERDICT_DEVICE && worst) {
+		char *regs = kernel_registers_text(worst);
+		strvec_pushf(&parts, "worst kernel %s (%s): %s, %ld %s spilled", worst->name, worst->arch, regs,
+			     kernel_fact_spills(worst), worst->spill_stores >= 0 ? "bytes" : "registers");
+		free(regs);
+	}
 	char *device = v->device_pass ? pass_name(v->device_pass) : NULL;
 	char *fe = isnan(v->host_front_end) ? xstrdup("host front end unknown")
 		   : xasprintf("host front end %.2f s %s %.0f s", v->host_front_end, v->host_crossed ? ">" : "<=",
@@ -304,6 +356,7 @@ static void render_tu_detail(const struct passes *ps, const struct pass_tu *t)
 	table_free(tab);
 	if (combined)
 		printf("* gcc reports optimizer and code generation as one figure (phase opt and generate)\n");
+	render_kernels(t);
 	char *v = verdict_text(ps, t);
 	printf("verdict: %s%s%s\n\n", c_bold(stdout), v, c_reset(stdout));
 	free(v);
@@ -395,6 +448,12 @@ static void render_table(const struct passes *ps)
 }
 
 
+/* A count the compiler reports, or null where it does not. */
+static json_t *json_count(long v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
 static json_t *json_tu(const struct passes *ps, const struct pass_tu *t)
 {
 	json_t *o = json_build("{s:s, s:s, s:s}", "target", t->name, "compiler", compiler_name(t->cmd.compiler),
@@ -430,6 +489,18 @@ static json_t *json_tu(const struct passes *ps, const struct pass_tu *t)
 	for (size_t i = 0; i < t->bd.n; i++)
 		json_array_append_new(passes, json_pass_breakdown(&t->bd.passes[i]));
 	json_object_set_new(o, "passes", passes);
+	json_t *kernels = t->kernels_probed ? json_array() : json_null();
+	for (size_t i = 0; i < t->kernels.n; i++) {
+		const struct kernel_fact *k = &t->kernels.v[i];
+		json_array_append_new(kernels, json_build("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+			"name", k->name, "arch", k->arch, "registers", json_count(k->registers), "vgprs", json_count(k->vgprs),
+			"agprs", json_count(k->agprs), "sgprs", json_count(k->sgprs), "spill_stores_bytes",
+			json_count(k->spill_stores), "spill_loads_bytes", json_count(k->spill_loads), "vgpr_spills",
+			json_count(k->vgpr_spills), "sgpr_spills", json_count(k->sgpr_spills), "stack_bytes",
+			json_count(k->stack_bytes), "shared_bytes", json_count(k->shared_bytes), "occupancy",
+			json_count(k->occupancy), "spills", (json_int_t)kernel_fact_spills(k)));
+	}
+	json_object_set_new(o, "kernels", kernels);
 	const struct verdict *v = &t->bd.verdict;
 	char *text = verdict_text(ps, t);
 	char *heaviest = v->heaviest ? pass_name(v->heaviest) : NULL;
@@ -494,10 +565,12 @@ static char *parse_share(void *share, const char *value)
 int cmd_passes(int argc, char **argv)
 {
 	struct passes ps = { .dir = ".", .probe = { .repeats = 1, .parallel = 1, .th = { 5.0, 0.7 } } };
-	bool json = false;
+	bool json = false, kernels = false;
 	const struct opt opts[] = {
 		OPT_DIR(&ps.dir),
 		{ OPT_FLAG, 0, "all", &ps.all, NULL, "every compile step", 0, 0, NULL },
+		{ OPT_FLAG, 0, "kernels", &kernels, NULL, "also each kernel's registers, spills, stack and shared memory, as\n"
+		  "the device compiler reports them (one more compile per TU, per arch for HIP)", 0, 0, NULL },
 		OPT_TOP(&ps.top, 1, "the K slowest compile steps (from .ninja_log, else re-timed)"),
 		{ OPT_INT, 'r', "repeats", &ps.probe.repeats, "R", "runs of the TU and of each job; medians are reported (default 1)",
 		  1, 1000, NULL },
@@ -527,6 +600,8 @@ int cmd_passes(int argc, char **argv)
 	steps_note_stripped(&ps.stripped);
 	pass_probe_run(&ps.probe);
 	pass_probe_find_frameworks(&ps.probe);
+	if (kernels)
+		pass_probe_find_kernels(&ps.probe);
 	if (json)
 		render_json(&ps);
 	else

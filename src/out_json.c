@@ -63,9 +63,10 @@ void json_write_file(json_t *doc, const char *path)
 {
 	struct outfile o;
 	FILE *f = outfile_open(&o, path);
-	if (json_dumpf(doc, f, JSON_COMPACT) != 0)
-		die(EXIT_INTERNAL, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
+	int failed = json_dumpf(doc, f, JSON_COMPACT), err = errno ? errno : EIO;
 	json_decref(doc);
+	if (failed)
+		die(EXIT_INTERNAL, "%s: cannot write: %s", path, strerror(err));
 	outfile_commit(&o);
 }
 

@@ -418,6 +418,131 @@ static void list_jobs(struct pass_probe *ps, struct pass_tu *t, size_t ti)
 	t->second = false;
 }
 
+static bool is_arch_flag(const char *arg)
+{
+	return has_prefix(arg, "--offload-arch=") || has_prefix(arg, "-offload-arch=") || has_prefix(arg, "--cuda-gpu-arch=");
+}
+
+/* One compile that asks the device compiler for its kernels' resources. */
+struct kernel_task {
+	size_t tu;
+	const char *arch;	/* AMDGPU: the one arch compiled; nvcc: NULL (ptxas names it) */
+	struct strvec argv;
+	char *log;
+};
+
+struct kernel_run {
+	struct pass_probe *ps;
+	struct kernel_task *v;
+	size_t n, next;
+};
+
+static void add_kernel_task(struct kernel_run *kr, size_t tu, const char *arch)
+{
+	const struct pass_tu *t = &kr->ps->tus[tu];
+	kr->v = xrealloc(kr->v, (kr->n + 1) * sizeof(*kr->v));
+	struct kernel_task *k = &kr->v[kr->n];
+	*k = (struct kernel_task){ .tu = tu, .arch = arch, .log = xasprintf("%s/kernels-%zu.log", tmpdir_path(), kr->n) };
+	kr->n++;
+	for (size_t a = 0; a < t->cmd.argv.n; a++)
+		if (!arch || !is_arch_flag(t->cmd.argv.v[a]))
+			strvec_push(&k->argv, t->cmd.argv.v[a]);
+	if (!arch) {
+		strvec_push(&k->argv, "-Xptxas");
+		strvec_push(&k->argv, "-v");
+		return;
+	}
+	strvec_pushf(&k->argv, "--offload-arch=%s", arch);
+	strvec_push(&k->argv, "--offload-device-only");
+	strvec_push(&k->argv, "-Rpass-analysis=kernel-resource-usage");
+}
+
+static long next_kernel_task(void *ctx, struct proc *p)
+{
+	struct kernel_run *kr = ctx;
+	if (kr->next == kr->n)
+		return -1;
+	const struct kernel_task *k = &kr->v[kr->next];
+	const struct pass_tu *t = &kr->ps->tus[k->tu];
+	*p = (struct proc){ .argv = k->argv.v, .env_extra = t->cmd.env.v, .cwd = kr->ps->dir, .out_path = k->log,
+			    .timeout_s = kr->ps->timeout };
+	progress_set("%s: kernel resources%s%s", t->name, k->arch ? " for " : "", k->arch ? k->arch : "");
+	return (long)kr->next++;
+}
+
+static void kernel_task_done(void *ctx, long task, struct proc *p)
+{
+	struct kernel_run *kr = ctx;
+	const struct kernel_task *k = &kr->v[task];
+	struct pass_tu *t = &kr->ps->tus[k->tu];
+	progress_clear();
+	if (!proc_succeeded(p)) {
+		free(proc_report_failure(p, k->log, "%s: its compile for kernel resources%s%s", t->name,
+					 k->arch ? " on " : "", k->arch ? k->arch : ""));
+		kr->ps->failures++;
+		return;
+	}
+	char *text = read_text_file(k->log);
+	if (k->arch)
+		kernel_facts_parse_amdgpu(text ? text : "", k->arch, &t->kernels);
+	else
+		kernel_facts_parse_ptxas(text ? text : "", &t->kernels);
+	free(text);
+}
+
+static size_t arch_rank(const struct pass_tu *t, const char *arch)
+{
+	size_t r = 0;
+	for (size_t k = 0; k < t->bd.n; k++)
+		if (t->bd.passes[k].kind == PASS_DEVICE && t->bd.passes[k].arch) {
+			if (!strcmp(t->bd.passes[k].arch, arch))
+				return r;
+			r++;
+		}
+	return r;
+}
+
+/* The archs' compiles finish in any order: a TU's kernels by arch as its
+ * passes list them, each arch's in the compiler's order (a stable sort). */
+static void order_by_arch(struct pass_tu *t)
+{
+	struct kernel_fact *v = t->kernels.v;
+	for (size_t i = 1; i < t->kernels.n; i++) {
+		struct kernel_fact k = v[i];
+		size_t j = i, rank = arch_rank(t, k.arch);
+		for (; j > 0 && arch_rank(t, v[j - 1].arch) > rank; j--)
+			v[j] = v[j - 1];
+		v[j] = k;
+	}
+}
+
+void pass_probe_find_kernels(struct pass_probe *ps)
+{
+	struct kernel_run kr = { .ps = ps };
+	for (size_t i = 0; i < ps->ntus; i++) {
+		struct pass_tu *t = &ps->tus[i];
+		enum compiler c = t->cmd.compiler;
+		if (t->failed || !(c == COMPILER_NVCC || c == COMPILER_CLANG || c == COMPILER_HIPCC))
+			continue;
+		t->kernels_probed = true;
+		if (c == COMPILER_NVCC)
+			add_kernel_task(&kr, i, NULL);
+		for (size_t k = 0; c != COMPILER_NVCC && k < t->bd.n; k++)
+			if (t->bd.passes[k].kind == PASS_DEVICE && t->bd.passes[k].arch)
+				add_kernel_task(&kr, i, t->bd.passes[k].arch);
+	}
+	const struct proc_pool pool = { next_kernel_task, kernel_task_done, &kr };
+	proc_run_parallel(ps->parallel, &pool);
+	for (size_t i = 0; i < ps->ntus; i++)
+		order_by_arch(&ps->tus[i]);
+	for (size_t i = 0; i < kr.n; i++) {
+		remove(kr.v[i].log);
+		free(kr.v[i].log);
+		strvec_clear(&kr.v[i].argv);
+	}
+	free(kr.v);
+}
+
 void pass_tu_free(struct pass_tu *t)
 {
 	free(t->name);
@@ -441,6 +566,7 @@ void pass_tu_free(struct pass_tu *t)
 	breakdown_free(&t->bd);
 	strvec_clear(&t->device_frameworks);
 	strvec_clear(&t->host_frameworks);
+	kernel_facts_free(&t->kernels);
 	strvec_clear(&t->argv);
 	free(t->log);
 	free(t->nvcc_walls);

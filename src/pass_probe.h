@@ -12,6 +12,7 @@
 #define BUILDWALL_PASS_PROBE_H
 
 #include "driver.h"
+#include "kernel_facts.h"
 #include "jobs.h"
 #include "ninja.h"
 #include "passes.h"
@@ -65,6 +66,9 @@ struct pass_tu {
 	struct strvec device_frameworks;
 	double device_framework_front_end;
 	struct strvec host_frameworks;	/* "torch/ATen/c10 (300,512 of its 376,239 lines)" */
+	/* What the device compilers report per kernel (pass_probe_find_kernels). */
+	struct kernel_facts kernels;
+	bool kernels_probed;
 };
 
 struct pass_probe {
@@ -88,6 +92,12 @@ void pass_probe_run(struct pass_probe *ps);
 /* Preprocess the probed targets (names are outputs of ps->build) as pp
  * does and note the host-only frameworks each pass parses. */
 void pass_probe_find_frameworks(struct pass_probe *ps);
+/* Compile each probed TU with a device pass once more, asking its device
+ * compiler for each kernel's resources: nvcc with -Xptxas -v (every arch
+ * in one run), clang and hipcc once per device arch with
+ * -Rpass-analysis=kernel-resource-usage and --offload-device-only. A run
+ * that fails is reported and leaves the TU without facts. */
+void pass_probe_find_kernels(struct pass_probe *ps);
 /* The seconds of t's host pass, or of all its device passes together. */
 double pass_tu_side(const struct pass_tu *t, enum pass_kind side);
 void pass_tu_free(struct pass_tu *t);

@@ -5,7 +5,7 @@
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
 ok "demo module builds"
 before=$(tree_hash "$demo")
-run 0 "rank on the demo" "$BW" rank -C "$demo" -j 2 --json
+run 0 "rank on the demo (two TUs at once)" "$BW" rank -C "$demo" -j 2 --parallel 2 --json
 cp "$T/out" "$T/demo.json"
 check "build dir byte-identical after rank" [ "$(tree_hash "$demo")" = "$before" ]
 check "every TU of the demo ranked" [ "$(json "$T/demo.json" 'len(d["tus"])')" = 5 ]

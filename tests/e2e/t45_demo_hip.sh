@@ -12,7 +12,7 @@ demo=$(demo_dir hip) || { not_ok "HIP demo module builds"; finish; exit 0; }
 ok "HIP demo module builds"
 contains "$demo/build.ninja" "--offload-arch=gfx90a --offload-arch=gfx942 -nogpulib -nogpuinc" "HIP for gfx90a and gfx942"
 before=$(tree_hash "$demo")
-run 0 "rank on the HIP demo (contention from its recorded build)" "$BW" rank -C "$demo" -j 2 --contention log --json
+run 0 "rank on the HIP demo (contention from its recorded build)" "$BW" rank -C "$demo" -j 2 --contention log --parallel 2 --json
 cp "$T/out" "$T/hip.json"
 check "build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 check "kernel TUs recognised as clang" [ "$(json "$T/hip.json" 'sorted(set(t["compiler"] for t in d["tus"]))')" = "['clang', 'gcc']" ]

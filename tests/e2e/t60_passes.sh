@@ -62,7 +62,7 @@ check "fake tree byte-identical" [ "$(tree_hash "$T/fake")" = "$before" ]
 if command -v nvcc >/dev/null; then
 	demo=$(demo_dir) || { not_ok "CUDA demo builds"; finish; exit 0; }
 	before=$(tree_hash "$demo")
-	run 0 "passes on the CUDA demo's kernel TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o opus_gemm_0.cuda.o --parallel 2 --json
+	run 0 "passes on the CUDA demo's kernel TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o opus_gemm_0.cuda.o --parallel 2 --kernels --json
 	cp "$T/out" "$T/cuda.json"
 	check "CUDA build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 	check "host jobs: gcc -E, cudafe++, gcc" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[j["tool"] for j in t["jobs"] if j["pass"] == "host"]')" = "['gcc -E', 'cudafe++', 'gcc']" ]
@@ -98,6 +98,11 @@ if command -v nvcc >/dev/null; then
 		check "optimized $target: no framework in its device pass" [ "$(tu_eval "$T/out" $target 't["verdict"]["device_frameworks"]')" = "[]" ]
 		check "optimized $target: nothing of the kind in the verdict" sh -c "! python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([t[\"verdict\"][\"text\"] for t in d[\"tus\"]])' '$T/out' | grep -q 'device pass parses'"
 	done
+	# --kernels: ptxas -v per kernel. bigtile's 12-deep unroll runs out of
+	# registers; the generic instance's small tile does not.
+	check "--kernels (nvcc): bigtile's kernel at 255 registers, spilling" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[(k["arch"], k["registers"], k["spill_stores_bytes"] > 10000) for k in t["kernels"]]')" = "[('sm_80', 255, True)]" ]
+	check "--kernels (nvcc): a small kernel, no spills" [ "$(tu_eval "$T/cuda.json" opus_gemm_0.cuda.o '[(k["arch"], k["registers"] < 255, k["spills"]) for k in t["kernels"]]')" = "[('sm_80', True, 0)]" ]
+	check "--kernels: the device-dominant verdict names the worst kernel" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '"worst kernel " in t["verdict"]["text"] and "255 registers" in t["verdict"]["text"]')" = True ]
 	check "device phases from -fdevice-time-trace" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[p for p in t["passes"] if p["pass"] == "device"][0]["phases"]["optimizer"] > 0')" = True ]
 	echo "# $(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["text"]')"
 	echo "# $(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 't["verdict"]["text"]')"
@@ -109,7 +114,7 @@ if command -v clang++-19 >/dev/null || command -v clang++-22 >/dev/null; then
 	before=$(tree_hash "$demo")
 	# Both TUs probed at once (the checks are of shares, which contention
 	# leaves alone; it halves the slowest script of the suite).
-	run 0 "passes on the HIP demo's planted TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o --parallel 2 --json
+	run 0 "passes on the HIP demo's planted TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o --parallel 2 --kernels --json
 	cp "$T/out" "$T/hip.json"
 	check "HIP build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 	check "device jobs carry their gfx arch" [ "$(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o '[(j["tool"], j["arch"]) for j in t["jobs"] if j["pass"] == "device"]')" = "[('cc1', 'gfx90a'), ('lld', 'gfx90a'), ('cc1', 'gfx942'), ('lld', 'gfx942')]" ]
@@ -120,6 +125,9 @@ if command -v clang++-19 >/dev/null || command -v clang++-22 >/dev/null; then
 	check "bigtile (HIP): a device pass and codegen named" [ "$(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o '(t["verdict"]["heaviest_pass"].startswith("device gfx"), t["verdict"]["phase"])')" = "(True, 'codegen')" ]
 	check "epilogue (HIP): the host pass and front end named" [ "$(tu_eval "$T/hip.json" opus_epilogue.cuda.o '(t["verdict"]["heaviest_pass"], t["verdict"]["phase"])')" = "('host', 'front_end')" ]
 	check "epilogue (HIP, baseline): device pass parses torch/ATen/c10" [ "$(tu_eval "$T/hip.json" opus_epilogue.cuda.o '"device pass parses torch/ATen/c10" in t["verdict"]["text"]')" = True ]
+	check "--kernels (AMDGPU): bigtile's four kernels per arch, VGPRs spilled" [ "$(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o '[(k["arch"], k["vgprs"] > 0, k["vgpr_spills"] > 1000) for k in t["kernels"]]')" = "[('gfx90a', True, True), ('gfx90a', True, True), ('gfx90a', True, True), ('gfx90a', True, True), ('gfx942', True, True), ('gfx942', True, True), ('gfx942', True, True), ('gfx942', True, True)]" ]
+	check "--kernels (AMDGPU): the epilogue's small kernel, no spills, full occupancy data" [ "$(tu_eval "$T/hip.json" opus_epilogue.cuda.o '[(k["arch"], k["spills"], k["occupancy"] > 0) for k in t["kernels"]]')" = "[('gfx90a', 0, True), ('gfx942', 0, True)]" ]
+	check "--kernels: HIP build dir still byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 	cost=$(tu_eval "$T/hip.json" opus_epilogue.cuda.o 'round(sum(j["instrumented_wall_s"] for j in t["jobs"] if j["tool"] == "cc1") / sum(j["wall_s"] for j in t["jobs"] if j["tool"] == "cc1"), 2)')
 	echo "# clang-19 -ftime-report runs $cost x the plain cc1 jobs (epilogue, HIP, probed beside bigtile)"
 	echo "# $(tu_eval "$T/hip.json" opus_gemm_bigtile.cuda.o 't["verdict"]["text"]')"
