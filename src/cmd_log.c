@@ -238,8 +238,12 @@ int cmd_log(int argc, char **argv)
 	char *err = log_view_load(&c.v, c.dir, c.path, c.back);
 	if (err)
 		die(EXIT_BAD_INPUT, "%s", err);
-	if (c.trace)
+	if (c.trace) {
+		/* Reading is over: the tree is checked now, so a trace the user
+		 * asked for inside it is not taken for a change. */
+		snapshot_guard_release();
 		write_trace(&c);
+	}
 	if (c.json)
 		json_print(log_view_document(&c.v));
 	else

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char *open_tmp;	/* the temp file an exit must remove */
@@ -40,6 +41,10 @@ FILE *outfile_open(struct outfile *o, const char *path)
 
 void outfile_commit(struct outfile *o)
 {
+	/* mkstemp made it 0600; the file itself gets what any new file does. */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fileno(o->f), 0666 & ~mask);
 	bool ok = !ferror(o->f);
 	ok = fclose(o->f) == 0 && ok;
 	int err = errno ? errno : EIO;

@@ -29,7 +29,7 @@ for v in baseline optimized; do
 	echo
 	"$bw" passes -C "$dir" --top 3
 	echo
-	"$bw" log -C "$dir" --trace "$dir/build-trace.json"
+	"$bw" log -C "$dir" --trace "$out/$v-build-trace.json"
 	echo
 	# What splitting the slowest TU in two would do. Each piece pays about
 	# the TU's host pass and device front end again (passes: ~1 s), not the

@@ -59,6 +59,9 @@ check "critical path length = c.o + link" [ "$(json "$T/toy.json" 'abs(d["critic
 # as gen.h ended reads as a slot wait, as ninja records only times.)
 check "recorded chain: the link waited for the TU that finished last" [ "$(json "$T/toy.json" '[(s["output"], s["waited_for"]) for s in d["recorded_chain"]][-2:][1:] == [("prog", "dependency")] and d["recorded_chain"][-2]["end_s"] == max(s["end_s"] for s in d["steps"] if s["output"].endswith(".o"))')" = True ]
 check "log leaves the tree byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
+run 0 "log -C toy --trace inside the build dir: written where asked" "$BW" log -C "$T/toy" --trace "$T/toy/inside.json"
+check "the trace is there" [ -s "$T/toy/inside.json" ]
+rm -f "$T/toy/inside.json"
 python3 - "$T/trace.json" "$T/toy.json" >"$T/trace-check" 2>&1 <<'EOF'
 import json, sys
 trace = json.load(open(sys.argv[1]))
