@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,21 @@ void kernel_facts_parse_ptxas(const char *text, struct kernel_facts *out)
 	}
 }
 
+/* The remark rows, spills first: "SGPRs Spill:" also contains "SGPRs". */
+static const struct {
+	const char *label;
+	size_t field;
+} amdgpu_rows[] = {
+	{ "SGPRs Spill:", offsetof(struct kernel_fact, sgpr_spills) },
+	{ "VGPRs Spill:", offsetof(struct kernel_fact, vgpr_spills) },
+	{ "SGPRs:", offsetof(struct kernel_fact, sgprs) },
+	{ "VGPRs:", offsetof(struct kernel_fact, vgprs) },
+	{ "AGPRs:", offsetof(struct kernel_fact, agprs) },
+	{ "ScratchSize [bytes/lane]:", offsetof(struct kernel_fact, stack_bytes) },
+	{ "Occupancy [waves/SIMD]:", offsetof(struct kernel_fact, occupancy) },
+	{ "LDS Size [bytes/block]:", offsetof(struct kernel_fact, shared_bytes) },
+};
+
 void kernel_facts_parse_amdgpu(const char *text, const char *arch, struct kernel_facts *out)
 {
 	static const char tag[] = "[-Rpass-analysis=kernel-resource-usage]";
@@ -117,24 +133,13 @@ void kernel_facts_parse_amdgpu(const char *text, const char *arch, struct kernel
 				name += strlen("Function Name: ");
 				cur = add(out, name, (size_t)(stop - name), arch);
 			} else if (cur) {
-				long v;
-				/* Spill lines first: "SGPRs Spill:" also contains "SGPRs". */
-				if ((v = number_after(body, stop, "SGPRs Spill:")) >= 0)
-					cur->sgpr_spills = v;
-				else if ((v = number_after(body, stop, "VGPRs Spill:")) >= 0)
-					cur->vgpr_spills = v;
-				else if ((v = number_after(body, stop, "SGPRs:")) >= 0)
-					cur->sgprs = v;
-				else if ((v = number_after(body, stop, "VGPRs:")) >= 0)
-					cur->vgprs = v;
-				else if ((v = number_after(body, stop, "AGPRs:")) >= 0)
-					cur->agprs = v;
-				else if ((v = number_after(body, stop, "ScratchSize [bytes/lane]:")) >= 0)
-					cur->stack_bytes = v;
-				else if ((v = number_after(body, stop, "Occupancy [waves/SIMD]:")) >= 0)
-					cur->occupancy = v;
-				else if ((v = number_after(body, stop, "LDS Size [bytes/block]:")) >= 0)
-					cur->shared_bytes = v;
+				for (size_t i = 0; i < sizeof(amdgpu_rows) / sizeof(*amdgpu_rows); i++) {
+					long v = number_after(body, stop, amdgpu_rows[i].label);
+					if (v >= 0) {
+						*(long *)((char *)cur + amdgpu_rows[i].field) = v;
+						break;
+					}
+				}
 			}
 		}
 		line = *end ? end + 1 : end;
