@@ -5,7 +5,6 @@
 #include "cli.h"
 #include "options.h"
 #include "out_json.h"
-#include "proc.h"
 #include "util.h"
 
 #include <stdbool.h>

@@ -11,19 +11,17 @@
 #include "options.h"
 #include "out_json.h"
 #include "outfile.h"
-#include "proc.h"
 #include "report_html.h"
 #include "snapshot.h"
 #include "util.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
 static const char usage[] =
-	"usage: buildwall report [-C BUILD_DIR] [-o FILE.html] [-j JOBS] [--policy manifest|critical]\n"
+	"usage: buildwall report [-C BUILD_DIR] [TARGET...] [-o FILE.html] [-j JOBS] [--policy manifest|critical]\n"
 	"                        [--parallel P] [--timeout S] [--json]\n"
 	"       buildwall report --from DOC.json [--from DOC.json ...] [-o FILE.html] [--json]\n"
 	"\n"

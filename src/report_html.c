@@ -1,5 +1,6 @@
 #include "report_html.h"
 #include "out_html.h"
+#include "timeline.h"
 #include "timereport.h"
 #include "util.h"
 
@@ -14,8 +15,8 @@
 #define CHART_W 900
 #define ROW_H 18
 
-static const char *const kinds[] = { "kernel TU", "host TU", "compile", "link", "other" };
-static const char *const kind_classes[] = { "k-kernel", "k-host", "k-compile", "k-link", "k-other" };
+/* CSS classes of the step kinds (timeline.h), in its order. */
+static const char *const kind_classes[NKINDS] = { "k-kernel", "k-host", "k-compile", "k-link", "k-other" };
 static const char *const phase_titles[] = { "front end", "IR generation", "optimizer", "codegen" };
 
 /* ---- reading the documents ---- */
@@ -40,8 +41,8 @@ static json_t *arr(const json_t *o, const char *key)
 
 static const char *kind_class(const char *kind)
 {
-	for (size_t k = 0; kind && k < sizeof(kinds) / sizeof(*kinds); k++)
-		if (!strcmp(kind, kinds[k]))
+	for (size_t k = 0; kind && k < NKINDS; k++)
+		if (!strcmp(kind, step_kind_names[k]))
 			return kind_classes[k];
 	return "k-other";
 }
@@ -258,8 +259,8 @@ static void timeline(FILE *f, const json_t *log)
 		fprintf(f, "; %zu shorter than %.3f s summed per slot and %.2f s of the wall", aggregated, threshold,
 			wall / nbuckets);
 	fputs(".</p>\n<div class=\"legend\">", f);
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++)
-		fprintf(f, "<span><i class=\"%s\"></i>%s</span>", kind_classes[k], kinds[k]);
+	for (size_t k = 0; k < NKINDS; k++)
+		fprintf(f, "<span><i class=\"%s\"></i>%s</span>", kind_classes[k], step_kind_names[k]);
 	fputs("<span><i class=\"crit-key\"></i>critical path</span></div>\n", f);
 	free(agg);
 
