@@ -44,5 +44,6 @@ int cmd_leak(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 #endif

@@ -3,11 +3,14 @@
 
 #include "cmdline.h"
 #include "proc.h"
+#include "tmpdir.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *pass_kind_name(enum pass_kind p)
 {
@@ -339,4 +342,22 @@ void job_list_free(struct job_list *jobs)
 		job_free(&jobs->v[i]);
 	free(jobs->v);
 	*jobs = (struct job_list){ 0 };
+}
+
+void job_make_temp_parents(const struct job *j)
+{
+	const char *tmp = tmpdir_path();
+	for (size_t i = 0; i < j->argv.n; i++) {
+		const char *at = strstr(j->argv.v[i], tmp);
+		if (!at)
+			continue;
+		char *path = xstrdup(at);
+		for (char *slash = path + strlen(tmp) + 1; (slash = strchr(slash, '/')); slash++) {
+			*slash = '\0';
+			if (mkdir(path, 0700) && errno != EEXIST)
+				warn("cannot create %s: %s", path, strerror(errno));
+			*slash = '/';
+		}
+		free(path);
+	}
 }

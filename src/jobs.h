@@ -42,6 +42,10 @@ char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *
 /* Say that listing `name`'s jobs failed (err from jobs_list), with the tail
  * of the driver's output in `log`. */
 void jobs_report_list_failure(const char *name, const char *err, const char *log);
+/* clang writes temp files into per-compile directories it may not have
+ * created under -###: make the parents of every path in our temp dir that
+ * the job names. */
+void job_make_temp_parents(const struct job *j);
 void job_list_free(struct job_list *jobs);
 
 #endif

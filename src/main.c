@@ -65,6 +65,7 @@ static const struct command commands[] = {
 	{ "leak", cmd_leak, "the include chain that lets torch (or any heavy header) into a TU, and the line to fix" },
 	{ "advise", cmd_advise, "which fix first, and the module's wall after each, predicted from measurements" },
 	{ "ab", cmd_ab, "did the change help: A against B, a whole build or one TU, with a 95 % interval" },
+	{ "trace", cmd_trace, "which headers, templates and functions cost the time, host and device passes alike" },
 	{ "report", cmd_report, "the whole diagnosis as one self-contained HTML page" },
 };
 

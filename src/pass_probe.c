@@ -66,26 +66,6 @@ static void keep_report(struct job_runs *r, struct time_group *g)
 	r->has_report = true;
 }
 
-/* clang writes temp files into per-compile directories it may not have
- * created under -###: make the parents of every path in our temp dir. */
-static void make_temp_parents(const struct job *j)
-{
-	const char *tmp = tmpdir_path();
-	for (size_t i = 0; i < j->argv.n; i++) {
-		const char *at = strstr(j->argv.v[i], tmp);
-		if (!at)
-			continue;
-		char *path = xstrdup(at);
-		for (char *slash = path + strlen(tmp) + 1; (slash = strchr(slash, '/')); slash++) {
-			*slash = '\0';
-			if (mkdir(path, 0700) && errno != EEXIST)
-				warn("cannot create %s: %s", path, strerror(errno));
-			*slash = '/';
-		}
-		free(path);
-	}
-}
-
 static const char *job_label(const struct job *j, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s %s%s%s", pass_kind_name(j->pass), j->tool, j->arch ? " " : "", j->arch ? j->arch : "");
@@ -223,7 +203,7 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 		t->stage = STAGE_JOBS;
 		t->timed_by = "buildwall (each job re-run alone; compilers once more with -ftime-report)";
 		for (size_t i = 0; i < t->jobs.n; i++)
-			make_temp_parents(&t->jobs.v[i]);
+			job_make_temp_parents(&t->jobs.v[i]);
 	}
 	if ((t->stage == STAGE_JOBS || t->stage == STAGE_NVCC) && t->round >= ps->repeats)
 		t->stage = STAGE_DONE;

@@ -1,0 +1,184 @@
+#define _GNU_SOURCE
+#include "trace_probe.h"
+#include "proc.h"
+#include "progress.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void trace_probe_add(struct trace_probe *tp, const char *name, struct compile_command *cmd)
+{
+	tp->tus = xrealloc(tp->tus, (tp->ntus + 1) * sizeof(*tp->tus));
+	struct trace_probe_tu *t = &tp->tus[tp->ntus];
+	*t = (struct trace_probe_tu){ .name = xstrdup(name), .cmd = *cmd,
+				      .log = xasprintf("%s/trace-%zu.log", tmpdir_path(), tp->ntus) };
+	*cmd = (struct compile_command){ 0 };
+	tp->ntus++;
+}
+
+struct clang_version {
+	char *program;
+	int major;
+};
+
+/* The major version `program --version` names (0 when it names none). */
+static int clang_major(const char *program, const char *log, struct clang_version **cache, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*cache)[i].program, program))
+			return (*cache)[i].major;
+	char *const argv[] = { (char *)program, "--version", NULL };
+	struct proc p = { .argv = argv, .out_path = log, .timeout_s = 30 };
+	proc_run(&p);
+	proc_exit_if_interrupted();
+	int major = 0;
+	char *text = proc_succeeded(&p) ? read_text_file(log) : NULL;
+	const char *v = text ? strstr(text, "version ") : NULL;
+	if (v)
+		major = atoi(v + 8);
+	free(text);
+	*cache = xrealloc(*cache, (*n + 1) * sizeof(**cache));
+	(*cache)[(*n)++] = (struct clang_version){ xstrdup(program), major };
+	return major;
+}
+
+static const char *output_of(const struct job *j)
+{
+	for (size_t i = 0; i + 1 < j->argv.n; i++)
+		if (!strcmp(j->argv.v[i], "-o"))
+			return j->argv.v[i + 1];
+	return NULL;
+}
+
+static void add_file(struct trace_probe_tu *t, char *path, const char *pass)
+{
+	t->files = xrealloc(t->files, (t->nfiles + 1) * sizeof(*t->files));
+	t->files[t->nfiles++] = (struct trace_file){ path, pass ? xstrdup(pass) : NULL };
+}
+
+/* Each compiler job of a clang or hipcc compile gets its trace: clang 16
+ * and later take -ftime-trace=FILE in cc1; clang 15's cc1 takes a bare
+ * -ftime-trace and writes it beside its -o output, as FILE.json. */
+static void trace_clang_jobs(struct trace_probe *tp, size_t ti, struct clang_version **versions, size_t *nversions)
+{
+	struct trace_probe_tu *t = &tp->tus[ti];
+	char *err = jobs_list(&t->cmd, tp->dir, t->log, tp->timeout, &t->jobs);
+	if (err) {
+		jobs_report_list_failure(t->name, err, t->log);
+		free(err);
+		t->failed = true;
+		tp->failures++;
+		return;
+	}
+	for (size_t k = 0; k < t->jobs.n; k++) {
+		struct job *j = &t->jobs.v[k];
+		job_make_temp_parents(j);
+		if (!j->time_report || !j->argv.n || strcmp(j->tool, "cc1"))
+			continue;
+		char *pass = j->arch ? xasprintf("%s %s", pass_kind_name(j->pass), j->arch) : xstrdup(pass_kind_name(j->pass));
+		const char *out = output_of(j);
+		if (clang_major(j->argv.v[0], t->log, versions, nversions) >= 16 || !out) {
+			char *path = xasprintf("%s/trace-%zu-%zu.json", tmpdir_path(), ti, k);
+			strvec_pushf(&j->argv, "-ftime-trace=%s", path);
+			add_file(t, path, pass);
+		} else {
+			strvec_push(&j->argv, "-ftime-trace");
+			const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+			size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - out) : strlen(out);
+			add_file(t, xasprintf("%.*s.json", (int)stem, out), pass);
+		}
+		if (tp->granularity_us)
+			strvec_pushf(&j->argv, "-ftime-trace-granularity=%ld", tp->granularity_us);
+		free(pass);
+	}
+}
+
+/* nvcc traces its device passes itself: the whole compile is one job. */
+static void trace_nvcc(struct trace_probe *tp, size_t ti)
+{
+	struct trace_probe_tu *t = &tp->tus[ti];
+	char *path = xasprintf("%s/trace-%zu.json", tmpdir_path(), ti);
+	t->jobs.v = xcalloc(1, sizeof(struct job));
+	t->jobs.n = 1;
+	struct job *j = &t->jobs.v[0];
+	for (size_t i = 0; i < t->cmd.argv.n; i++)
+		strvec_push(&j->argv, t->cmd.argv.v[i]);
+	strvec_push(&j->argv, "-fdevice-time-trace");
+	strvec_push(&j->argv, path);
+	j->tool = xstrdup("nvcc");
+	j->pass = PASS_OTHER;
+	add_file(t, path, NULL);
+}
+
+static long next_job(void *ctx, struct proc *p)
+{
+	struct trace_probe *tp = ctx;
+	for (size_t i = 0; i < tp->ntus; i++) {
+		struct trace_probe_tu *t = &tp->tus[i];
+		if (t->running || t->failed || t->next >= t->jobs.n)
+			continue;
+		const struct job *j = &t->jobs.v[t->next];
+		*p = (struct proc){ .argv = j->argv.v, .env_extra = t->cmd.env.v, .cwd = tp->dir, .out_path = t->log,
+				    .timeout_s = tp->timeout };
+		progress_set("%s: traced compile, job %zu of %zu (%s%s%s)", t->name, t->next + 1, t->jobs.n, j->tool,
+			     j->arch ? " " : "", j->arch ? j->arch : "");
+		t->running = true;
+		return (long)i;
+	}
+	return -1;
+}
+
+static void job_done(void *ctx, long task, struct proc *p)
+{
+	struct trace_probe *tp = ctx;
+	struct trace_probe_tu *t = &tp->tus[task];
+	progress_clear();
+	t->running = false;
+	if (!proc_succeeded(p)) {
+		free(proc_report_failure(p, t->log, "%s: its traced compile (job %zu, %s)", t->name, t->next + 1,
+					 t->jobs.v[t->next].tool));
+		t->failed = true;
+		tp->failures++;
+		return;
+	}
+	t->traced_s += p->wall_s;
+	t->next++;
+}
+
+void trace_probe_run(struct trace_probe *tp)
+{
+	struct clang_version *versions = NULL;
+	size_t nversions = 0;
+	for (size_t i = 0; i < tp->ntus; i++) {
+		if (tp->tus[i].cmd.compiler == COMPILER_NVCC)
+			trace_nvcc(tp, i);
+		else
+			trace_clang_jobs(tp, i, &versions, &nversions);
+	}
+	for (size_t i = 0; i < nversions; i++)
+		free(versions[i].program);
+	free(versions);
+	const struct proc_pool pool = { next_job, job_done, tp };
+	proc_run_parallel(tp->parallel, &pool);
+}
+
+void trace_probe_free(struct trace_probe *tp)
+{
+	for (size_t i = 0; i < tp->ntus; i++) {
+		struct trace_probe_tu *t = &tp->tus[i];
+		free(t->name);
+		compile_command_clear(&t->cmd);
+		job_list_free(&t->jobs);
+		for (size_t f = 0; f < t->nfiles; f++) {
+			free(t->files[f].path);
+			free(t->files[f].pass);
+		}
+		free(t->files);
+		free(t->log);
+	}
+	free(tp->tus);
+	*tp = (struct trace_probe){ 0 };
+}
