@@ -1,4 +1,4 @@
-/* A string -> index hash map (open addressing, FNV-1a) for hot lookups
+/* A string -> index hash map (open addressing, a word-at-a-time hash) for hot lookups
  * such as the file names of line markers. Keys are borrowed: they must
  * outlive the map. Lookups take a length, so a key need not be
  * NUL-terminated (a name still inside a read buffer). */

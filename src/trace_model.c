@@ -101,9 +101,17 @@ struct rows {
 	struct key key;
 };
 
+/* The listed event names by length: most names in a trace are not listed,
+ * and their length alone says so, with no hashing. */
+#define KIND_MAX_LEN 48
+struct kind_index {
+	uint8_t first[KIND_MAX_LEN + 1], count[KIND_MAX_LEN + 1];
+	uint8_t order[64];
+};
+
 struct trace_index {
 	struct rows rows;
-	struct strmap kinds;
+	struct kind_index kinds;
 };
 
 static size_t pass_of(struct rows *r, const char *name)
@@ -116,11 +124,10 @@ static size_t pass_of(struct rows *r, const char *name)
 	return r->npasses++;
 }
 
-static struct trace_row *row_of(struct rows *r, enum trace_table t, size_t pass, const char *name, size_t len)
+/* The row stored under r->key (added when new). Its name is `name`, a
+ * string that outlives r, or with NULL the key's last part. */
+static struct trace_row *row_keyed(struct rows *r, enum trace_table t, size_t pass, const char *name)
 {
-	r->key.len = 0;
-	key_add(&r->key, r->passes[pass].name, strlen(r->passes[pass].name));
-	key_add(&r->key, name, len);
 	size_t i = strmap_get(&r->index[t], r->key.s, r->key.len);
 	if (i != STRMAP_NONE)
 		return &r->v[t][i];
@@ -131,17 +138,38 @@ static struct trace_row *row_of(struct rows *r, enum trace_table t, size_t pass,
 	const char *key = arena_copy(&r->strings, r->key.s, r->key.len);
 	strmap_put(&r->index[t], key, r->key.len, r->n[t]);
 	struct trace_row *row = &r->v[t][r->n[t]++];
-	*row = (struct trace_row){ .pass = pass, .name = (char *)key + strlen(r->passes[pass].name) + 1 };
+	*row = (struct trace_row){ .pass = pass, .name = (char *)(name ? name : key + strlen(r->passes[pass].name) + 1) };
 	return row;
 }
 
-static struct chain_row *chain_of(struct rows *r, size_t header, const char *via, size_t len)
+/* The model's rows are keyed by their pass's and their own names. */
+static struct trace_row *row_of(struct rows *r, enum trace_table t, size_t pass, const char *name, size_t len)
 {
-	const struct trace_row *h = &r->v[TRACE_HEADERS][header];
 	r->key.len = 0;
-	key_add(&r->key, r->passes[h->pass].name, strlen(r->passes[h->pass].name));
-	key_add(&r->key, h->name, strlen(h->name));
-	key_add(&r->key, via, len);
+	key_add(&r->key, r->passes[pass].name, strlen(r->passes[pass].name));
+	key_add(&r->key, name, len);
+	return row_keyed(r, t, pass, NULL);
+}
+
+/* A file's rows by the ids of their pass and name: no string is hashed
+ * twice. */
+static void key_ids(struct key *k, uint32_t a, uint32_t b)
+{
+	uint32_t ids[2] = { a, b };
+	k->len = 0;
+	key_append(k, (const char *)ids, sizeof(ids));
+}
+
+static struct trace_row *file_row(struct rows *r, enum trace_table t, size_t pass, uint32_t id, const char *name)
+{
+	key_ids(&r->key, (uint32_t)pass, id);
+	return row_keyed(r, t, pass, name);
+}
+
+/* The chain stored under r->key (added when new): `via` outliving r, or
+ * with NULL the key's last `tail` bytes. */
+static struct chain_row *chain_keyed(struct rows *r, size_t header, const char *via, size_t tail)
+{
 	size_t i = strmap_get(&r->index[NTRACE_TABLES], r->key.s, r->key.len);
 	if (i != STRMAP_NONE)
 		return &r->chains[i];
@@ -152,8 +180,18 @@ static struct chain_row *chain_of(struct rows *r, size_t header, const char *via
 	const char *key = arena_copy(&r->strings, r->key.s, r->key.len);
 	strmap_put(&r->index[NTRACE_TABLES], key, r->key.len, r->nchains);
 	struct chain_row *c = &r->chains[r->nchains++];
-	*c = (struct chain_row){ .header = header, .via = key + r->key.len - len };
+	*c = (struct chain_row){ .header = header, .via = via ? via : key + r->key.len - tail };
 	return c;
+}
+
+static struct chain_row *chain_of(struct rows *r, size_t header, const char *via, size_t len)
+{
+	const struct trace_row *h = &r->v[TRACE_HEADERS][header];
+	r->key.len = 0;
+	key_add(&r->key, r->passes[h->pass].name, strlen(r->passes[h->pass].name));
+	key_add(&r->key, h->name, strlen(h->name));
+	key_add(&r->key, via, len);
+	return chain_keyed(r, header, NULL, len);
 }
 
 static void add_phase(struct rows *r, struct pass_sums *p, const char *name, int64_t us)
@@ -224,6 +262,21 @@ static const struct {
 };
 #define NKINDS_LISTED (sizeof(event_kinds) / sizeof(event_kinds[0]))
 
+_Static_assert(sizeof(event_kinds) / sizeof(event_kinds[0]) <= 64, "kind_index.order holds 64");
+
+/* The listed kind named `name`, or STRMAP_NONE. */
+static size_t kind_of(const struct kind_index *ki, struct trace_str name)
+{
+	if (name.len > KIND_MAX_LEN)
+		return STRMAP_NONE;
+	for (size_t i = 0; i < ki->count[name.len]; i++) {
+		size_t k = ki->order[ki->first[name.len] + i];
+		if (!memcmp(event_kinds[k].name, name.s, name.len))
+			return k;
+	}
+	return STRMAP_NONE;
+}
+
 static bool is_gcc_tool(const char *s, size_t len)
 {
 	return len > 5 && !memcmp(s, "gcc (", 5) && s[len - 1] == ')';
@@ -251,7 +304,7 @@ struct proc_names {
 };
 
 struct file_scan {
-	const struct strmap *kinds;
+	const struct kind_index *kinds;
 	struct trace_arena arena;
 	struct strmap ids;
 	struct trace_str *strs;
@@ -262,6 +315,13 @@ struct file_scan {
 	size_t nopen, open_cap;
 	struct proc_names *procs;
 	size_t nprocs;
+	/* Include chains as a tree: chain c is chain parent[c] with header
+	 * last[c] (a string id) inside it; chain 0 is the TU itself. Its text
+	 * is made once, when a row needs it. */
+	uint32_t *chain_parent, *chain_last, *chain_text;
+	size_t nchains, chains_cap;
+	struct strmap chain_index;
+	struct trace_arena chain_keys;
 };
 
 static uint32_t intern(struct file_scan *f, const char *s, size_t len)
@@ -277,6 +337,56 @@ static uint32_t intern(struct file_scan *f, const char *s, size_t len)
 	strmap_put(&f->ids, copy, len, f->nstrs);
 	f->strs[f->nstrs] = (struct trace_str){ copy, len };
 	return (uint32_t)f->nstrs++;
+}
+
+static uint32_t add_chain(struct file_scan *f, uint32_t parent, uint32_t last)
+{
+	if (f->nchains == f->chains_cap) {
+		f->chains_cap = f->chains_cap ? 2 * f->chains_cap : 256;
+		f->chain_parent = xrealloc(f->chain_parent, f->chains_cap * sizeof(uint32_t));
+		f->chain_last = xrealloc(f->chain_last, f->chains_cap * sizeof(uint32_t));
+		f->chain_text = xrealloc(f->chain_text, f->chains_cap * sizeof(uint32_t));
+	}
+	f->chain_parent[f->nchains] = parent;
+	f->chain_last[f->nchains] = last;
+	f->chain_text[f->nchains] = UINT32_MAX;
+	return (uint32_t)f->nchains++;
+}
+
+/* The chain of the headers open around a header: `parent`'s chain with
+ * `header` (a string id) inside it. */
+static uint32_t chain_child(struct file_scan *f, uint32_t parent, uint32_t header)
+{
+	if (!f->nchains)
+		add_chain(f, 0, UINT32_MAX);
+	uint32_t ids[2] = { parent, header };
+	size_t c = strmap_get(&f->chain_index, (const char *)ids, sizeof(ids));
+	if (c != STRMAP_NONE)
+		return (uint32_t)c;
+	uint32_t id = add_chain(f, parent, header);
+	strmap_put(&f->chain_index, arena_copy(&f->chain_keys, (const char *)ids, sizeof(ids)), sizeof(ids), id);
+	return id;
+}
+
+static uint32_t intern(struct file_scan *f, const char *s, size_t len);
+
+/* "a.h > b.h", outermost first, as a string id. */
+static uint32_t chain_text(struct file_scan *f, uint32_t c)
+{
+	if (!f->nchains || c == 0)
+		return intern(f, "", 0);
+	if (f->chain_text[c] != UINT32_MAX)
+		return f->chain_text[c];
+	struct trace_str outer = f->strs[chain_text(f, f->chain_parent[c])], last = f->strs[f->chain_last[c]];
+	struct key text = { 0 };
+	key_append(&text, outer.s, outer.len);
+	if (outer.len)
+		key_append(&text, " > ", 3);
+	key_append(&text, last.s, last.len);
+	uint32_t id = intern(f, text.s, text.len);
+	free(text.s);
+	f->chain_text[c] = id;
+	return id;
 }
 
 static uint32_t proc_of(struct file_scan *f, long long pid)
@@ -304,6 +414,13 @@ static bool str_is(struct trace_str s, const char *word)
 	return s.len == n && !memcmp(s.s, word, n);
 }
 
+/* What matches a 'b' event to its 'e': the listed kind, or for another
+ * name (an nvcc tool's) its string id past the list. */
+static uint32_t span_name(struct file_scan *f, size_t kind, struct trace_str name)
+{
+	return kind != STRMAP_NONE ? (uint32_t)kind : (uint32_t)NKINDS_LISTED + intern(f, name.s, name.len);
+}
+
 static void on_event(const struct trace_event *e, void *ctx)
 {
 	struct file_scan *f = ctx;
@@ -322,7 +439,7 @@ static void on_event(const struct trace_event *e, void *ctx)
 		}
 		return;
 	}
-	size_t k = strmap_get(f->kinds, e->name.s, e->name.len);
+	size_t k = kind_of(f->kinds, e->name);
 	enum span_kind kind;
 	if (k != STRMAP_NONE)
 		kind = event_kinds[k].kind;
@@ -346,9 +463,9 @@ static void on_event(const struct trace_event *e, void *ctx)
 			f->open = xrealloc(f->open, f->open_cap * sizeof(*f->open));
 		}
 		f->open[f->nopen++] = (struct open_span){ ts, e->pid, e->tid, intern(f, s.s, s.len),
-							  intern(f, e->name.s, e->name.len), (uint8_t)kind };
+							  span_name(f, k, e->name), (uint8_t)kind };
 	} else if (e->ph == 'e' || e->ph == 'E') {
-		uint32_t name = intern(f, e->name.s, e->name.len);
+		uint32_t name = span_name(f, k, e->name);
 		for (size_t i = f->nopen; i-- > 0;) {
 			struct open_span *o = &f->open[i];
 			if (o->pid == e->pid && o->tid == e->tid && o->name == name) {
@@ -469,7 +586,7 @@ static void template_names(struct trace_str detail, struct trace_str *name, stru
 struct nesting {
 	size_t *parent;		/* SIZE_MAX: outermost */
 	int64_t *children_us;
-	uint32_t *chain;	/* headers: the chain's string */
+	uint32_t *chain;	/* headers: the chain of headers open around it */
 	bool *repeated;		/* a phase inside a phase of its name */
 };
 
@@ -478,11 +595,10 @@ static void nest(struct file_scan *f, struct nesting *n)
 	size_t count = f->nspans;
 	n->parent = xmalloc(count * sizeof(size_t));
 	n->children_us = xcalloc(count, sizeof(int64_t));
-	n->chain = xmalloc(count * sizeof(uint32_t));
+	n->chain = xcalloc(count, sizeof(uint32_t));
 	n->repeated = xcalloc(count, sizeof(bool));
 	size_t *stack[3] = { xmalloc(count * sizeof(size_t)), xmalloc(count * sizeof(size_t)), xmalloc(count * sizeof(size_t)) };
 	size_t depth[3] = { 0 };
-	struct key via = { 0 };
 	for (size_t i = 0; i < count; i++) {
 		const struct span *s = &f->spans[i];
 		if (i && s->proc != f->spans[i - 1].proc)
@@ -501,19 +617,10 @@ static void nest(struct file_scan *f, struct nesting *n)
 			n->parent[i] = st[depth[family] - 1];
 			n->children_us[n->parent[i]] += s->dur;
 		}
-		if (family == 0) {
-			via.len = 0;
-			for (size_t d = 0; d < depth[0]; d++) {
-				const struct trace_str *h = &f->strs[f->spans[st[d]].str];
-				if (d)
-					key_append(&via, " > ", 3);
-				key_append(&via, h->s, h->len);
-			}
-			n->chain[i] = intern(f, via.len ? via.s : "", via.len);
-		}
+		if (family == 0 && n->parent[i] != SIZE_MAX)
+			n->chain[i] = chain_child(f, n->chain[n->parent[i]], f->spans[n->parent[i]].str);
 		st[depth[family]++] = i;
 	}
-	free(via.s);
 	for (int k = 0; k < 3; k++)
 		free(stack[k]);
 }
@@ -547,6 +654,8 @@ static void sum_file(struct file_scan *f, const struct trace_input *in, bool nvc
 	}
 	free(file_pass);
 	struct tu_sums *sums = xcalloc(local->npasses + 1, sizeof(*sums));
+	uint32_t *template_ids = xmalloc((2 * f->nstrs + 1) * sizeof(uint32_t));
+	memset(template_ids, 0xff, (2 * f->nstrs + 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < f->nspans; i++) {
 		const struct span *s = &f->spans[i];
 		size_t pass = proc_pass[s->proc];
@@ -554,26 +663,33 @@ static void sum_file(struct file_scan *f, const struct trace_input *in, bool nvc
 		struct trace_str str = f->strs[s->str];
 		switch ((enum span_kind)s->kind) {
 		case SPAN_SOURCE: {
-			struct trace_row *r = row_of(local, TRACE_HEADERS, pass, str.s, str.len);
+			struct trace_row *r = file_row(local, TRACE_HEADERS, pass, s->str, str.s);
 			r->count++;
 			r->inclusive_us += s->dur;
 			r->self_us += s->dur - n.children_us[i];
 			if (n.parent[i] == SIZE_MAX)
 				ps->source_us += s->dur;
 			size_t header = (size_t)(r - local->v[TRACE_HEADERS]);
-			struct trace_str via = f->strs[n.chain[i]];
-			struct chain_row *c = chain_of(local, header, via.s, via.len);
+			uint32_t via = chain_text(f, n.chain[i]);
+			key_ids(&local->key, (uint32_t)header, via);
+			struct chain_row *c = chain_keyed(local, header, f->strs[via].s, 0);
 			c->count++;
 			c->inclusive_us += s->dur;
 			break;
 		}
 		case SPAN_TEMPLATE: {
-			struct trace_str name, set;
-			template_names(str, &name, &set);
-			char *folded = trace_template_set(set.s, set.len);
-			struct trace_row *rows[2] = { row_of(local, TRACE_TEMPLATES, pass, name.s, name.len),
-						      row_of(local, TRACE_TEMPLATE_SETS, pass, folded, strlen(folded)) };
-			free(folded);
+			uint32_t *names = &template_ids[2 * s->str];	/* a template's name and set, made once */
+			if (names[0] == UINT32_MAX) {
+				struct trace_str name, set;
+				template_names(str, &name, &set);
+				names[0] = name.len == str.len ? s->str : intern(f, name.s, name.len);
+				char *folded = trace_template_set(set.s, set.len);
+				names[1] = intern(f, folded, strlen(folded));
+				free(folded);
+			}
+			uint32_t name_id = names[0], set_id = names[1];
+			struct trace_row *rows[2] = { file_row(local, TRACE_TEMPLATES, pass, name_id, f->strs[name_id].s),
+						      file_row(local, TRACE_TEMPLATE_SETS, pass, set_id, f->strs[set_id].s) };
 			for (int k = 0; k < 2; k++) {
 				rows[k]->count++;
 				rows[k]->inclusive_us += s->dur;
@@ -585,7 +701,7 @@ static void sum_file(struct file_scan *f, const struct trace_input *in, bool nvc
 		}
 		case SPAN_OPTIMIZE:
 		case SPAN_CODEGEN: {
-			struct trace_row *r = row_of(local, TRACE_FUNCTIONS, pass, str.s, str.len);
+			struct trace_row *r = file_row(local, TRACE_FUNCTIONS, pass, s->str, str.s);
 			r->count++;
 			r->inclusive_us += s->dur;
 			if (s->kind == SPAN_OPTIMIZE)
@@ -599,7 +715,7 @@ static void sum_file(struct file_scan *f, const struct trace_input *in, bool nvc
 			if (n.repeated[i])
 				break;
 			add_phase(local, ps, f->strs[s->str].s, s->dur);
-			size_t k = strmap_get(f->kinds, str.s, str.len);
+			size_t k = kind_of(f->kinds, str);
 			enum phase_role role = k == STRMAP_NONE ? ROLE_NONE : event_kinds[k].role;
 			struct tu_sums *t = &sums[pass];
 			if (s->kind == SPAN_TOOL && nvcc)
@@ -640,6 +756,7 @@ static void sum_file(struct file_scan *f, const struct trace_input *in, bool nvc
 						       xstrdup(in->path), ps->total_us, ps->front_end_us, ps->backend_us };
 	}
 	free(sums);
+	free(template_ids);
 	free(proc_pass);
 	nesting_free(&n);
 }
@@ -733,14 +850,26 @@ static void read_one(struct trace_model *m, struct trace_input *in)
 	free(f.spans);
 	free(f.open);
 	free(f.procs);
+	free(f.chain_parent);
+	free(f.chain_last);
+	free(f.chain_text);
+	strmap_free(&f.chain_index);
+	arena_free(&f.chain_keys);
 }
 
 void trace_model_init(struct trace_model *m)
 {
 	*m = (struct trace_model){ .index = xcalloc(1, sizeof(struct trace_index)) };
 	pthread_mutex_init(&m->lock, NULL);
-	for (size_t k = 0; k < NKINDS_LISTED; k++)
-		strmap_put(&m->index->kinds, event_kinds[k].name, strlen(event_kinds[k].name), k);
+	struct kind_index *ki = &m->index->kinds;
+	size_t n = 0;
+	for (size_t len = 0; len <= KIND_MAX_LEN; len++) {
+		ki->first[len] = (uint8_t)n;
+		for (size_t k = 0; k < NKINDS_LISTED; k++)
+			if (strlen(event_kinds[k].name) == len)
+				ki->order[n++] = (uint8_t)k;
+		ki->count[len] = (uint8_t)(n - ki->first[len]);
+	}
 }
 
 struct readers {
@@ -931,7 +1060,6 @@ void trace_model_free(struct trace_model *m)
 	}
 	if (m->index) {
 		rows_free(&m->index->rows);
-		strmap_free(&m->index->kinds);
 		free(m->index);
 	}
 	pthread_mutex_destroy(&m->lock);

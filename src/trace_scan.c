@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CHUNK (1u << 20)
+#define CHUNK (64u << 10)	/* under malloc's mmap threshold: reused, not mapped per file */
 #define MAX_DEPTH 512
 
 struct scanner {
@@ -49,8 +49,11 @@ static _Noreturn void malformed(struct scanner *s, const char *what)
 	longjmp(s->fail, 1);
 }
 
-static char peek(struct scanner *s)
+/* Inlined: the parser calls these for every token. */
+static inline __attribute__((always_inline)) char peek(struct scanner *s)
 {
+	if (s->p < s->end && (unsigned char)*s->p > ' ')	/* traces are mostly written without white space */
+		return *s->p;
 	const char *p = s->p;
 	while (p < s->end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
 		p++;
@@ -60,7 +63,7 @@ static char peek(struct scanner *s)
 	return *p;
 }
 
-static void expect(struct scanner *s, char c, const char *what)
+static inline __attribute__((always_inline)) void expect(struct scanner *s, char c, const char *what)
 {
 	if (peek(s) != c)
 		malformed(s, what);
@@ -176,11 +179,30 @@ static struct trace_str unescape(struct scanner *s, const char *start)
 	return (struct trace_str){ out, (size_t)(o - out) };
 }
 
+/* The high bit of each byte of w that is '"', '\\' or below 0x20, eight
+ * bytes at once. Borrows only run upwards, so the lowest bit set marks the
+ * first such byte exactly (bits above it may be false alarms). */
+static uint64_t special_bytes(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+	return (((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash)) & highs;
+}
+
 static struct trace_str read_string(struct scanner *s)
 {
 	expect(s, '"', "expected a string");
-	const char *start = s->p;
-	for (const char *p = start; p < s->end; p++) {
+	const char *start = s->p, *p = start;
+	for (; p + 8 <= s->end; p += 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		uint64_t hits = special_bytes(w);
+		if (hits) {
+			p += __builtin_ctzll(hits) / 8;	/* little-endian: the lowest byte comes first */
+			break;
+		}
+	}
+	for (; p < s->end; p++) {
 		unsigned char c = (unsigned char)*p;
 		if (c == '"') {
 			s->p = p + 1;
@@ -366,6 +388,24 @@ static void read_args(struct scanner *s, struct trace_event *e)
 	}
 }
 
+enum event_key { KEY_OTHER, KEY_PH, KEY_NAME, KEY_CAT, KEY_TS, KEY_DUR, KEY_PID, KEY_TID, KEY_ARGS };
+
+/* An event's key by its length first: a few compares, not a list. */
+static enum event_key event_key(struct trace_str k)
+{
+	switch (k.len) {
+	case 2:
+		return !memcmp(k.s, "ph", 2) ? KEY_PH : !memcmp(k.s, "ts", 2) ? KEY_TS : KEY_OTHER;
+	case 3:
+		return !memcmp(k.s, "pid", 3) ? KEY_PID : !memcmp(k.s, "tid", 3) ? KEY_TID : !memcmp(k.s, "dur", 3) ? KEY_DUR
+			: !memcmp(k.s, "cat", 3) ? KEY_CAT : KEY_OTHER;
+	case 4:
+		return !memcmp(k.s, "name", 4) ? KEY_NAME : !memcmp(k.s, "args", 4) ? KEY_ARGS : KEY_OTHER;
+	default:
+		return KEY_OTHER;
+	}
+}
+
 /* One element of traceEvents. Returns false for an element that is not an
  * object (skipped). */
 static bool read_event(struct scanner *s, struct trace_event *e)
@@ -383,25 +423,20 @@ static bool read_event(struct scanner *s, struct trace_event *e)
 	for (;;) {
 		struct trace_str k = read_string(s);
 		expect(s, ':', "expected ':' after a key");
-		if (key_is(k, "ph")) {
+		switch (event_key(k)) {
+		case KEY_PH: {
 			struct trace_str ph = read_string_or_skip(s);
 			e->ph = ph.len ? ph.s[0] : 0;
-		} else if (key_is(k, "name")) {
-			e->name = read_string_or_skip(s);
-		} else if (key_is(k, "cat")) {
-			e->cat = read_string_or_skip(s);
-		} else if (key_is(k, "ts")) {
-			e->ts = read_number_or_skip(s);
-		} else if (key_is(k, "dur")) {
-			e->dur = read_number_or_skip(s);
-		} else if (key_is(k, "pid")) {
-			e->pid = (long long)read_number_or_skip(s);
-		} else if (key_is(k, "tid")) {
-			e->tid = (long long)read_number_or_skip(s);
-		} else if (key_is(k, "args")) {
-			read_args(s, e);
-		} else {
-			skip_value(s, 1);
+			break;
+		}
+		case KEY_NAME: e->name = read_string_or_skip(s); break;
+		case KEY_CAT: e->cat = read_string_or_skip(s); break;
+		case KEY_TS: e->ts = read_number_or_skip(s); break;
+		case KEY_DUR: e->dur = read_number_or_skip(s); break;
+		case KEY_PID: e->pid = (long long)read_number_or_skip(s); break;
+		case KEY_TID: e->tid = (long long)read_number_or_skip(s); break;
+		case KEY_ARGS: read_args(s, e); break;
+		case KEY_OTHER: skip_value(s, 1); break;
 		}
 		char c = peek(s);
 		s->p++;
@@ -591,24 +626,26 @@ enum trace_scan_result trace_scan_file(const char *path, trace_event_fn fn, void
 	*s = (struct scanner){ .fd = fd, .cap = CHUNK, .buf = xmalloc(CHUNK), .scratch = xmalloc(CHUNK) };
 	st->unit = UNIT_TOP;
 	refill(s, 0);
+	/* One setjmp per buffer-full: a unit that runs out of input lands here,
+	 * the buffer is refilled from the unit's start, and parsing goes on. */
+	if (setjmp(s->fail)) {
+		if (s->error)
+			goto done;
+		if (!refill(s, s->unit_start)) {
+			s->error = st->unit == UNIT_TOP ? "empty file" : "unexpected end of file (a truncated trace?)";
+			s->error_at = s->len;
+			goto done;
+		}
+		s->unit_start = 0;
+	}
+	s->end = s->buf + s->len;
 	while (st->unit != UNIT_DONE) {
 		s->p = s->buf + s->unit_start;
-		s->end = s->buf + s->len;
-		if (setjmp(s->fail)) {
-			if (s->error)
-				break;
-			if (!refill(s, s->unit_start)) {
-				s->error = st->unit == UNIT_TOP ? "empty file" : "unexpected end of file (a truncated trace?)";
-				s->error_at = s->len;
-				break;
-			}
-			s->unit_start = 0;
-			continue;
-		}
 		s->scratch_len = 0;
 		st->unit = parse_unit(s, st, fn, ctx, info);
 		s->unit_start = (size_t)(s->p - s->buf);
 	}
+done:
 	info->bytes = s->base + s->len;
 	enum trace_scan_result r = st->result;
 	if (s->error) {
