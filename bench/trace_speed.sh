@@ -80,7 +80,7 @@ while [ $i -lt "$runs" ]; do
 	fi
 	i=$((i + 1))
 done
-events=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["result"]["inputs"]["events"])' "$work/bw.json")
+events=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["inputs"]["events"])' "$work/bw.json")
 
 row() { # tool seconds rss_kib
 	awk -v tool="$1" -v t="$2" -v rss="$3" -v mb="$mb" -v ev="$events" -v bytes="$total" 'BEGIN {

@@ -85,6 +85,7 @@ struct advise {
 	struct probe_group *groups;
 	size_t ngroups;
 	struct pass_probe probe;
+	bool kernels;
 	struct strvec stripped;
 	struct advice advice;
 	struct prediction *curve;	/* the baseline at -j 1, 2, …: the jobs curve */
@@ -467,6 +468,29 @@ static void plan_tu_probes(struct advise *ad)
 	}
 }
 
+/* advise --kernels: what the device compiler says of the kernels in each
+ * TU whose device pass is machine code generation. */
+static void find_kernels(struct advise *ad)
+{
+	bool *only = xcalloc(ad->probe.ntus ? ad->probe.ntus : 1, sizeof(bool)), any = false;
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (ad->tus[i].f.codegen_bound && ad->tus[i].probe_tu >= 0)
+			any = only[ad->tus[i].probe_tu] = true;
+	if (any) {
+		size_t before = ad->probe.failures;
+		pass_probe_find_kernels(&ad->probe, only);
+		ad->failures += ad->probe.failures - before;
+	}
+	free(only);
+}
+
+/* The worst kernel of a kernel-work TU, when --kernels found one. */
+static const struct kernel_fact *worst_kernel(const struct advise *ad, const struct advise_tu *t)
+{
+	const struct pass_tu *p = t->probe_tu >= 0 ? &ad->probe.tus[t->probe_tu] : NULL;
+	return p && p->kernels_probed ? kernel_facts_worst(&p->kernels) : NULL;
+}
+
 /* One untimed run of each empty probe first: a compiler's first run after
  * its files left the page cache is slow (an empty nvcc TU took 5.2 s here
  * right after a large package install, against 0.3 s warm), and the empty
@@ -693,11 +717,19 @@ void advise_print(const struct advise *ad)
 	for (size_t i = 0; i < a->nfinal; i++)
 		printf("%s %s", i ? " ->" : "", ad->build.edges[a->final_chain[i]].outputs.v[0]);
 	printf("\n");
-	for (size_t i = 0; i < ad->ntus; i++)
-		if (ad->tus[i].f.codegen_bound)
-			printf("kernel work: %s: machine code generation is %.0f%% of its %s pass; no build-side fix "
-			       "(unrolling, register pressure)\n", ad->tus[i].f.name, 100 * ad->tus[i].f.codegen_share,
-			       ad->tus[i].f.codegen_pass);
+	for (size_t i = 0; i < ad->ntus; i++) {
+		if (!ad->tus[i].f.codegen_bound)
+			continue;
+		printf("kernel work: %s: machine code generation is %.0f%% of its %s pass; no build-side fix "
+		       "(unrolling, register pressure)\n", ad->tus[i].f.name, 100 * ad->tus[i].f.codegen_share,
+		       ad->tus[i].f.codegen_pass);
+		const struct kernel_fact *k = worst_kernel(ad, &ad->tus[i]);
+		if (k) {
+			char *facts = kernel_fact_summary(k);
+			printf("  worst kernel %s (%s): %s\n", k->name, k->arch, facts);
+			free(facts);
+		}
+	}
 	printf("\nchecked, does not apply:\n");
 	for (int id = 0; id < NFIXES; id++)
 		if (!a->fixes[id].applies)
@@ -789,10 +821,20 @@ json_t *advise_document(const struct advise *ad)
 	json_object_set_new(doc, "final", json_build("{s:o, s:o}", "critical_path", chain, "critical_path_s",
 						     json_seconds(a->final_critical)));
 	for (size_t i = 0; i < ad->ntus; i++)
-		if (ad->tus[i].f.codegen_bound)
-			json_array_append_new(kernel, json_build("{s:s, s:s, s:f}", "target", ad->tus[i].f.name, "pass",
+		if (ad->tus[i].f.codegen_bound) {
+			const struct kernel_fact *k = worst_kernel(ad, &ad->tus[i]);
+			json_t *worst = json_null();
+			if (k) {
+				char *facts = kernel_fact_summary(k);
+				worst = json_build("{s:s, s:s, s:I, s:o, s:s}", "name", k->name, "arch", k->arch, "spills",
+						   (json_int_t)kernel_fact_spills(k), "code_bytes",
+						   k->code_bytes >= 0 ? json_integer(k->code_bytes) : json_null(), "summary", facts);
+				free(facts);
+			}
+			json_array_append_new(kernel, json_build("{s:s, s:s, s:f, s:o}", "target", ad->tus[i].f.name, "pass",
 								 ad->tus[i].f.codegen_pass, "codegen_share",
-								 round(ad->tus[i].f.codegen_share * 1000) / 1000));
+								 round(ad->tus[i].f.codegen_share * 1000) / 1000, "worst_kernel", worst));
+		}
 	json_object_set_new(doc, "kernel_work", kernel);
 	for (size_t i = 0; i < ad->probe.ntus; i++)
 		json_array_append_new(probes, json_probe(ad, (long)i));
@@ -882,6 +924,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->jobs = o->jobs ? o->jobs : jobs_default(o->cmd);
 	ad->parallel = o->parallel < PROC_MAX_RUNNING ? o->parallel : PROC_MAX_RUNNING;
 	ad->timeout = o->timeout;
+	ad->kernels = o->kernels;
 	snapshot_guard(ad->dir);
 	ninja_load(ad->dir, &ad->build);
 	if (o->policy.given) {
@@ -918,6 +961,8 @@ struct advise *advise_collect(const struct advise_options *o)
 	pass_probe_run(&ad->probe);
 	ad->failures += ad->probe.failures;
 	read_probes(ad);
+	if (ad->kernels)
+		find_kernels(ad);
 
 	struct tu_facts *facts = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*facts));
 	for (size_t i = 0; i < ad->ntus; i++)

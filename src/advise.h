@@ -20,6 +20,7 @@ struct advise_options {
 	long parallel;		/* probes at once (capped at PROC_MAX_RUNNING) */
 	double timeout;		/* per compile; 0: none */
 	struct policy_option policy;
+	bool kernels;		/* the kernel-work entries' worst kernel: one more compile of each */
 	char **targets;		/* limit the TUs considered; none: all */
 	size_t ntargets;
 };

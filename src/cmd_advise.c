@@ -42,6 +42,8 @@ int cmd_advise(int argc, char **argv)
 		OPT_PARALLEL(&o.parallel, "run P probes at once (default: CPUs; savings are scaled by\n"
 			     "each TU's baseline/probed wall, which carries the contention)"),
 		OPT_TIMEOUT(&o.timeout, "give up on a compile or probe after S seconds (counts as failed)"),
+		{ OPT_FLAG, 0, "kernels", &o.kernels, NULL, "name the worst kernel of each kernel-work TU (registers, spills,\n"
+		  "code size: one more compile of it, as passes --kernels)", 0, 0, NULL },
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};

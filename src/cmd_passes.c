@@ -180,8 +180,9 @@ static void render_kernels(const struct pass_tu *t)
 		return;
 	}
 	struct table *tab = table_new();
-	const char *cols[] = { "kernel", "arch", "registers", "spilled", "stack/scratch B", "shared/LDS B", "occupancy" };
-	for (size_t c = 0; c < 7; c++)
+	const char *cols[] = { "kernel", "arch", "registers", "spilled", "stack/scratch B", "shared/LDS B", "occupancy",
+			       "code KiB" };
+	for (size_t c = 0; c < 8; c++)
 		table_column(tab, cols[c], c >= 2);
 	for (size_t i = 0; i < t->kernels.n; i++) {
 		const struct kernel_fact *k = &t->kernels.v[i];
@@ -199,13 +200,20 @@ static void render_kernels(const struct pass_tu *t)
 			table_cell(tab, "%ld waves/SIMD", k->occupancy);
 		else
 			table_cell(tab, "-");
+		if (k->code_bytes >= 0)
+			table_cell(tab, "%.1f", k->code_bytes / 1024.0);
+		else
+			table_cell(tab, "-");
 		free(regs);
 	}
-	printf("kernels (what the device compiler reports: %s):\n", t->cmd.compiler == COMPILER_NVCC ? "ptxas -v"
-	       : "-Rpass-analysis=kernel-resource-usage");
+	printf("kernels (what the device compiler reports: %s; code from the device object's symbols):\n",
+	       t->cmd.compiler == COMPILER_NVCC ? "ptxas -v" : "-Rpass-analysis=kernel-resource-usage");
 	table_print(tab, stdout);
 	table_free(tab);
-	printf("\n");
+	for (size_t i = 0; i < t->kernels.ncode; i++)
+		printf("%s%s %.1f KiB", i ? ", " : "device code (executable sections): ", t->kernels.code[i].arch,
+		       t->kernels.code[i].text_bytes / 1024.0);
+	printf("\n%s", t->kernels.ncode ? "\n" : "");
 }
 
 /* The answer first (which pass, which phase, with shares), then the
@@ -244,9 +252,8 @@ static char *verdict_text(const struct passes *ps, const struct pass_tu *t)
 		strvec_push(&parts, "kernel work: machine code generation (unrolling, register pressure)");
 	const struct kernel_fact *worst = kernel_facts_worst(&t->kernels);
 	if (v->kind == VERDICT_DEVICE && worst) {
-		char *regs = kernel_registers_text(worst);
-		strvec_pushf(&parts, "worst kernel %s (%s): %s, %ld %s spilled", worst->name, worst->arch, regs,
-			     kernel_fact_spills(worst), worst->spill_stores >= 0 ? "bytes" : "registers");
+		char *regs = kernel_fact_summary(worst);
+		strvec_pushf(&parts, "worst kernel %s (%s): %s", worst->name, worst->arch, regs);
 		free(regs);
 	}
 	char *device = v->device_pass ? pass_name(v->device_pass) : NULL;
@@ -499,8 +506,14 @@ static json_t *json_tu(const struct passes *ps, const struct pass_tu *t)
 			json_count(k->vgpr_spills), "sgpr_spills", json_count(k->sgpr_spills), "stack_bytes",
 			json_count(k->stack_bytes), "shared_bytes", json_count(k->shared_bytes), "occupancy",
 			json_count(k->occupancy), "spills", (json_int_t)kernel_fact_spills(k)));
+		json_object_set_new(json_array_get(kernels, i), "code_bytes", json_count(k->code_bytes));
 	}
 	json_object_set_new(o, "kernels", kernels);
+	json_t *code = t->kernels_probed ? json_array() : json_null();
+	for (size_t i = 0; i < t->kernels.ncode; i++)
+		json_array_append_new(code, json_build("{s:s, s:I}", "arch", t->kernels.code[i].arch, "text_bytes",
+						       (json_int_t)t->kernels.code[i].text_bytes));
+	json_object_set_new(o, "device_code", code);
 	const struct verdict *v = &t->bd.verdict;
 	char *text = verdict_text(ps, t);
 	char *heaviest = v->heaviest ? pass_name(v->heaviest) : NULL;
@@ -601,7 +614,7 @@ int cmd_passes(int argc, char **argv)
 	pass_probe_run(&ps.probe);
 	pass_probe_find_frameworks(&ps.probe);
 	if (kernels)
-		pass_probe_find_kernels(&ps.probe);
+		pass_probe_find_kernels(&ps.probe, NULL);
 	if (json)
 		render_json(&ps);
 	else

@@ -83,11 +83,6 @@ static bool is_json_name(const char *path)
 	return has_suffix(path, ".json");
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every *.json under dir, sorted. */
 static void find_traces(const char *dir, struct strvec *out)
 {
@@ -106,8 +101,7 @@ static void find_traces(const char *dir, struct strvec *out)
 		free(path);
 	}
 	closedir(d);
-	if (here.n)
-		qsort(here.v, here.n, sizeof(char *), by_name);
+	strvec_sort(&here);
 	for (size_t i = 0; i < here.n; i++) {
 		struct stat st;
 		if (!lstat(here.v[i], &st) && S_ISDIR(st.st_mode))
@@ -420,10 +414,12 @@ static void render_table(const struct trace_cmd *c)
 				printf("  %s: %.2f s traced, %.2f s in the build (%+.0f %%)\n", t->name, t->traced_s, logged,
 				       100 * (t->traced_s / logged - 1));
 		}
-		if (c->granularity)
-			printf("clang records entries of at least %ld us (-ftime-trace-granularity)\n", c->granularity);
-		else
-			printf("clang records entries of at least 500 us (its default granularity; --granularity sets it)\n");
+		bool clang = false;
+		for (size_t i = 0; i < c->probe.ntus; i++)
+			clang |= c->probe.tus[i].cmd.compiler != COMPILER_NVCC;
+		if (clang)
+			printf("clang records entries of at least %ld us (-ftime-trace-granularity%s)\n",
+			       c->granularity ? c->granularity : 500, c->granularity ? "" : ": clang's default; --granularity sets it");
 	}
 
 	struct table *t = table_new();
@@ -596,7 +592,8 @@ static void render_json(const struct trace_cmd *c)
 				    "untraced", untraced);
 	if (!c->files_mode)
 		json_object_set_new(result, "granularity_us", json_integer(c->granularity ? c->granularity : 500));
-	json_object_set_new(doc, "result", result);
+	json_object_update(doc, result);
+	json_decref(result);
 	json_print(doc);
 }
 

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "driver.h"
+#include "tmpdir.h"
 #include "cmdline.h"
 
 #include <ctype.h>
@@ -404,4 +405,24 @@ void compile_command_clear(struct compile_command *cmd)
 	strvec_clear(&cmd->moved_from);
 	strvec_clear(&cmd->moved_to);
 	cmd->compiler = COMPILER_UNKNOWN;
+}
+
+/* Point the command's -o at path: separate, or glued on (then already
+ * redirected into the temp dir, which tells it from -objc… flags). */
+void driver_set_output(struct strvec *argv, const char *path)
+{
+	for (size_t i = 1; i < argv->n; i++) {
+		if (!strcmp(argv->v[i], "-o") && i + 1 < argv->n) {
+			free(argv->v[i + 1]);
+			argv->v[i + 1] = xstrdup(path);
+			return;
+		}
+		if (has_prefix(argv->v[i], "-o") && has_prefix(argv->v[i] + 2, tmpdir_path())) {
+			free(argv->v[i]);
+			argv->v[i] = xasprintf("-o%s", path);
+			return;
+		}
+	}
+	strvec_push(argv, "-o");
+	strvec_push(argv, path);
 }

@@ -36,6 +36,9 @@ char *driver_parse(const char *line, const char *cwd, struct compile_command *cm
 /* Point every output-writing flag into dir. Returns NULL, or a message
  * naming a flag whose output cannot be redirected (-save-temps, --keep…). */
 char *driver_redirect_outputs(struct compile_command *cmd, const char *dir);
+/* Point an argv's -o at path (added when there is none): separate, or
+ * glued on once redirected into the temp dir. */
+void driver_set_output(struct strvec *argv, const char *path);
 /* Replace whole arguments equal to from[i] by to[i] (link inputs). */
 void driver_substitute(struct compile_command *cmd, const struct strvec *from, const struct strvec *to);
 /* The include directories an argv names, made absolute against cwd, in

@@ -1,4 +1,5 @@
 #include "kernel_facts.h"
+#include "device_code.h"
 #include "util.h"
 
 #include <stdbool.h>
@@ -15,7 +16,8 @@ static struct kernel_fact *add(struct kernel_facts *f, const char *name, size_t 
 	struct kernel_fact *k = &f->v[f->n++];
 	*k = (struct kernel_fact){ .name = xstrndup(name, len), .arch = xstrdup(arch), .registers = -1, .vgprs = -1,
 				   .agprs = -1, .sgprs = -1, .spill_stores = -1, .spill_loads = -1, .vgpr_spills = -1,
-				   .sgpr_spills = -1, .stack_bytes = -1, .shared_bytes = -1, .occupancy = -1 };
+				   .sgpr_spills = -1, .stack_bytes = -1, .shared_bytes = -1, .occupancy = -1,
+				   .code_bytes = -1 };
 	return k;
 }
 
@@ -173,6 +175,29 @@ const struct kernel_fact *kernel_facts_worst(const struct kernel_facts *f)
 	return w;
 }
 
+char *kernel_fact_summary(const struct kernel_fact *k)
+{
+	char *regs = k->registers >= 0 ? xasprintf("%ld registers", k->registers)
+				       : xasprintf("%ld VGPRs, %ld AGPRs, %ld SGPRs", k->vgprs, k->agprs, k->sgprs);
+	char *code = k->code_bytes >= 0 ? xasprintf(", code %.1f KiB", k->code_bytes / 1024.0) : xstrdup("");
+	char *text = xasprintf("%s, %ld %s spilled%s", regs, kernel_fact_spills(k), k->spill_stores >= 0 ? "bytes" : "registers",
+			       code);
+	free(regs);
+	free(code);
+	return text;
+}
+
+void kernel_facts_add_code(struct kernel_facts *f, const char *arch, const struct device_code *code)
+{
+	f->code = xrealloc(f->code, (f->ncode + 1) * sizeof(*f->code));
+	f->code[f->ncode++] = (struct arch_code){ xstrdup(arch), code->text_bytes };
+	for (size_t i = 0; i < f->n; i++) {
+		unsigned long long bytes = strcmp(f->v[i].arch, arch) ? 0 : device_code_function(code, f->v[i].name);
+		if (bytes)
+			f->v[i].code_bytes = (long)bytes;
+	}
+}
+
 void kernel_facts_free(struct kernel_facts *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
@@ -180,5 +205,8 @@ void kernel_facts_free(struct kernel_facts *f)
 		free(f->v[i].arch);
 	}
 	free(f->v);
+	for (size_t i = 0; i < f->ncode; i++)
+		free(f->code[i].arch);
+	free(f->code);
 	*f = (struct kernel_facts){ 0 };
 }

@@ -22,11 +22,20 @@ struct kernel_fact {
 	long stack_bytes;	/* nvcc: stack frame; AMDGPU: scratch per lane */
 	long shared_bytes;	/* nvcc: smem; AMDGPU: LDS per block */
 	long occupancy;		/* AMDGPU: waves per SIMD */
+	long code_bytes;	/* its machine code, from the device object */
+};
+
+/* A device arch's machine code: every executable section of its object. */
+struct arch_code {
+	char *arch;
+	unsigned long long text_bytes;
 };
 
 struct kernel_facts {
 	struct kernel_fact *v;
 	size_t n, cap;
+	struct arch_code *code;	/* per arch, when the device object was read */
+	size_t ncode;
 };
 
 /* ptxas -v output (nvcc -Xptxas -v, on stderr): one fact per entry
@@ -35,9 +44,16 @@ struct kernel_facts {
 void kernel_facts_parse_ptxas(const char *text, struct kernel_facts *out);
 /* clang's kernel-resource-usage remarks for one device arch. */
 void kernel_facts_parse_amdgpu(const char *text, const char *arch, struct kernel_facts *out);
+struct device_code;
+/* Add what a device object of `arch` holds: its code size, and each
+ * kernel's (matched by symbol name). */
+void kernel_facts_add_code(struct kernel_facts *f, const char *arch, const struct device_code *code);
 /* Spills of a kernel, comparable across backends: bytes stored for nvcc,
  * registers spilled (VGPR + SGPR) for AMDGPU. */
 long kernel_fact_spills(const struct kernel_fact *k);
+/* "128 VGPRs, 0 AGPRs, 16 SGPRs, 12254 registers spilled, code 341.0 KiB"
+ * (nvcc: "255 registers, 42408 bytes spilled, …"): a new string. */
+char *kernel_fact_summary(const struct kernel_fact *k);
 /* The kernel with the most spills (then the most registers), or NULL. */
 const struct kernel_fact *kernel_facts_worst(const struct kernel_facts *f);
 void kernel_facts_free(struct kernel_facts *f);

@@ -1,6 +1,7 @@
 /* The pass probe: see pass_probe.h. */
 #define _GNU_SOURCE
 #include "pass_probe.h"
+#include "device_code.h"
 #include "headers.h"
 #include "out_table.h"
 #include "nvcc_report.h"
@@ -9,7 +10,9 @@
 #include "tmpdir.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -409,6 +412,8 @@ struct kernel_task {
 	const char *arch;	/* AMDGPU: the one arch compiled; nvcc: NULL (ptxas names it) */
 	struct strvec argv;
 	char *log;
+	char *object;		/* AMDGPU: the device object it writes */
+	char *keep_dir;		/* nvcc: where --keep leaves each arch's cubin */
 };
 
 struct kernel_run {
@@ -423,18 +428,71 @@ static void add_kernel_task(struct kernel_run *kr, size_t tu, const char *arch)
 	kr->v = xrealloc(kr->v, (kr->n + 1) * sizeof(*kr->v));
 	struct kernel_task *k = &kr->v[kr->n];
 	*k = (struct kernel_task){ .tu = tu, .arch = arch, .log = xasprintf("%s/kernels-%zu.log", tmpdir_path(), kr->n) };
-	kr->n++;
 	for (size_t a = 0; a < t->cmd.argv.n; a++)
 		if (!arch || !is_arch_flag(t->cmd.argv.v[a]))
 			strvec_push(&k->argv, t->cmd.argv.v[a]);
 	if (!arch) {
+		char *name = xasprintf("kernels-%zu", kr->n++);
+		k->keep_dir = tmpdir_subdir(name);
+		free(name);
 		strvec_push(&k->argv, "-Xptxas");
 		strvec_push(&k->argv, "-v");
+		strvec_push(&k->argv, "--keep");
+		strvec_push(&k->argv, "--keep-dir");
+		strvec_push(&k->argv, k->keep_dir);
 		return;
 	}
+	k->object = xasprintf("%s/kernels-%zu.o", tmpdir_path(), kr->n++);
+	driver_set_output(&k->argv, k->object);
 	strvec_pushf(&k->argv, "--offload-arch=%s", arch);
 	strvec_push(&k->argv, "--offload-device-only");
 	strvec_push(&k->argv, "-Rpass-analysis=kernel-resource-usage");
+}
+
+/* The code size of a device object; one that cannot be read is said and
+ * leaves the sizes unknown. */
+static void add_code(struct pass_tu *t, const char *path, const char *arch)
+{
+	struct device_code code;
+	char *err = device_code_read(path, arch, &code);
+	if (err) {
+		warn("%s: no code size for %s: %s: %s", t->name, arch, path, err);
+		free(err);
+		return;
+	}
+	kernel_facts_add_code(&t->kernels, arch, &code);
+	device_code_free(&code);
+}
+
+/* nvcc's kept files: one "NAME.sm_80.cubin" per real arch, or with one
+ * arch "NAME.cubin" (that arch ptxas named). */
+static void add_cubins(struct pass_tu *t, const char *dir)
+{
+	const char *only = t->kernels.n ? t->kernels.v[0].arch : NULL;
+	for (size_t i = 1; only && i < t->kernels.n; i++)
+		if (strcmp(t->kernels.v[i].arch, only))
+			only = NULL;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct strvec cubins = { 0 };
+	while (d && (de = readdir(d)))
+		if (has_suffix(de->d_name, ".cubin"))
+			strvec_push(&cubins, de->d_name);
+	if (d)
+		closedir(d);
+	strvec_sort(&cubins);
+	for (size_t i = 0; i < cubins.n; i++) {
+		char *name = cubins.v[i], *end = name + strlen(name) - strlen(".cubin"), *dot = end;
+		while (dot > name && dot[-1] != '.')
+			dot--;
+		char *arch = dot > name ? xstrndup(dot, (size_t)(end - dot)) : xstrdup(only ? only : ""),
+		     *path = xasprintf("%s/%s", dir, name);
+		if (has_prefix(arch, "sm_"))
+			add_code(t, path, arch);
+		free(arch);
+		free(path);
+	}
+	strvec_clear(&cubins);
 }
 
 static long next_kernel_task(void *ctx, struct proc *p)
@@ -468,6 +526,10 @@ static void kernel_task_done(void *ctx, long task, struct proc *p)
 	else
 		kernel_facts_parse_ptxas(text ? text : "", &t->kernels);
 	free(text);
+	if (k->arch)
+		add_code(t, k->object, k->arch);
+	else
+		add_cubins(t, k->keep_dir);
 }
 
 static size_t arch_rank(const struct pass_tu *t, const char *arch)
@@ -482,27 +544,44 @@ static size_t arch_rank(const struct pass_tu *t, const char *arch)
 	return r;
 }
 
-/* The archs' compiles finish in any order: a TU's kernels by arch as its
- * passes list them, each arch's in the compiler's order (a stable sort). */
-static void order_by_arch(struct pass_tu *t)
+/* A stable insertion sort of n records of `size` bytes by the rank of the
+ * arch each names (its char * field at offset `arch_at`). */
+static void sort_by_arch(const struct pass_tu *t, void *base, size_t n, size_t size, size_t arch_at)
 {
-	struct kernel_fact *v = t->kernels.v;
-	for (size_t i = 1; i < t->kernels.n; i++) {
-		struct kernel_fact k = v[i];
-		size_t j = i, rank = arch_rank(t, k.arch);
-		for (; j > 0 && arch_rank(t, v[j - 1].arch) > rank; j--)
-			v[j] = v[j - 1];
-		v[j] = k;
+	char *v = base, *held = xmalloc(size);
+	for (size_t i = 1; i < n; i++) {
+		const char *arch;
+		memcpy(held, v + i * size, size);
+		memcpy(&arch, held + arch_at, sizeof(arch));
+		size_t j = i, rank = arch_rank(t, arch);
+		for (; j > 0; j--) {
+			const char *before;
+			memcpy(&before, v + (j - 1) * size + arch_at, sizeof(before));
+			if (arch_rank(t, before) <= rank)
+				break;
+			memcpy(v + j * size, v + (j - 1) * size, size);
+		}
+		memcpy(v + j * size, held, size);
 	}
+	free(held);
 }
 
-void pass_probe_find_kernels(struct pass_probe *ps)
+/* The archs' compiles finish in any order: a TU's kernels and code sizes
+ * by arch as its passes list them, each arch's kernels in the compiler's
+ * order. */
+static void order_by_arch(struct pass_tu *t)
+{
+	sort_by_arch(t, t->kernels.v, t->kernels.n, sizeof(struct kernel_fact), offsetof(struct kernel_fact, arch));
+	sort_by_arch(t, t->kernels.code, t->kernels.ncode, sizeof(struct arch_code), offsetof(struct arch_code, arch));
+}
+
+void pass_probe_find_kernels(struct pass_probe *ps, const bool *only)
 {
 	struct kernel_run kr = { .ps = ps };
 	for (size_t i = 0; i < ps->ntus; i++) {
 		struct pass_tu *t = &ps->tus[i];
 		enum compiler c = t->cmd.compiler;
-		if (t->failed || !(c == COMPILER_NVCC || c == COMPILER_CLANG || c == COMPILER_HIPCC))
+		if (t->failed || (only && !only[i]) || !(c == COMPILER_NVCC || c == COMPILER_CLANG || c == COMPILER_HIPCC))
 			continue;
 		t->kernels_probed = true;
 		if (c == COMPILER_NVCC)
@@ -518,6 +597,12 @@ void pass_probe_find_kernels(struct pass_probe *ps)
 	for (size_t i = 0; i < kr.n; i++) {
 		remove(kr.v[i].log);
 		free(kr.v[i].log);
+		if (kr.v[i].object)
+			remove(kr.v[i].object);
+		free(kr.v[i].object);
+		if (kr.v[i].keep_dir)
+			remove_tree(kr.v[i].keep_dir);
+		free(kr.v[i].keep_dir);
 		strvec_clear(&kr.v[i].argv);
 	}
 	free(kr.v);

@@ -96,8 +96,9 @@ void pass_probe_find_frameworks(struct pass_probe *ps);
  * compiler for each kernel's resources: nvcc with -Xptxas -v (every arch
  * in one run), clang and hipcc once per device arch with
  * -Rpass-analysis=kernel-resource-usage and --offload-device-only. A run
- * that fails is reported and leaves the TU without facts. */
-void pass_probe_find_kernels(struct pass_probe *ps);
+ * that fails is reported and leaves the TU without facts. `only` (per TU;
+ * NULL: every TU) limits it to some. */
+void pass_probe_find_kernels(struct pass_probe *ps, const bool *only);
 /* The seconds of t's host pass, or of all its device passes together. */
 double pass_tu_side(const struct pass_tu *t, enum pass_kind side);
 void pass_tu_free(struct pass_tu *t);

@@ -29,26 +29,6 @@ static bool listed(const char *arg, const char *const *flags, bool prefix)
 	return false;
 }
 
-/* Point the command's -o at path: separate, or glued on (then already
- * redirected into the temp dir, which tells it from -objc… flags). */
-static void set_output(struct strvec *argv, const char *path)
-{
-	for (size_t i = 1; i < argv->n; i++) {
-		if (!strcmp(argv->v[i], "-o") && i + 1 < argv->n) {
-			free(argv->v[i + 1]);
-			argv->v[i + 1] = xstrdup(path);
-			return;
-		}
-		if (has_prefix(argv->v[i], "-o") && has_prefix(argv->v[i] + 2, tmpdir_path())) {
-			free(argv->v[i]);
-			argv->v[i] = xasprintf("-o%s", path);
-			return;
-		}
-	}
-	strvec_push(argv, "-o");
-	strvec_push(argv, path);
-}
-
 static struct pp_pass *add_pass(struct pp_plan *plan, enum pass_kind kind, const char *arch, const char *outdir)
 {
 	plan->v = xrealloc(plan->v, (plan->n + 1) * sizeof(*plan->v));
@@ -61,7 +41,7 @@ static struct pp_pass *add_pass(struct pp_plan *plan, enum pass_kind kind, const
 
 static void finish_pass(struct pp_pass *p, const char *cwd)
 {
-	set_output(&p->argv, p->output);
+	driver_set_output(&p->argv, p->output);
 	driver_include_dirs(p->argv.v, p->argv.n, cwd, &p->user_dirs, &p->system_dirs);
 }
 

@@ -284,6 +284,10 @@ static bool is_gcc_tool(const char *s, size_t len)
 
 /* ---- one file ---- */
 
+/* Times past 2^40 us (12 days) are clamped, so that sums of millions of
+ * them stay within 64 bits whatever a file holds. */
+#define TIME_LIMIT_US (1ll << 40)
+
 struct span {
 	int64_t ts, dur;
 	uint32_t str;		/* the detail (headers, templates, functions) or the name (phases, tools) */
@@ -448,12 +452,12 @@ static void on_event(const struct trace_event *e, void *ctx)
 	else
 		return;
 	bool by_detail = kind <= SPAN_CODEGEN;
-	int64_t ts = (int64_t)e->ts;
+	int64_t ts = trace_integer(e->ts, TIME_LIMIT_US);
 	if (e->ph == 'X') {
 		if (by_detail && !e->detail.s)
 			return;
 		struct trace_str s = by_detail ? e->detail : e->name;
-		add_span(f, ts, (int64_t)e->dur, intern(f, s.s, s.len), e->pid, kind);
+		add_span(f, ts, trace_integer(e->dur, TIME_LIMIT_US), intern(f, s.s, s.len), e->pid, kind);
 	} else if (e->ph == 'b' || e->ph == 'B') {
 		if (by_detail && !e->detail.s)
 			return;
@@ -642,7 +646,8 @@ struct tu_sums {
 static void sum_file(struct file_scan *f, const struct trace_input *in, bool nvcc, struct rows *local,
 		     struct trace_tu **tus, size_t *ntus)
 {
-	qsort(f->spans, f->nspans, sizeof(*f->spans), by_start);
+	if (f->nspans)
+		qsort(f->spans, f->nspans, sizeof(*f->spans), by_start);
 	struct nesting n;
 	nest(f, &n);
 	size_t *proc_pass = xmalloc((f->nprocs ? f->nprocs : 1) * sizeof(size_t));
@@ -1019,11 +1024,13 @@ void trace_model_finish(struct trace_model *m)
 	}
 	for (size_t i = 0; i < m->nrows[TRACE_HEADERS]; i++) {
 		struct trace_row *h = &m->rows[TRACE_HEADERS][i];
-		qsort(h->chains, h->nchains, sizeof(*h->chains), more_frequent_chain);
+		if (h->nchains)
+			qsort(h->chains, h->nchains, sizeof(*h->chains), more_frequent_chain);
 	}
 	for (int t = 0; t < NTRACE_TABLES; t++)
 		qsort(m->rows[t], m->nrows[t], sizeof(struct trace_row), heavier_row);
-	qsort(m->tus, m->ntus, sizeof(*m->tus), heavier_tu);
+	if (m->ntus)
+		qsort(m->tus, m->ntus, sizeof(*m->tus), heavier_tu);
 	free(renumber);
 	rows_free(r);
 }

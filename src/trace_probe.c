@@ -100,17 +100,18 @@ static void trace_clang_jobs(struct trace_probe *tp, size_t ti, struct clang_ver
 static void trace_nvcc(struct trace_probe *tp, size_t ti)
 {
 	struct trace_probe_tu *t = &tp->tus[ti];
-	char *path = xasprintf("%s/trace-%zu.json", tmpdir_path(), ti);
+	char *stem = xasprintf("%s/trace-%zu", tmpdir_path(), ti);	/* nvcc adds the .json */
 	t->jobs.v = xcalloc(1, sizeof(struct job));
 	t->jobs.n = 1;
 	struct job *j = &t->jobs.v[0];
 	for (size_t i = 0; i < t->cmd.argv.n; i++)
 		strvec_push(&j->argv, t->cmd.argv.v[i]);
 	strvec_push(&j->argv, "-fdevice-time-trace");
-	strvec_push(&j->argv, path);
+	strvec_push(&j->argv, stem);
 	j->tool = xstrdup("nvcc");
 	j->pass = PASS_OTHER;
-	add_file(t, path, NULL);
+	add_file(t, xasprintf("%s.json", stem), NULL);
+	free(stem);
 }
 
 static long next_job(void *ctx, struct proc *p)

@@ -388,6 +388,13 @@ static void read_args(struct scanner *s, struct trace_event *e)
 	}
 }
 
+long long trace_integer(double v, long long limit)
+{
+	if (!(v == v))
+		return 0;
+	return v > (double)limit ? limit : v < -(double)limit ? -limit : (long long)v;
+}
+
 enum event_key { KEY_OTHER, KEY_PH, KEY_NAME, KEY_CAT, KEY_TS, KEY_DUR, KEY_PID, KEY_TID, KEY_ARGS };
 
 /* An event's key by its length first: a few compares, not a list. */
@@ -433,8 +440,8 @@ static bool read_event(struct scanner *s, struct trace_event *e)
 		case KEY_CAT: e->cat = read_string_or_skip(s); break;
 		case KEY_TS: e->ts = read_number_or_skip(s); break;
 		case KEY_DUR: e->dur = read_number_or_skip(s); break;
-		case KEY_PID: e->pid = (long long)read_number_or_skip(s); break;
-		case KEY_TID: e->tid = (long long)read_number_or_skip(s); break;
+		case KEY_PID: e->pid = trace_integer(read_number_or_skip(s), 1ll << 62); break;
+		case KEY_TID: e->tid = trace_integer(read_number_or_skip(s), 1ll << 62); break;
 		case KEY_ARGS: read_args(s, e); break;
 		case KEY_OTHER: skip_value(s, 1); break;
 		}

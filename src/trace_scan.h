@@ -26,6 +26,10 @@ struct trace_event {
 	double ts, dur;		/* microseconds; dur < 0 when absent */
 };
 
+/* A number of the trace as an integer, clamped to +-limit (NaN: 0): the
+ * JSON may hold any number, a conversion must not overflow. */
+long long trace_integer(double v, long long limit);
+
 typedef void (*trace_event_fn)(const struct trace_event *e, void *ctx);
 
 enum trace_scan_result {

@@ -196,6 +196,17 @@ char *strvec_join(const struct strvec *sv, const char *sep)
 	return out;
 }
 
+static int by_bytes(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strvec_sort(struct strvec *sv)
+{
+	if (sv->n)
+		qsort(sv->v, sv->n, sizeof(char *), by_bytes);
+}
+
 bool strvec_contains(const struct strvec *sv, const char *s)
 {
 	for (size_t i = 0; i < sv->n; i++)

@@ -51,6 +51,8 @@ void strvec_push_nodup(struct strvec *sv, char *s);
 void strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strvec_clear(struct strvec *sv);
 bool strvec_contains(const struct strvec *sv, const char *s);
+/* Sort the strings bytewise (strcmp order). */
+void strvec_sort(struct strvec *sv);
 /* The strings with sep between them (a new string). */
 char *strvec_join(const struct strvec *sv, const char *sep);
 

@@ -13,6 +13,8 @@ seeds_of() {
 	ninja_log) echo "$fixtures/ninja" ;;
 	timereport | nvcc) echo "$fixtures/timereport" ;;
 	jobs) echo "$fixtures/jobs" ;;
+	trace) echo "$fixtures/traces" ;;
+	device_code) echo "$fixtures/kernels" ;;
 	esac
 	[ -d "$here/seeds/$1" ] && echo "$here/seeds/$1"
 }
