@@ -13,8 +13,11 @@
 #include "snapshot.h"
 #include "timeline.h"
 #include "log_view.h"
+#include "json_stream.h"
+#include "outfile.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +60,8 @@ static void render_table(const struct log_cmd *c)
 	const char *cols[] = { "step", "kind", "start s", "end s", "duration s", "weighted s" };
 	for (int k = 0; k < 6; k++)
 		table_column(tab, cols[k], k >= 2);
-	const struct step **order = log_view_by_weight(tl);
 	size_t shown = c->top && (size_t)c->top < tl->n ? (size_t)c->top : tl->n;
+	const struct step **order = log_view_by_weight(tl, shown);
 	for (size_t i = 0; i < shown; i++) {
 		const struct step *s = order[i];
 		if (s->noutputs > 1)
@@ -104,31 +107,30 @@ static void render_table(const struct log_cmd *c)
 	printf("\n");
 }
 
-/* ---- --trace: a Chrome trace ---- */
+/* ---- --json and --trace, written as they are made ---- */
+
+static void stream_to(FILE *f, bool indent, void (*write)(const struct log_view *, struct json_stream *),
+		      const struct log_view *v, const char *what)
+{
+	struct json_stream *s = xmalloc(sizeof(*s));
+	json_stream_init(s, f, indent);
+	write(v, s);
+	int err = json_stream_flush(s);
+	if (indent && !err && fputc('\n', f) == EOF)
+		err = errno ? errno : EIO;
+	free(s);
+	if (err && f == stdout)
+		stdout_write_failed(err);	/* reported at exit, with the rest (main.c) */
+	else if (err)
+		die(EXIT_INTERNAL, "%s: cannot write: %s", what, strerror(err));
+}
 
 static void write_trace(const struct log_cmd *c)
 {
-	const struct timeline *tl = &c->v.tl;
-	json_t *events = json_array();
-	json_array_append_new(events, json_build("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name", "ph", "M", "pid", 1,
-						"args", "name", "ninja build"));
-	for (int s = 0; s < tl->slots; s++) {
-		char *name = xasprintf("slot %d", s);
-		json_array_append_new(events, json_build("{s:s, s:s, s:i, s:i, s:{s:s}}", "name", "thread_name", "ph", "M",
-							"pid", 1, "tid", s, "args", "name", name));
-		free(name);
-	}
-	for (size_t i = 0; i < tl->n; i++) {
-		const struct step *s = &tl->steps[i];
-		json_array_append_new(events, json_build("{s:s, s:s, s:s, s:I, s:I, s:i, s:i, s:{s:o, s:o, s:i}}",
-			"name", s->first->output, "cat", step_kind_names[s->kind], "ph", "X",
-			"ts", (json_int_t)s->first->start_ms * 1000, "dur",
-			(json_int_t)(s->first->end_ms - s->first->start_ms) * 1000, "pid", 1, "tid", s->slot, "args",
-			"duration_s", json_seconds(s->end - s->start), "weighted_s", json_seconds(s->weighted),
-			"outputs", (int)s->noutputs));
-	}
-	json_t *doc = json_build("{s:o, s:s}", "traceEvents", events, "displayTimeUnit", "ms");
-	json_write_file(doc, c->trace);
+	struct outfile o;
+	FILE *f = outfile_open(&o, c->trace);
+	stream_to(f, false, log_view_write_trace, &c->v, c->trace);
+	outfile_commit(&o);
 }
 
 /* ---- --all-builds: one row per build, streamed ---- */
@@ -245,7 +247,7 @@ int cmd_log(int argc, char **argv)
 		write_trace(&c);
 	}
 	if (c.json)
-		json_print(log_view_document(&c.v));
+		stream_to(stdout, true, log_view_write, &c.v, "standard output");
 	else
 		render_table(&c);
 	if (c.trace && !c.json)

@@ -1,9 +1,14 @@
 #include "log_view.h"
+#include "heap.h"
+#include "radix.h"
+#include "json_stream.h"
 #include "ninja.h"
 #include "out_json.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,78 +37,262 @@ char *log_view_load(struct log_view *v, const char *dir, const char *path, long 
 	return NULL;
 }
 
+/* Most weighted time first; ties in log order, so the order is the same
+ * whichever way it was chosen. */
+static bool heavier(const struct step *x, const struct step *y)
+{
+	return x->weighted > y->weighted || (x->weighted == y->weighted && x < y);
+}
+
 static int cmp_weighted(const void *a, const void *b)
 {
 	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
-	return (x->weighted < y->weighted) - (x->weighted > y->weighted);
+	return heavier(x, y) ? -1 : heavier(y, x) ? 1 : 0;
 }
 
-const struct step **log_view_by_weight(const struct timeline *tl)
+const struct step **log_view_by_weight(const struct timeline *tl, size_t k)
 {
-	const struct step **order = xcalloc(tl->n ? tl->n : 1, sizeof(*order));
-	for (size_t i = 0; i < tl->n; i++)
-		order[i] = &tl->steps[i];
-	qsort(order, tl->n, sizeof(*order), cmp_weighted);
+	size_t n = tl->n, keep = k && k < n ? k : n;
+	const struct step **order = xcalloc(keep ? keep : 1, sizeof(*order));
+	if (keep == n) {
+		/* heaviest first: ascending keys of (max - weight), log order within */
+		struct radix_item *v = xmalloc((n ? n : 1) * sizeof(*v));
+		for (size_t i = 0; i < n; i++)
+			v[i] = (struct radix_item){ UINT64_MAX - radix_key_of(tl->steps[i].weighted), (uint32_t)i };
+		radix_sort(v, n);
+		for (size_t i = 0; i < n; i++)
+			order[i] = &tl->steps[v[i].index];
+		free(v);
+		return order;
+	} else {
+		/* The k heaviest by a bounded selection: a min-heap of k, the
+		 * lightest (the latest of equals) on top, replaced by any step
+		 * heavier than it. */
+		struct heap h = { 0 };
+		for (size_t i = 0; i < n; i++) {
+			const struct step *s = &tl->steps[i];
+			if (h.n < keep) {
+				heap_push(&h, s->weighted, n - 1 - i);
+			} else if (heavier(s, &tl->steps[n - 1 - h.v[0].value])) {
+				heap_pop(&h);
+				heap_push(&h, s->weighted, n - 1 - i);
+			}
+		}
+		for (size_t i = 0; i < keep; i++)
+			order[i] = &tl->steps[n - 1 - h.v[i].value];
+		heap_free(&h);
+	}
+	qsort(order, keep, sizeof(*order), cmp_weighted);
 	return order;
 }
 
-static json_t *json_step(const struct step *s)
+static void write_step(struct json_stream *s, const struct step *st)
 {
-	json_t *outputs = json_array();
-	for (size_t o = 0; o < s->noutputs; o++)
-		json_array_append_new(outputs, json_string(s->first[o].output));
-	return json_build("{s:s, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:i}", "output", s->first->output, "outputs", outputs,
-			 "hash", s->first->hash, "kind", step_kind_names[s->kind], "start_s", json_seconds(s->start),
-			 "end_s", json_seconds(s->end), "duration_s", json_seconds(s->end - s->start),
-			 "weighted_s", json_seconds(s->weighted), "slot", s->slot);
+	json_stream_object(s);
+	JSON_KEY(s, "output");
+	json_stream_string(s, st->first->output);
+	JSON_KEY(s, "outputs");
+	json_stream_array(s);
+	for (size_t o = 0; o < st->noutputs; o++)
+		json_stream_string(s, st->first[o].output);
+	json_stream_end_array(s);
+	JSON_KEY(s, "hash");
+	json_stream_string(s, st->first->hash);
+	JSON_KEY(s, "kind");
+	json_stream_string(s, step_kind_names[st->kind]);
+	JSON_KEY(s, "start_s");
+	json_stream_seconds(s, st->start);
+	JSON_KEY(s, "end_s");
+	json_stream_seconds(s, st->end);
+	JSON_KEY(s, "duration_s");
+	json_stream_seconds(s, st->end - st->start);
+	JSON_KEY(s, "weighted_s");
+	json_stream_seconds(s, st->weighted);
+	JSON_KEY(s, "slot");
+	json_stream_int(s, st->slot);
 }
 
-json_t *log_view_document(const struct log_view *v)
+void log_view_write(const struct log_view *v, struct json_stream *s)
 {
 	const struct timeline *tl = &v->tl;
-	json_t *doc = json_document("log", v->dir, 0);
-	json_object_set_new(doc, "log", json_string(v->path));
-	json_object_set_new(doc, "build", json_build("{s:I, s:I, s:I, s:I, s:I}", "back", (json_int_t)v->back,
-		"builds_in_file", (json_int_t)v->nbuilds, "first_line", (json_int_t)v->build.first_line,
-		"lines", (json_int_t)v->build.n, "log_version", (json_int_t)v->build.version));
-	json_object_set_new(doc, "wall_s", json_seconds(tl->wall));
-	json_object_set_new(doc, "busy_s", json_seconds(tl->busy));
-	json_object_set_new(doc, "parallelism", json_real(tl->wall > 0 ? round(tl->busy / tl->wall * 1000) / 1000 : 0));
-	json_object_set_new(doc, "max_running", json_integer(tl->slots));
-	json_t *profile = json_array();
-	for (int b = 0; b < TIMELINE_BUCKETS; b++)
-		json_array_append_new(profile, json_real(round(tl->profile[b] * 1000) / 1000));
-	json_object_set_new(doc, "parallelism_profile", profile);
-	json_t *kinds = json_object();
-	for (int k = 0; k < NKINDS; k++)
-		json_object_set_new(kinds, step_kind_names[k], json_build("{s:I, s:o, s:o}", "steps",
-			(json_int_t)tl->count_by_kind[k], "seconds", json_seconds(tl->by_kind[k]),
-			"weighted_s", json_seconds(tl->weighted_by_kind[k])));
-	json_object_set_new(doc, "by_kind", kinds);
-	json_t *steps = json_array();
-	const struct step **order = log_view_by_weight(tl);
-	for (size_t i = 0; i < tl->n; i++)
-		json_array_append_new(steps, json_step(order[i]));
-	free(order);
-	json_object_set_new(doc, "steps", steps);
-	if (v->have_graph) {
-		json_t *path = json_array(), *chain = json_array();
-		for (size_t i = 0; i < v->rec.ncritical; i++)
-			json_array_append_new(path, json_step(&tl->steps[v->rec.critical[i]]));
-		for (size_t i = v->rec.nchain; i-- > 0;) {
-			json_t *step = json_step(&tl->steps[v->rec.chain[i]]);
-			/* What this step waited for: the entry before it. */
-			json_object_set_new(step, "waited_for", v->rec.waited[i] ? json_string(v->rec.waited[i]) : json_null());
-			json_array_append_new(chain, step);
-		}
-		json_object_set_new(doc, "critical_path", path);
-		json_object_set_new(doc, "critical_path_s", json_seconds(v->rec.critical_s));
-		json_object_set_new(doc, "recorded_chain", chain);
-	} else {
-		json_object_set_new(doc, "critical_path", json_null());
-		json_object_set_new(doc, "note", json_string("the critical path needs the build dir (-C)"));
+	json_stream_envelope(s, "log", v->dir, 0);
+	JSON_KEY(s, "log");
+	json_stream_string(s, v->path);
+	JSON_KEY(s, "build");
+	json_stream_object(s);
+	const char *keys[] = { "back", "builds_in_file", "first_line", "lines", "log_version" };
+	long long values[] = { v->back, v->nbuilds, v->build.first_line, (long long)v->build.n, v->build.version };
+	for (int i = 0; i < 5; i++) {
+		json_stream_key(s, keys[i]);
+		json_stream_int(s, values[i]);
 	}
+	json_stream_end_object(s);
+	JSON_KEY(s, "wall_s");
+	json_stream_seconds(s, tl->wall);
+	JSON_KEY(s, "busy_s");
+	json_stream_seconds(s, tl->busy);
+	JSON_KEY(s, "parallelism");
+	json_stream_milli(s, tl->wall > 0 ? tl->busy / tl->wall : 0);
+	JSON_KEY(s, "max_running");
+	json_stream_int(s, tl->slots);
+	JSON_KEY(s, "parallelism_profile");
+	json_stream_array(s);
+	for (int b = 0; b < TIMELINE_BUCKETS; b++)
+		json_stream_milli(s, tl->profile[b]);
+	json_stream_end_array(s);
+	JSON_KEY(s, "by_kind");
+	json_stream_object(s);
+	for (int k = 0; k < NKINDS; k++) {
+		json_stream_key(s, step_kind_names[k]);
+		json_stream_object(s);
+		JSON_KEY(s, "steps");
+		json_stream_int(s, (long long)tl->count_by_kind[k]);
+		JSON_KEY(s, "seconds");
+		json_stream_seconds(s, tl->by_kind[k]);
+		JSON_KEY(s, "weighted_s");
+		json_stream_seconds(s, tl->weighted_by_kind[k]);
+		json_stream_end_object(s);
+	}
+	json_stream_end_object(s);
+	JSON_KEY(s, "steps");
+	json_stream_array(s);
+	const struct step **order = log_view_by_weight(tl, 0);
+	for (size_t i = 0; i < tl->n; i++) {
+		/* In weight order the steps and their names are all over memory:
+		 * ask for a later one's while this one is written. */
+		if (i + 16 < tl->n) {
+			__builtin_prefetch(order[i + 16]);
+			__builtin_prefetch(order[i + 8]->first->output);
+		}
+		write_step(s, order[i]);
+		json_stream_end_object(s);
+	}
+	free(order);
+	json_stream_end_array(s);
+	if (v->have_graph) {
+		JSON_KEY(s, "critical_path");
+		json_stream_array(s);
+		for (size_t i = 0; i < v->rec.ncritical; i++) {
+			write_step(s, &tl->steps[v->rec.critical[i]]);
+			json_stream_end_object(s);
+		}
+		json_stream_end_array(s);
+		JSON_KEY(s, "critical_path_s");
+		json_stream_seconds(s, v->rec.critical_s);
+		JSON_KEY(s, "recorded_chain");
+		json_stream_array(s);
+		for (size_t i = v->rec.nchain; i-- > 0;) {
+			write_step(s, &tl->steps[v->rec.chain[i]]);
+			/* What this step waited for: the entry before it. */
+			JSON_KEY(s, "waited_for");
+			json_stream_string(s, v->rec.waited[i]);
+			json_stream_end_object(s);
+		}
+		json_stream_end_array(s);
+	} else {
+		JSON_KEY(s, "critical_path");
+		json_stream_null(s);
+		JSON_KEY(s, "note");
+		json_stream_string(s, "the critical path needs the build dir (-C)");
+	}
+	json_stream_end_object(s);
+}
+
+/* The same document as a tree, for report: written, then read back, so
+ * that one function says what the document holds. */
+json_t *log_view_document(const struct log_view *v)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	if (!f)
+		die(EXIT_INTERNAL, "out of memory");
+	struct json_stream *s = xmalloc(sizeof(*s));
+	json_stream_init(s, f, false);
+	log_view_write(v, s);
+	int err = json_stream_flush(s);
+	free(s);
+	if (fclose(f) || err)
+		die(EXIT_INTERNAL, "cannot write the log document: %s", strerror(err ? err : errno));
+	json_error_t jerr;
+	json_t *doc = json_loadb(text, size, 0, &jerr);
+	if (!doc)
+		die(EXIT_INTERNAL, "internal error: the log document does not read back: %s", jerr.text);
+	free(text);
 	return doc;
+}
+
+/* A Chrome trace: a track per job slot, each step an X event. */
+void log_view_write_trace(const struct log_view *v, struct json_stream *s)
+{
+	const struct timeline *tl = &v->tl;
+	json_stream_object(s);
+	JSON_KEY(s, "traceEvents");
+	json_stream_array(s);
+	json_stream_object(s);
+	JSON_KEY(s, "name");
+	json_stream_string(s, "process_name");
+	JSON_KEY(s, "ph");
+	json_stream_string(s, "M");
+	JSON_KEY(s, "pid");
+	json_stream_int(s, 1);
+	JSON_KEY(s, "args");
+	json_stream_object(s);
+	JSON_KEY(s, "name");
+	json_stream_string(s, "ninja build");
+	json_stream_end_object(s);
+	json_stream_end_object(s);
+	for (int slot = 0; slot < tl->slots; slot++) {
+		char name[32];
+		snprintf(name, sizeof(name), "slot %d", slot);
+		json_stream_object(s);
+		JSON_KEY(s, "name");
+		json_stream_string(s, "thread_name");
+		JSON_KEY(s, "ph");
+		json_stream_string(s, "M");
+		JSON_KEY(s, "pid");
+		json_stream_int(s, 1);
+		JSON_KEY(s, "tid");
+		json_stream_int(s, slot);
+		JSON_KEY(s, "args");
+		json_stream_object(s);
+		JSON_KEY(s, "name");
+		json_stream_string(s, name);
+		json_stream_end_object(s);
+		json_stream_end_object(s);
+	}
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct step *st = &tl->steps[i];
+		json_stream_object(s);
+		JSON_KEY(s, "name");
+		json_stream_string(s, st->first->output);
+		JSON_KEY(s, "cat");
+		json_stream_string(s, step_kind_names[st->kind]);
+		JSON_KEY(s, "ph");
+		json_stream_string(s, "X");
+		JSON_KEY(s, "ts");
+		json_stream_int(s, (long long)st->first->start_ms * 1000);
+		JSON_KEY(s, "dur");
+		json_stream_int(s, (long long)(st->first->end_ms - st->first->start_ms) * 1000);
+		JSON_KEY(s, "pid");
+		json_stream_int(s, 1);
+		JSON_KEY(s, "tid");
+		json_stream_int(s, st->slot);
+		JSON_KEY(s, "args");
+		json_stream_object(s);
+		JSON_KEY(s, "duration_s");
+		json_stream_seconds(s, st->end - st->start);
+		JSON_KEY(s, "weighted_s");
+		json_stream_seconds(s, st->weighted);
+		JSON_KEY(s, "outputs");
+		json_stream_int(s, (long long)st->noutputs);
+		json_stream_end_object(s);
+		json_stream_end_object(s);
+	}
+	json_stream_end_array(s);
+	JSON_KEY(s, "displayTimeUnit");
+	json_stream_string(s, "ms");
+	json_stream_end_object(s);
 }
 
 void log_view_free(struct log_view *v)

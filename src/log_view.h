@@ -28,10 +28,16 @@ struct log_view {
 /* Read build `back` of the log at path (and dir's graph, when dir is not
  * NULL). NULL, or what is wrong with the input (owned by the caller). */
 char *log_view_load(struct log_view *v, const char *dir, const char *path, long back);
-/* The steps, most weighted time first (owned by the caller). */
-const struct step **log_view_by_weight(const struct timeline *tl);
-/* log's --json document (docs/json.md). */
+/* The k steps with the most weighted time (k 0: all), heaviest first,
+ * equals in log order (owned by the caller; k of them, or all). */
+const struct step **log_view_by_weight(const struct timeline *tl, size_t k);
+struct json_stream;
+/* log's --json document (docs/json.md), written as it is made. */
+void log_view_write(const struct log_view *v, struct json_stream *s);
+/* The same document as a tree (report draws it). */
 json_t *log_view_document(const struct log_view *v);
+/* log --trace: a Chrome trace, a track per job slot. */
+void log_view_write_trace(const struct log_view *v, struct json_stream *s);
 void log_view_free(struct log_view *v);
 
 #endif

@@ -115,8 +115,7 @@ struct side_by_side {
 	struct measurement *m;
 	size_t next;
 	double t0;
-	struct log_entry *entries;
-	size_t n;
+	struct ninja_log run;	/* the pass as a log, entries in finishing order */
 };
 
 static long next_side(void *ctx, struct proc *p)
@@ -144,9 +143,7 @@ static void side_finished(void *ctx, long i, struct proc *p)
 	if (!proc_succeeded(p))
 		return;	/* it passed alone: a failure here is noise, not a measurement */
 	long start = (long)((p->t_start - sb->t0) * 1000);
-	sb->entries[sb->n++] = (struct log_entry){ .start_ms = start, .end_ms = start + (long)(p->wall_s * 1000),
-						   .output = xstrdup(sb->m->build->edges[t->edge].outputs.v[0]),
-						   .hash = xstrdup("") };
+	ninja_log_add(&sb->run, start, start + (long)(p->wall_s * 1000), sb->m->build->edges[t->edge].outputs.v[0], "");
 }
 
 static int by_end(const void *a, const void *b)
@@ -158,12 +155,12 @@ static int by_end(const void *a, const void *b)
 static void measure_contention(struct measurement *m, const double *isolated)
 {
 	long cores = cpu_count();
-	struct side_by_side sb = { .m = m, .t0 = monotonic_seconds() };
-	sb.entries = xcalloc(m->ntus, sizeof(*sb.entries));
+	struct side_by_side sb = { .m = m, .t0 = monotonic_seconds(), .run = { .version = 5 } };
 	const struct proc_pool pool = { next_side, side_finished, &sb };
 	proc_run_parallel(cores < PROC_MAX_RUNNING ? cores : PROC_MAX_RUNNING, &pool);
-	qsort(sb.entries, sb.n, sizeof(*sb.entries), by_end);
-	struct ninja_log run = { .version = 5, .entries = sb.entries, .n = sb.n };
+	if (sb.run.n)
+		qsort(sb.run.entries, sb.run.n, sizeof(*sb.run.entries), by_end);
+	struct ninja_log run = sb.run;
 	char *what = xasprintf("a side-by-side pass of the TUs, %ld at a time", cores);
 	m->contention_source = what;
 	contention_calibrate(m->build, &run, isolated, (double)cores, what, &m->contention);

@@ -10,48 +10,62 @@
 
 static void drop_entries(struct ninja_log *log)
 {
-	for (size_t i = 0; i < log->n; i++) {
-		free(log->entries[i].output);
-		free(log->entries[i].hash);
-	}
+	arena_free(&log->strings);
 	log->n = 0;
 	free(log->by_output);	/* a visitor's lookups index this stretch only */
 	log->by_output = NULL;
 }
 
-static bool parse_long(const char *s, long long *out)
+/* A field of digits as ninja writes its times (no sign, no spaces), by
+ * hand: three per line of a million-line log. */
+static bool parse_number(const char *s, const char *end, long long *out)
 {
-	char *end;
-	if (!*s)
+	if (s == end || end - s > 19)
 		return false;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (*end || errno || v < 0)
-		return false;
+	long long v = 0;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9' || v > (LLONG_MAX - (*s - '0')) / 10)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
 	*out = v;
 	return true;
 }
 
-/* Split a line in place as ninja writes it: start, end and mtime up to
- * the first three tabs, the hash after the last one, and the output in
- * between (ninja writes the path raw, so it may hold tabs itself). */
-static bool split_fields(char *line, char **fields)
+struct fields {
+	const char *start, *end, *mtime, *output, *hash, *stop;	/* each field runs to the next's tab */
+	size_t output_len, hash_len;
+};
+
+/* Split a line as ninja writes it: start, end and mtime up to the first
+ * three tabs, the hash after the last one, and the output in between
+ * (ninja writes the path raw, so it may hold tabs itself). */
+static bool split_fields(const char *line, size_t len, struct fields *f, const char **ends)
 {
+	const char *p = line, *stop = line + len, *starts[3];
 	for (int i = 0; i < 3; i++) {
-		fields[i] = line;
-		char *tab = strchr(line, '\t');
+		starts[i] = p;
+		const char *tab = memchr(p, '\t', (size_t)(stop - p));
 		if (!tab)
 			return false;
-		*tab = '\0';
-		line = tab + 1;
+		ends[i] = tab;
+		p = tab + 1;
 	}
-	char *last = strrchr(line, '\t');
+	const char *last = memrchr(p, '\t', (size_t)(stop - p));
 	if (!last)
 		return false;
-	*last = '\0';
-	fields[3] = line;
-	fields[4] = last + 1;
+	*f = (struct fields){ starts[0], starts[1], starts[2], p, last + 1, stop, (size_t)(last - p),
+			      (size_t)(stop - last - 1) };
 	return true;
+}
+
+void ninja_log_add(struct ninja_log *log, long start_ms, long end_ms, const char *output, const char *hash)
+{
+	/* the capacity: 64, doubled whenever n reaches it */
+	if (log->n == 0 || (log->n >= 64 && !(log->n & (log->n - 1))))
+		log->entries = xrealloc(log->entries, (log->n ? 2 * log->n : 64) * sizeof(*log->entries));
+	log->entries[log->n++] = (struct log_entry){ start_ms, end_ms, arena_copy(&log->strings, output, strlen(output)),
+						      arena_copy(&log->strings, hash, strlen(hash)) };
 }
 
 static bool rewritten(const struct ninja_log *b)
@@ -79,63 +93,84 @@ static bool emit(struct ninja_log *cur, ninja_log_visit visit, void *ctx)
 	return true;
 }
 
+/* One line of the file (without its newline): the header, or an entry
+ * added to the stretch. Returns NULL or what is wrong. */
+static char *add_line(struct ninja_log *cur, size_t *alloc, const char *name, long lineno, const char *line,
+		      size_t len, ninja_log_visit visit, void *ctx)
+{
+	while (len && line[len - 1] == '\r')
+		len--;
+	if (lineno == 1) {
+		char *header = xstrndup(line, len);
+		char *err = NULL;
+		if (sscanf(header, "# ninja log v%d", &cur->version) != 1)
+			err = xasprintf("%s:1: not a .ninja_log (no '# ninja log vN' header)", name);
+		else if (cur->version < 4 || cur->version > 7)
+			err = xasprintf("%s:1: .ninja_log version %d is not supported (4 to 7 are)", name, cur->version);
+		free(header);
+		return err;
+	}
+	if (!len)
+		return NULL;
+	struct fields f;
+	const char *ends[3];
+	long long start, end, mtime;
+	if (!split_fields(line, len, &f, ends) || !parse_number(f.start, ends[0], &start) ||
+	    !parse_number(f.end, ends[1], &end) || !parse_number(f.mtime, ends[2], &mtime) || !f.output_len ||
+	    start > LONG_MAX || end > LONG_MAX)
+		return xasprintf("%s:%ld: malformed .ninja_log entry (want start, end, mtime, output, hash "
+				 "separated by tabs)", name, lineno);
+	if (end < start)
+		return xasprintf("%s:%ld: step ends (%lld ms) before it starts (%lld ms)", name, lineno, end, start);
+	if (cur->n && end < cur->entries[cur->n - 1].end_ms && !emit(cur, visit, ctx))
+		*alloc = 0;	/* end times fell: a new run began */
+	if (!cur->n)
+		cur->first_line = lineno;
+	if (cur->n == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 64;
+		cur->entries = xrealloc(cur->entries, *alloc * sizeof(*cur->entries));
+	}
+	cur->entries[cur->n++] = (struct log_entry){ (long)start, (long)end,
+						     arena_copy(&cur->strings, f.output, f.output_len),
+						     arena_copy(&cur->strings, f.hash, f.hash_len) };
+	return NULL;
+}
+
 char *ninja_log_scan(FILE *f, const char *name, ninja_log_visit visit, void *ctx)
 {
 	struct ninja_log cur = { 0 };
-	char *line = NULL, *err = NULL;
-	size_t cap = 0, alloc = 0;
+	char *err = NULL;
+	size_t alloc = 0, cap = 1 << 20, len = 0;
+	char *buf = xmalloc(cap);
 	long lineno = 0;
-	ssize_t len;
-	while (!err && (len = getline(&line, &cap, f)) >= 0) {
-		lineno++;
-		bool complete = len > 0 && line[len - 1] == '\n';
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (lineno == 1) {
-			if (sscanf(line, "# ninja log v%d", &cur.version) != 1)
-				err = xasprintf("%s:1: not a .ninja_log (no '# ninja log vN' header)", name);
-			else if (cur.version < 4 || cur.version > 7)
-				err = xasprintf("%s:1: .ninja_log version %d is not supported (4 to 7 are)", name,
-						cur.version);
-			continue;
+	/* Whole chunks read, each complete line handled in place; a partial
+	 * line moves to the front for the next chunk. */
+	for (;;) {
+		if (len == cap) {	/* a line longer than the buffer */
+			cap *= 2;
+			buf = xrealloc(buf, cap);
 		}
-		if (!len)
-			continue;
-		/* ninja writes whole lines; a last line without newline was cut
-		 * off by a killed build, so it is dropped, not trusted. */
-		if (!complete)
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		const char *p = buf, *stop = buf + len;
+		const char *nl;
+		while (!err && (nl = memchr(p, '\n', (size_t)(stop - p)))) {
+			err = add_line(&cur, &alloc, name, ++lineno, p, (size_t)(nl - p), visit, ctx);
+			p = nl + 1;
+		}
+		len = (size_t)(stop - p);
+		memmove(buf, p, len);
+		if (err || !got)
 			break;
-		char *fields[5];
-		long long start, end, mtime;
-		if (!split_fields(line, fields) || !parse_long(fields[0], &start) || !parse_long(fields[1], &end) ||
-		    !parse_long(fields[2], &mtime) || !*fields[3] || start > LONG_MAX || end > LONG_MAX) {
-			err = xasprintf("%s:%ld: malformed .ninja_log entry (want start, end, mtime, output, hash "
-					"separated by tabs)", name, lineno);
-			break;
-		}
-		if (end < start) {
-			err = xasprintf("%s:%ld: step ends (%lld ms) before it starts (%lld ms)", name, lineno, end, start);
-			break;
-		}
-		if (cur.n && end < cur.entries[cur.n - 1].end_ms && !emit(&cur, visit, ctx))
-			alloc = 0;	/* end times fell: a new run began */
-		if (!cur.n)
-			cur.first_line = lineno;
-		if (cur.n == alloc) {
-			alloc = alloc ? 2 * alloc : 64;
-			cur.entries = xrealloc(cur.entries, alloc * sizeof(*cur.entries));
-		}
-		cur.entries[cur.n++] = (struct log_entry){
-			.start_ms = (long)start, .end_ms = (long)end, .mtime = mtime,
-			.output = xstrdup(fields[3]), .hash = xstrdup(fields[4]),
-		};
 	}
+	/* ninja writes whole lines; a last line without newline was cut off
+	 * by a killed build, so it is dropped, not trusted. */
 	if (!err && ferror(f))
 		err = xasprintf("%s: %s", name, strerror(errno));
 	if (!err)
 		emit(&cur, visit, ctx);
 	drop_entries(&cur);
-	free(line);
+	free(buf);
 	free(cur.entries);
 	return err;	/* an empty file is a log with no builds yet */
 }
@@ -179,11 +214,12 @@ static void keep_build(struct ninja_log *b, bool is_rewritten, void *ctx)
 		r->alloc = r->alloc ? 2 * r->alloc : 4;
 		r->builds = xrealloc(r->builds, r->alloc * sizeof(*r->builds));
 	}
-	/* Take the entries rather than copy them. */
+	/* Take the entries and their strings rather than copy them. */
 	r->builds[r->n++] = (struct ninja_log){ .version = b->version, .n = b->n, .first_line = b->first_line,
-						.entries = b->entries };
+						.entries = b->entries, .strings = b->strings };
 	b->entries = NULL;
 	b->n = 0;
+	b->strings = (struct arena){ 0 };
 }
 
 bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, long *nbuilds, char **err)

@@ -5,12 +5,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "arena.h"
 
 struct log_entry {
 	long start_ms, end_ms;	/* since the start of that ninja run */
-	long long mtime;
-	char *output;
-	char *hash;		/* command hash, hex */
+	char *output;		/* in the log's arena */
+	char *hash;		/* command hash, hex; in the log's arena */
 };
 
 /* One build (one ninja run) of a log. */
@@ -20,6 +20,7 @@ struct ninja_log {
 	size_t n;
 	long first_line;		/* where its lines start in the file */
 	const struct log_entry **by_output;	/* sorted by output, built on first find */
+	struct arena strings;		/* the entries' outputs and hashes */
 };
 
 /* Which lines are one build: ninja appends one line per finished step, in
@@ -38,8 +39,8 @@ struct ninja_log {
 
 /* Stream a .ninja_log (v4 to v7: the same columns), calling `visit` for
  * every stretch, oldest first. `build` is valid during the call only,
- * unless the visitor takes its entries (moves them out and sets entries to
- * NULL and n to 0). Only the current stretch is in memory. Returns NULL, or
+ * unless the visitor takes its entries (moves them and the strings out and
+ * sets entries to NULL, n to 0 and strings to empty). Only the current stretch is in memory. Returns NULL, or
  * "NAME:LINE: what" (owned by the caller) for malformed content; the
  * visitor has then seen only the stretches before it. An empty file is a
  * log with no builds yet. */
@@ -55,6 +56,8 @@ bool ninja_log_each(const char *path, ninja_log_visit visit, void *ctx, char **e
 bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, long *nbuilds, char **err);
 /* The latest build; true for an existing log with no builds too (n 0). */
 bool ninja_log_read_latest(const char *path, struct ninja_log *log, char **err);
+/* Append an entry (its strings copied into the log's arena). */
+void ninja_log_add(struct ninja_log *log, long start_ms, long end_ms, const char *output, const char *hash);
 /* The entry for an output (its last line when it appears twice), or NULL. */
 const struct log_entry *ninja_log_find(struct ninja_log *log, const char *output);
 void ninja_log_free(struct ninja_log *log);

@@ -1,19 +1,23 @@
 #include "timeline.h"
 
 #include "heap.h"
+#include "radix.h"
 #include "ninja.h"
 #include "util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *const step_kind_names[NKINDS] = { "kernel TU", "host TU", "compile", "link", "other" };
 
-static bool any_suffix(const char *s, const char *const *suffixes)
+static bool any_suffix(const char *s, size_t len, const char *const *suffixes)
 {
-	for (; *suffixes; suffixes++)
-		if (has_suffix(s, *suffixes))
+	for (; *suffixes; suffixes++) {
+		size_t n = strlen(*suffixes);
+		if (len >= n && !memcmp(s + len - n, *suffixes, n))
 			return true;
+	}
 	return false;
 }
 
@@ -22,9 +26,10 @@ static const char *const links[] = { ".so", ".a", ".lib", ".dll", ".dylib", ".py
 
 enum step_kind step_kind_of(const char *output)
 {
-	if (any_suffix(output, objects))
+	size_t len = strlen(output);
+	if (any_suffix(output, len, objects))
 		return KIND_COMPILE;
-	if (any_suffix(output, links) || strstr(output, ".so."))
+	if (any_suffix(output, len, links) || strstr(output, ".so."))
 		return KIND_LINK;
 	return strchr(base_name(output), '.') ? KIND_OTHER : KIND_LINK;
 }
@@ -46,9 +51,10 @@ enum step_kind step_kind_of_edge(const struct ninja_edge *e)
 	if (ninja_edge_is_phony(e))
 		return KIND_OTHER;
 	for (size_t i = 0; i < e->inputs.n; i++) {
-		if (any_suffix(e->inputs.v[i], kernels))
+		size_t len = strlen(e->inputs.v[i]);
+		if (any_suffix(e->inputs.v[i], len, kernels))
 			return KIND_KERNEL_TU;
-		if (any_suffix(e->inputs.v[i], hosts))
+		if (any_suffix(e->inputs.v[i], len, hosts))
 			return e->command && gpu_language(e->command) ? KIND_KERNEL_TU : KIND_HOST_TU;
 	}
 	return step_kind_of(e->outputs.v[0]);
@@ -68,29 +74,56 @@ void timeline_count_kinds(struct timeline *t)
 	}
 }
 
-static int cmp_start(const void *a, const void *b)
-{
-	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->end < y->end ? -1 : x->end > y->end;
-}
-
 static bool zero_length(const struct step *s)
 {
 	return s->end == s->start;
 }
 
-/* Ends in time order; at equal times a zero-length step's end comes after
- * the others' (its start must come first), then in log order. */
-static int cmp_end(const void *a, const void *b)
+/* The steps by start, then end, then log order, each with its times in
+ * its key (start ms << 32 | end ms): the sweeps below read the times from
+ * this array in order instead of chasing a pointer per step across a
+ * million of them. */
+static struct radix_item *sort_by_start(const struct timeline *t)
 {
-	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	if (zero_length(x) != zero_length(y))
-		return zero_length(x) ? 1 : -1;
-	return (x > y) - (x < y);
+	struct radix_item *v = xmalloc((t->n ? t->n : 1) * sizeof(*v));
+	for (size_t i = 0; i < t->n; i++) {
+		const struct log_entry *e = t->steps[i].first;
+		v[i] = (struct radix_item){ (uint64_t)(uint32_t)e->start_ms << 32 | (uint32_t)e->end_ms, (uint32_t)i };
+	}
+	radix_sort(v, t->n);
+	return v;
+}
+
+static double start_of(const struct radix_item *r)
+{
+	return (double)(r->key >> 32) / 1000.0;	/* as step.start: start_ms / 1000.0 */
+}
+
+static double end_of(const struct radix_item *r)
+{
+	return (double)(uint32_t)r->key / 1000.0;
+}
+
+/* Ends in time order; at equal times a zero-length step's end comes after
+ * the others' (its start must come first), then in log order. The log is
+ * in end order already (a build is a stretch whose ends do not fall), so
+ * only each run of equal ends is split: steps that took time, then the
+ * zero-length ones. */
+static void sort_by_end(struct timeline *t, struct step **out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < t->n;) {
+		size_t j = i;
+		while (j < t->n && t->steps[j].end == t->steps[i].end)
+			j++;
+		for (size_t m = i; m < j; m++)
+			if (!zero_length(&t->steps[m]))
+				out[k++] = &t->steps[m];
+		for (size_t m = i; m < j; m++)
+			if (zero_length(&t->steps[m]))
+				out[k++] = &t->steps[m];
+		i = j;
+	}
 }
 
 /* Weighted time: W(t) = integral of 1/running; a step's weight is
@@ -100,21 +133,20 @@ static int cmp_end(const void *a, const void *b)
  * took time come first, so a finished step's slot is free at once, then
  * the starts, then the ends of zero-length steps, which so weigh 0. Also
  * the most steps that ran at once. */
-static void weigh(struct timeline *t, struct step *const *by_start)
+static void weigh(struct timeline *t, const struct radix_item *by_start)
 {
-	struct step **by_end = xcalloc(t->n, sizeof(*by_end));
-	for (size_t i = 0; i < t->n; i++)
-		by_end[i] = &t->steps[i];
-	qsort(by_end, t->n, sizeof(*by_end), cmp_end);
+	struct step **by_end = xcalloc(t->n ? t->n : 1, sizeof(*by_end));
+	sort_by_end(t, by_end);
 	double w = 0, prev = 0;
 	long running = 0;
 	size_t si = 0, ei = 0;
 	while (ei < t->n) {
 		const struct step *next_end = by_end[ei];
-		bool start = si < t->n && (by_start[si]->start < next_end->end ||
-					   (by_start[si]->start == next_end->end && zero_length(next_end)));
-		struct step *s = start ? by_start[si++] : by_end[ei++];
-		double now = start ? s->start : s->end;
+		double next_start = si < t->n ? start_of(&by_start[si]) : 0;
+		bool start = si < t->n && (next_start < next_end->end ||
+					   (next_start == next_end->end && zero_length(next_end)));
+		struct step *s = start ? &t->steps[by_start[si++].index] : by_end[ei++];
+		double now = start ? next_start : s->end;
 		if (running > 0)
 			w += (now - prev) / (double)running;
 		prev = now;
@@ -131,18 +163,19 @@ static void weigh(struct timeline *t, struct step *const *by_start)
 }
 
 /* The lowest slot free at each step's start, in start order. */
-static void assign_slots(struct timeline *t, struct step *const *order)
+static void assign_slots(struct timeline *t, const struct radix_item *order)
 {
 	struct heap running = { 0 }, free_slots = { 0 };	/* (end, slot), (slot, slot) */
 	size_t used = 0;
 	for (size_t i = 0; i < t->n; i++) {
-		while (running.n && running.v[0].key <= order[i]->start) {
+		double start = start_of(&order[i]);
+		while (running.n && running.v[0].key <= start) {
 			size_t done = heap_pop(&running).value;
 			heap_push(&free_slots, (double)done, done);
 		}
 		size_t slot = free_slots.n ? heap_pop(&free_slots).value : used++;
-		order[i]->slot = (int)slot;
-		heap_push(&running, order[i]->end, slot);
+		t->steps[order[i].index].slot = (int)slot;
+		heap_push(&running, end_of(&order[i]), slot);
 	}
 	heap_free(&running);
 	heap_free(&free_slots);
@@ -189,10 +222,7 @@ void timeline_build(const struct ninja_log *build, struct timeline *t)
 			t->wall = s->end;
 		t->busy += s->end - s->start;
 	}
-	struct step **by_start = xcalloc(t->n, sizeof(*by_start));
-	for (size_t i = 0; i < t->n; i++)
-		by_start[i] = &t->steps[i];
-	qsort(by_start, t->n, sizeof(*by_start), cmp_start);
+	struct radix_item *by_start = sort_by_start(t);
 	weigh(t, by_start);
 	timeline_count_kinds(t);
 	assign_slots(t, by_start);

@@ -5,6 +5,7 @@
  * briefly. */
 #define _GNU_SOURCE
 #include "trace_model.h"
+#include "arena.h"
 #include "progress.h"
 #include "util.h"
 
@@ -12,42 +13,6 @@
 #include <string.h>
 
 const char *const trace_table_names[NTRACE_TABLES] = { "headers", "templates", "template_sets", "functions" };
-
-/* ---- strings that never move (map keys point into them) ---- */
-
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, cap;
-	char data[];
-};
-
-struct trace_arena {
-	struct arena_chunk *head;
-};
-
-static const char *arena_copy(struct trace_arena *a, const char *s, size_t len)
-{
-	if (!a->head || a->head->cap - a->head->used < len + 1) {
-		size_t cap = len + 1 > 65536 ? len + 1 : 65536;
-		struct arena_chunk *c = xmalloc(sizeof(*c) + cap);
-		*c = (struct arena_chunk){ .next = a->head, .cap = cap };
-		a->head = c;
-	}
-	char *out = a->head->data + a->head->used;
-	memcpy(out, s, len);
-	out[len] = 0;
-	a->head->used += len + 1;
-	return out;
-}
-
-static void arena_free(struct trace_arena *a)
-{
-	while (a->head) {
-		struct arena_chunk *next = a->head->next;
-		free(a->head);
-		a->head = next;
-	}
-}
 
 /* A key composed of parts separated by \x1f (never in a path or a name). */
 struct key {
@@ -90,7 +55,7 @@ struct pass_sums {
 };
 
 struct rows {
-	struct trace_arena strings;
+	struct arena strings;
 	struct strmap index[NTRACE_TABLES + 1];	/* the last: chains */
 	struct trace_row *v[NTRACE_TABLES];
 	size_t n[NTRACE_TABLES], cap[NTRACE_TABLES];
@@ -309,7 +274,7 @@ struct proc_names {
 
 struct file_scan {
 	const struct kind_index *kinds;
-	struct trace_arena arena;
+	struct arena arena;
 	struct strmap ids;
 	struct trace_str *strs;
 	size_t nstrs, strs_cap;
@@ -325,7 +290,7 @@ struct file_scan {
 	uint32_t *chain_parent, *chain_last, *chain_text;
 	size_t nchains, chains_cap;
 	struct strmap chain_index;
-	struct trace_arena chain_keys;
+	struct arena chain_keys;
 };
 
 static uint32_t intern(struct file_scan *f, const char *s, size_t len)

@@ -90,6 +90,23 @@ sed 's/^/# /' "$T/trace-check"
 run 2 "--trace into a missing directory" "$BW" log -C "$T/toy" --trace "$T/no/such/dir/t.json"
 check "no partial trace left" [ ! -e "$T/no" ]
 
+# log at scale: --json and --trace are streamed; on the demo's logs they
+# equal, event for event, what jansson built (the unit test's oracle), and
+# a name that is not UTF-8 becomes U+FFFD instead of failing the document.
+unit=$(dirname "$BW")/tests/test_log_stream
+extra=
+for backend in "" hip; do
+	d=$E2E_WORK/demo${backend:+-$backend}
+	[ -f "$d/.ninja_log" ] && extra="$extra $d/.ninja_log"
+done
+if [ -x "$unit" ] && [ -n "$extra" ]; then
+	check "streamed --json and --trace equal the jansson-built ones on the demo's logs" \
+		sh -c 'LOG_STREAM_EXTRA="$1" "$2" 2>&1' sh "$extra" "$unit"
+fi
+printf '# ninja log v5\n0\t100\t5\tcaf\351.o\tab\n0\t200\t5\t</script>\t"q".o\tcd\n' >"$T/latin1_log"
+run 0 "a log with a Latin-1 name" "$BW" log "$T/latin1_log" --json
+check "the name reads back with U+FFFD, the rest as it was" [ "$(json "$T/out" 'sorted(s["output"] for s in d["steps"]) == ["</script>\t\"q\".o", "caf\ufffd.o"]')" = True ]
+
 # sim replays the fixture builds (graph from ninja, times from the log).
 for f in hip_gfx90a cuda; do
 	mkdir -p "$T/fx-$f"
