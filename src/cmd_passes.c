@@ -456,10 +456,6 @@ static void render_table(const struct passes *ps)
 
 
 /* A count the compiler reports, or null where it does not. */
-static json_t *json_count(long v)
-{
-	return v >= 0 ? json_integer(v) : json_null();
-}
 
 static json_t *json_tu(const struct passes *ps, const struct pass_tu *t)
 {
@@ -499,14 +495,7 @@ static json_t *json_tu(const struct passes *ps, const struct pass_tu *t)
 	json_t *kernels = t->kernels_probed ? json_array() : json_null();
 	for (size_t i = 0; i < t->kernels.n; i++) {
 		const struct kernel_fact *k = &t->kernels.v[i];
-		json_array_append_new(kernels, json_build("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
-			"name", k->name, "arch", k->arch, "registers", json_count(k->registers), "vgprs", json_count(k->vgprs),
-			"agprs", json_count(k->agprs), "sgprs", json_count(k->sgprs), "spill_stores_bytes",
-			json_count(k->spill_stores), "spill_loads_bytes", json_count(k->spill_loads), "vgpr_spills",
-			json_count(k->vgpr_spills), "sgpr_spills", json_count(k->sgpr_spills), "stack_bytes",
-			json_count(k->stack_bytes), "shared_bytes", json_count(k->shared_bytes), "occupancy",
-			json_count(k->occupancy), "spills", (json_int_t)kernel_fact_spills(k)));
-		json_object_set_new(json_array_get(kernels, i), "code_bytes", json_count(k->code_bytes));
+		json_array_append_new(kernels, json_kernel(k));
 	}
 	json_object_set_new(o, "kernels", kernels);
 	json_t *code = t->kernels_probed ? json_array() : json_null();

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: buildwall trace [-C BUILD_DIR] (TARGET... | --all | --top K) [--parallel P]\n"
+	"usage: buildwall trace [-C BUILD_DIR] (TARGET... | --all | --top K) [--parallel P] [--kernels]\n"
 	"       buildwall trace (FILE.json | DIR)...\n"
 	"                       [--rows N] [--pass host|device|ARCH] [-j N] [--json]\n"
 	"\n"
@@ -53,7 +53,7 @@ static const char usage[] =
 
 struct trace_cmd {
 	const char *dir;
-	bool all, json, files_mode;
+	bool all, json, files_mode, kernels;
 	long top, rows, parallel, read_jobs, granularity;
 	double timeout;
 	const char *pass;
@@ -209,7 +209,7 @@ static void probe_tus(struct trace_cmd *c, char **patterns, size_t npatterns)
 	if (c->top)
 		keep_slowest(c, selected);
 	c->probe = (struct trace_probe){ .dir = c->dir, .parallel = c->parallel, .timeout = c->timeout,
-					 .granularity_us = c->granularity };
+					 .granularity_us = c->granularity, .kernels = c->kernels };
 	c->untraced = (struct pass_probe){ .dir = c->dir, .build = &c->build, .repeats = 1, .parallel = c->parallel,
 					   .timeout = c->timeout, .th = { 5.0, 0.7 } };
 	c->probe_edge = xcalloc(c->build.n ? c->build.n : 1, sizeof(size_t));
@@ -296,6 +296,14 @@ static bool pass_shown(const struct trace_cmd *c, const char *pass)
 	return has_prefix(pass, "device ") && !strcmp(pass + 7, c->pass);
 }
 
+static bool pass_shown_arch(const struct trace_cmd *c, const char *arch)
+{
+	char *pass = xasprintf("device %s", arch);
+	bool shown = pass_shown(c, pass);
+	free(pass);
+	return shown;
+}
+
 static void cell_seconds(struct table *t, int64_t us)
 {
 	if (us == TRACE_UNKNOWN)
@@ -377,6 +385,37 @@ static void render_untraced(const struct trace_cmd *c)
 		}
 	}
 	table_print(t, stdout);
+	table_free(t);
+}
+
+static void render_kernels(const struct trace_cmd *c)
+{
+	if (!c->kernels || c->files_mode)
+		return;
+	struct table *t = table_new();
+	const char *cols[] = { "TU", "kernel", "arch", "what the device compiler reported" };
+	for (int k = 0; k < 4; k++)
+		table_column(t, cols[k], false);
+	size_t n = 0;
+	for (size_t i = 0; i < c->probe.ntus; i++) {
+		const struct trace_probe_tu *tu = &c->probe.tus[i];
+		for (size_t k = 0; k < tu->kernels.n; k++, n++) {
+			const struct kernel_fact *f = &tu->kernels.v[k];
+			if (!pass_shown_arch(c, f->arch))
+				continue;
+			char *facts = kernel_fact_summary(f);
+			table_cell(t, "%s", tu->name);
+			table_cell(t, "%s", f->name);
+			table_cell(t, "%s", f->arch);
+			table_cell(t, "%s", facts);
+			free(facts);
+		}
+	}
+	if (n) {
+		printf("\n%skernels%s (from the traced compiles: -Rpass-analysis=kernel-resource-usage, ptxas -v; code from "
+		       "the device objects)\n", c_bold(stdout), c_reset(stdout));
+		table_print(t, stdout);
+	}
 	table_free(t);
 }
 
@@ -487,6 +526,7 @@ static void render_table(const struct trace_cmd *c)
 	}
 	table_free(t);
 	render_untraced(c);
+	render_kernels(c);
 }
 
 /* Seconds to the microsecond, as the traces give them, so that sums of
@@ -592,6 +632,18 @@ static void render_json(const struct trace_cmd *c)
 				    "untraced", untraced);
 	if (!c->files_mode)
 		json_object_set_new(result, "granularity_us", json_integer(c->granularity ? c->granularity : 500));
+	json_t *kernels = c->kernels && !c->files_mode ? json_array() : json_null();
+	for (size_t i = 0; c->kernels && !c->files_mode && i < c->probe.ntus; i++) {
+		const struct trace_probe_tu *tu = &c->probe.tus[i];
+		for (size_t k = 0; k < tu->kernels.n; k++) {
+			if (!pass_shown_arch(c, tu->kernels.v[k].arch))
+				continue;
+			json_t *o = json_kernel(&tu->kernels.v[k]);
+			json_object_set_new(o, "tu", json_string(tu->name));
+			json_array_append_new(kernels, o);
+		}
+	}
+	json_object_set_new(result, "kernels", kernels);
 	json_object_update(doc, result);
 	json_decref(result);
 	json_print(doc);
@@ -612,6 +664,8 @@ int cmd_trace(int argc, char **argv)
 		OPT_PARALLEL(&c.parallel, "compile P TUs at once (default 1)"),
 		{ OPT_INT, 0, "granularity", &c.granularity, "US", "clang's -ftime-trace-granularity in microseconds\n"
 		  "(default: clang's, 500)", 0, 1000000, NULL },
+		{ OPT_FLAG, 0, "kernels", &c.kernels, NULL, "also each kernel's registers, spills and code size, from the\n"
+		  "traced compile itself (-Rpass-analysis=kernel-resource-usage, -Xptxas -v)", 0, 0, NULL },
 		OPT_TIMEOUT(&c.timeout, "give up on a traced job after S seconds (counts as failed)"),
 		OPT_JSON(&c.json),
 		OPT_TABLE_END,
@@ -629,8 +683,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	trace_model_init(&c.model);
 	if (c.files_mode) {
-		if (c.all)
-			usage_error("trace", "--all names compile steps; with trace files it has no meaning");
+		if (c.all || c.kernels)
+			usage_error("trace", "%s compiles; with trace files it has no meaning", c.all ? "--all" : "--kernels");
 		if (c.top)
 			c.rows = c.top;
 		for (size_t i = 0; i < nargs; i++) {

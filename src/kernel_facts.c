@@ -2,6 +2,7 @@
 #include "device_code.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -209,4 +210,46 @@ void kernel_facts_free(struct kernel_facts *f)
 		free(f->code[i].arch);
 	free(f->code);
 	*f = (struct kernel_facts){ 0 };
+}
+
+void kernel_facts_add_object(struct kernel_facts *f, const char *tu, const char *path, const char *arch)
+{
+	struct device_code code;
+	char *err = device_code_read(path, arch, &code);
+	if (err) {
+		warn("%s: no code size for %s: %s: %s", tu, arch, path, err);
+		free(err);
+		return;
+	}
+	kernel_facts_add_code(f, arch, &code);
+	device_code_free(&code);
+}
+
+void kernel_facts_add_cubins(struct kernel_facts *f, const char *tu, const char *dir)
+{
+	const char *only = f->n ? f->v[0].arch : NULL;
+	for (size_t i = 1; only && i < f->n; i++)
+		if (strcmp(f->v[i].arch, only))
+			only = NULL;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct strvec cubins = { 0 };
+	while (d && (de = readdir(d)))
+		if (has_suffix(de->d_name, ".cubin"))
+			strvec_push(&cubins, de->d_name);
+	if (d)
+		closedir(d);
+	strvec_sort(&cubins);
+	for (size_t i = 0; i < cubins.n; i++) {
+		char *name = cubins.v[i], *end = name + strlen(name) - strlen(".cubin"), *dot = end;
+		while (dot > name && dot[-1] != '.')
+			dot--;
+		char *arch = dot > name ? xstrndup(dot, (size_t)(end - dot)) : xstrdup(only ? only : ""),
+		     *path = xasprintf("%s/%s", dir, name);
+		if (has_prefix(arch, "sm_"))
+			kernel_facts_add_object(f, tu, path, arch);
+		free(arch);
+		free(path);
+	}
+	strvec_clear(&cubins);
 }

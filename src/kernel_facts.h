@@ -48,6 +48,13 @@ struct device_code;
 /* Add what a device object of `arch` holds: its code size, and each
  * kernel's (matched by symbol name). */
 void kernel_facts_add_code(struct kernel_facts *f, const char *arch, const struct device_code *code);
+/* The same from a device object file (an AMDGPU code object or offload
+ * bundle of `arch`, a cubin); one that cannot be read is said, naming tu,
+ * and leaves the sizes unknown. */
+void kernel_facts_add_object(struct kernel_facts *f, const char *tu, const char *path, const char *arch);
+/* nvcc's kept files in dir (--keep --keep-dir): one "NAME.sm_80.cubin" per
+ * real arch, or with one arch "NAME.cubin" (the arch ptxas named). */
+void kernel_facts_add_cubins(struct kernel_facts *f, const char *tu, const char *dir);
 /* Spills of a kernel, comparable across backends: bytes stored for nvcc,
  * registers spilled (VGPR + SGPR) for AMDGPU. */
 long kernel_fact_spills(const struct kernel_fact *k);

@@ -1,4 +1,5 @@
 #include "out_json.h"
+#include "kernel_facts.h"
 #include "outfile.h"
 #include "passes.h"
 #include "util.h"
@@ -100,4 +101,22 @@ json_t *json_pass_breakdown(const struct pass *p)
 			  (json_int_t)p->njobs, "phases", json_phases(p->phase, p->backend_combined), "other_s",
 			  json_seconds(p->other), "optimizer_in_codegen", p->backend_combined, "heaviest",
 			  json_heaviest(p->heaviest, p->nheaviest));
+}
+
+static json_t *json_count(long v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+json_t *json_kernel(const struct kernel_fact *k)
+{
+	json_t *o = json_build("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "name", k->name,
+		"arch", k->arch, "registers", json_count(k->registers), "vgprs", json_count(k->vgprs), "agprs",
+		json_count(k->agprs), "sgprs", json_count(k->sgprs), "spill_stores_bytes", json_count(k->spill_stores),
+		"spill_loads_bytes", json_count(k->spill_loads), "vgpr_spills", json_count(k->vgpr_spills), "sgpr_spills",
+		json_count(k->sgpr_spills), "stack_bytes", json_count(k->stack_bytes), "shared_bytes",
+		json_count(k->shared_bytes), "occupancy", json_count(k->occupancy), "spills",
+		(json_int_t)kernel_fact_spills(k));
+	json_object_set_new(o, "code_bytes", json_count(k->code_bytes));
+	return o;
 }

@@ -40,5 +40,9 @@ struct named_seconds;
 json_t *json_pass_breakdown(const struct pass *p);
 json_t *json_phases(const double *phase, bool combined);
 json_t *json_heaviest(const struct named_seconds *h, size_t n);
+/* A kernel as the device compiler reports it (docs/json.md, passes'
+ * kernels[]): a figure not reported is null. */
+struct kernel_fact;
+json_t *json_kernel(const struct kernel_fact *k);
 
 #endif

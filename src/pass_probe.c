@@ -1,7 +1,6 @@
 /* The pass probe: see pass_probe.h. */
 #define _GNU_SOURCE
 #include "pass_probe.h"
-#include "device_code.h"
 #include "headers.h"
 #include "out_table.h"
 #include "nvcc_report.h"
@@ -10,7 +9,6 @@
 #include "tmpdir.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -449,52 +447,6 @@ static void add_kernel_task(struct kernel_run *kr, size_t tu, const char *arch)
 	strvec_push(&k->argv, "-Rpass-analysis=kernel-resource-usage");
 }
 
-/* The code size of a device object; one that cannot be read is said and
- * leaves the sizes unknown. */
-static void add_code(struct pass_tu *t, const char *path, const char *arch)
-{
-	struct device_code code;
-	char *err = device_code_read(path, arch, &code);
-	if (err) {
-		warn("%s: no code size for %s: %s: %s", t->name, arch, path, err);
-		free(err);
-		return;
-	}
-	kernel_facts_add_code(&t->kernels, arch, &code);
-	device_code_free(&code);
-}
-
-/* nvcc's kept files: one "NAME.sm_80.cubin" per real arch, or with one
- * arch "NAME.cubin" (that arch ptxas named). */
-static void add_cubins(struct pass_tu *t, const char *dir)
-{
-	const char *only = t->kernels.n ? t->kernels.v[0].arch : NULL;
-	for (size_t i = 1; only && i < t->kernels.n; i++)
-		if (strcmp(t->kernels.v[i].arch, only))
-			only = NULL;
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	struct strvec cubins = { 0 };
-	while (d && (de = readdir(d)))
-		if (has_suffix(de->d_name, ".cubin"))
-			strvec_push(&cubins, de->d_name);
-	if (d)
-		closedir(d);
-	strvec_sort(&cubins);
-	for (size_t i = 0; i < cubins.n; i++) {
-		char *name = cubins.v[i], *end = name + strlen(name) - strlen(".cubin"), *dot = end;
-		while (dot > name && dot[-1] != '.')
-			dot--;
-		char *arch = dot > name ? xstrndup(dot, (size_t)(end - dot)) : xstrdup(only ? only : ""),
-		     *path = xasprintf("%s/%s", dir, name);
-		if (has_prefix(arch, "sm_"))
-			add_code(t, path, arch);
-		free(arch);
-		free(path);
-	}
-	strvec_clear(&cubins);
-}
-
 static long next_kernel_task(void *ctx, struct proc *p)
 {
 	struct kernel_run *kr = ctx;
@@ -527,9 +479,9 @@ static void kernel_task_done(void *ctx, long task, struct proc *p)
 		kernel_facts_parse_ptxas(text ? text : "", &t->kernels);
 	free(text);
 	if (k->arch)
-		add_code(t, k->object, k->arch);
+		kernel_facts_add_object(&t->kernels, t->name, k->object, k->arch);
 	else
-		add_cubins(t, k->keep_dir);
+		kernel_facts_add_cubins(&t->kernels, t->name, k->keep_dir);
 }
 
 static size_t arch_rank(const struct pass_tu *t, const char *arch)

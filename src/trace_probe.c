@@ -92,6 +92,15 @@ static void trace_clang_jobs(struct trace_probe *tp, size_t ti, struct clang_ver
 		}
 		if (tp->granularity_us)
 			strvec_pushf(&j->argv, "-ftime-trace-granularity=%ld", tp->granularity_us);
+		if (tp->kernels && j->pass == PASS_DEVICE && j->arch && out) {
+			if (!t->job_logs) {
+				t->job_logs = xcalloc(t->jobs.n, sizeof(char *));
+				t->job_objects = xcalloc(t->jobs.n, sizeof(char *));
+			}
+			strvec_push(&j->argv, "-Rpass-analysis=kernel-resource-usage");
+			t->job_logs[k] = xasprintf("%s/trace-%zu-%zu.log", tmpdir_path(), ti, k);
+			t->job_objects[k] = xstrdup(out);
+		}
 		free(pass);
 	}
 }
@@ -108,6 +117,16 @@ static void trace_nvcc(struct trace_probe *tp, size_t ti)
 		strvec_push(&j->argv, t->cmd.argv.v[i]);
 	strvec_push(&j->argv, "-fdevice-time-trace");
 	strvec_push(&j->argv, stem);
+	if (tp->kernels) {
+		char *name = xasprintf("trace-%zu-kept", ti);
+		t->keep_dir = tmpdir_subdir(name);
+		free(name);
+		strvec_push(&j->argv, "-Xptxas");
+		strvec_push(&j->argv, "-v");
+		strvec_push(&j->argv, "--keep");
+		strvec_push(&j->argv, "--keep-dir");
+		strvec_push(&j->argv, t->keep_dir);
+	}
 	j->tool = xstrdup("nvcc");
 	j->pass = PASS_OTHER;
 	add_file(t, xasprintf("%s.json", stem), NULL);
@@ -122,7 +141,8 @@ static long next_job(void *ctx, struct proc *p)
 		if (t->running || t->failed || t->next >= t->jobs.n)
 			continue;
 		const struct job *j = &t->jobs.v[t->next];
-		*p = (struct proc){ .argv = j->argv.v, .env_extra = t->cmd.env.v, .cwd = tp->dir, .out_path = t->log,
+		const char *log = t->job_logs && t->job_logs[t->next] ? t->job_logs[t->next] : t->log;
+		*p = (struct proc){ .argv = j->argv.v, .env_extra = t->cmd.env.v, .cwd = tp->dir, .out_path = log,
 				    .timeout_s = tp->timeout };
 		progress_set("%s: traced compile, job %zu of %zu (%s%s%s)", t->name, t->next + 1, t->jobs.n, j->tool,
 			     j->arch ? " " : "", j->arch ? j->arch : "");
@@ -149,6 +169,30 @@ static void job_done(void *ctx, long task, struct proc *p)
 	t->next++;
 }
 
+/* --kernels: the remarks and ptxas -v lines the traced compile printed,
+ * and the code in its device objects. */
+static void read_kernels(struct trace_probe_tu *t)
+{
+	if (t->failed)
+		return;
+	if (t->keep_dir) {
+		char *text = read_text_file(t->log);
+		kernel_facts_parse_ptxas(text ? text : "", &t->kernels);
+		free(text);
+		kernel_facts_add_cubins(&t->kernels, t->name, t->keep_dir);
+		return;
+	}
+	for (size_t k = 0; t->job_logs && k < t->jobs.n; k++) {
+		if (!t->job_logs[k])
+			continue;
+		const char *arch = t->jobs.v[k].arch;
+		char *text = read_text_file(t->job_logs[k]);
+		kernel_facts_parse_amdgpu(text ? text : "", arch, &t->kernels);
+		free(text);
+		kernel_facts_add_object(&t->kernels, t->name, t->job_objects[k], arch);
+	}
+}
+
 void trace_probe_run(struct trace_probe *tp)
 {
 	struct clang_version *versions = NULL;
@@ -164,6 +208,8 @@ void trace_probe_run(struct trace_probe *tp)
 	free(versions);
 	const struct proc_pool pool = { next_job, job_done, tp };
 	proc_run_parallel(tp->parallel, &pool);
+	for (size_t i = 0; tp->kernels && i < tp->ntus; i++)
+		read_kernels(&tp->tus[i]);
 }
 
 void trace_probe_free(struct trace_probe *tp)
@@ -172,6 +218,10 @@ void trace_probe_free(struct trace_probe *tp)
 		struct trace_probe_tu *t = &tp->tus[i];
 		free(t->name);
 		compile_command_clear(&t->cmd);
+		for (size_t k = 0; t->job_logs && k < t->jobs.n; k++) {
+			free(t->job_logs[k]);
+			free(t->job_objects[k]);
+		}
 		job_list_free(&t->jobs);
 		for (size_t f = 0; f < t->nfiles; f++) {
 			free(t->files[f].path);
@@ -179,6 +229,10 @@ void trace_probe_free(struct trace_probe *tp)
 		}
 		free(t->files);
 		free(t->log);
+		free(t->job_logs);
+		free(t->job_objects);
+		free(t->keep_dir);
+		kernel_facts_free(&t->kernels);
 	}
 	free(tp->tus);
 	*tp = (struct trace_probe){ 0 };

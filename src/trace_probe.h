@@ -12,6 +12,7 @@
 #define BUILDWALL_TRACE_PROBE_H
 #include "driver.h"
 #include "jobs.h"
+#include "kernel_facts.h"
 
 struct trace_file {
 	char *path;
@@ -28,6 +29,12 @@ struct trace_probe_tu {
 	size_t nfiles;
 	double traced_s;	/* the traced compile's jobs, summed */
 	char *log;
+	/* --kernels: what the device compilers reported in the traced
+	 * compile (no compile of its own): each device job's log and object
+	 * (clang, hipcc), nvcc's kept cubins. */
+	char **job_logs, **job_objects;	/* per job; NULL where none */
+	char *keep_dir;
+	struct kernel_facts kernels;
 };
 
 struct trace_probe {
@@ -35,6 +42,7 @@ struct trace_probe {
 	long parallel;		/* TUs compiled at once, >= 1 */
 	double timeout;		/* per job; 0: none */
 	long granularity_us;	/* clang's -ftime-trace-granularity; 0: clang's own (500) */
+	bool kernels;		/* also each kernel's resources and code size */
 	struct trace_probe_tu *tus;
 	size_t ntus;
 	size_t failures;
