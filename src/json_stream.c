@@ -297,7 +297,8 @@ void json_stream_envelope(struct json_stream *s, const char *command, const char
 	json_stream_end_array(s);
 }
 
-char *json_escape(const char *v, size_t len)
+char *json_stream_to_memory(void (*write)(struct json_stream *s, const void *ctx), const void *ctx, bool indent,
+			    size_t *len)
 {
 	char *out = NULL;
 	size_t size = 0;
@@ -305,10 +306,30 @@ char *json_escape(const char *v, size_t len)
 	if (!f)
 		die(EXIT_INTERNAL, "out of memory");
 	struct json_stream *s = xmalloc(sizeof(*s));
-	json_stream_init(s, f, false);
-	put_escaped(s, v, len);
-	json_stream_flush(s);
+	json_stream_init(s, f, indent);
+	write(s, ctx);
+	int err = json_stream_flush(s);
 	free(s);
-	fclose(f);
+	if (fclose(f) || err)
+		die(EXIT_INTERNAL, "cannot write JSON to memory: %s", strerror(err ? err : errno));
+	if (len)
+		*len = size;
 	return out;
+}
+
+struct escape_input {
+	const char *v;
+	size_t len;
+};
+
+static void write_escaped(struct json_stream *s, const void *ctx)
+{
+	const struct escape_input *in = ctx;
+	put_escaped(s, in->v, in->len);
+}
+
+char *json_escape(const char *v, size_t len)
+{
+	const struct escape_input in = { v, len };
+	return json_stream_to_memory(write_escaped, &in, false, NULL);
 }

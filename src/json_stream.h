@@ -35,6 +35,10 @@ void json_stream_end_array(struct json_stream *s);
 void json_stream_key(struct json_stream *s, const char *key);
 void json_stream_keyn(struct json_stream *s, const char *key, size_t len);
 #define JSON_KEY(s, literal) json_stream_keyn((s), literal, sizeof(literal) - 1)
+/* The commonest members, key and value in one line. */
+#define JSON_STRING_MEMBER(s, literal, v) (JSON_KEY((s), literal), json_stream_string((s), (v)))
+#define JSON_INT_MEMBER(s, literal, v) (JSON_KEY((s), literal), json_stream_int((s), (v)))
+#define JSON_SECONDS_MEMBER(s, literal, v) (JSON_KEY((s), literal), json_stream_seconds((s), (v)))
 void json_stream_string(struct json_stream *s, const char *v);	/* NULL: null */
 void json_stream_stringn(struct json_stream *s, const char *v, size_t len);
 void json_stream_int(struct json_stream *s, long long v);
@@ -49,6 +53,9 @@ void json_stream_null(struct json_stream *s);
 void json_stream_envelope(struct json_stream *s, const char *command, const char *build_dir, size_t failures);
 /* Flush what is buffered; returns 0, or the errno of the first failed write. */
 int json_stream_flush(struct json_stream *s);
+/* What `write` writes, as a string in memory (its length in *len). */
+char *json_stream_to_memory(void (*write)(struct json_stream *s, const void *ctx), const void *ctx, bool indent,
+			    size_t *len);
 /* The escaped form of a string, quotes included, appended to out (what
  * json_stream_stringn writes): a new string. */
 char *json_escape(const char *v, size_t len);

@@ -89,35 +89,26 @@ const struct step **log_view_by_weight(const struct timeline *tl, size_t k)
 static void write_step(struct json_stream *s, const struct step *st)
 {
 	json_stream_object(s);
-	JSON_KEY(s, "output");
-	json_stream_string(s, st->first->output);
+	JSON_STRING_MEMBER(s, "output", st->first->output);
 	JSON_KEY(s, "outputs");
 	json_stream_array(s);
 	for (size_t o = 0; o < st->noutputs; o++)
 		json_stream_string(s, st->first[o].output);
 	json_stream_end_array(s);
-	JSON_KEY(s, "hash");
-	json_stream_string(s, st->first->hash);
-	JSON_KEY(s, "kind");
-	json_stream_string(s, step_kind_names[st->kind]);
-	JSON_KEY(s, "start_s");
-	json_stream_seconds(s, st->start);
-	JSON_KEY(s, "end_s");
-	json_stream_seconds(s, st->end);
-	JSON_KEY(s, "duration_s");
-	json_stream_seconds(s, st->end - st->start);
-	JSON_KEY(s, "weighted_s");
-	json_stream_seconds(s, st->weighted);
-	JSON_KEY(s, "slot");
-	json_stream_int(s, st->slot);
+	JSON_STRING_MEMBER(s, "hash", st->first->hash);
+	JSON_STRING_MEMBER(s, "kind", step_kind_names[st->kind]);
+	JSON_SECONDS_MEMBER(s, "start_s", st->start);
+	JSON_SECONDS_MEMBER(s, "end_s", st->end);
+	JSON_SECONDS_MEMBER(s, "duration_s", st->end - st->start);
+	JSON_SECONDS_MEMBER(s, "weighted_s", st->weighted);
+	JSON_INT_MEMBER(s, "slot", st->slot);
 }
 
 void log_view_write(const struct log_view *v, struct json_stream *s)
 {
 	const struct timeline *tl = &v->tl;
 	json_stream_envelope(s, "log", v->dir, 0);
-	JSON_KEY(s, "log");
-	json_stream_string(s, v->path);
+	JSON_STRING_MEMBER(s, "log", v->path);
 	JSON_KEY(s, "build");
 	json_stream_object(s);
 	const char *keys[] = { "back", "builds_in_file", "first_line", "lines", "log_version" };
@@ -127,14 +118,11 @@ void log_view_write(const struct log_view *v, struct json_stream *s)
 		json_stream_int(s, values[i]);
 	}
 	json_stream_end_object(s);
-	JSON_KEY(s, "wall_s");
-	json_stream_seconds(s, tl->wall);
-	JSON_KEY(s, "busy_s");
-	json_stream_seconds(s, tl->busy);
+	JSON_SECONDS_MEMBER(s, "wall_s", tl->wall);
+	JSON_SECONDS_MEMBER(s, "busy_s", tl->busy);
 	JSON_KEY(s, "parallelism");
 	json_stream_milli(s, tl->wall > 0 ? tl->busy / tl->wall : 0);
-	JSON_KEY(s, "max_running");
-	json_stream_int(s, tl->slots);
+	JSON_INT_MEMBER(s, "max_running", tl->slots);
 	JSON_KEY(s, "parallelism_profile");
 	json_stream_array(s);
 	for (int b = 0; b < TIMELINE_BUCKETS; b++)
@@ -145,12 +133,9 @@ void log_view_write(const struct log_view *v, struct json_stream *s)
 	for (int k = 0; k < NKINDS; k++) {
 		json_stream_key(s, step_kind_names[k]);
 		json_stream_object(s);
-		JSON_KEY(s, "steps");
-		json_stream_int(s, (long long)tl->count_by_kind[k]);
-		JSON_KEY(s, "seconds");
-		json_stream_seconds(s, tl->by_kind[k]);
-		JSON_KEY(s, "weighted_s");
-		json_stream_seconds(s, tl->weighted_by_kind[k]);
+		JSON_INT_MEMBER(s, "steps", (long long)tl->count_by_kind[k]);
+		JSON_SECONDS_MEMBER(s, "seconds", tl->by_kind[k]);
+		JSON_SECONDS_MEMBER(s, "weighted_s", tl->weighted_by_kind[k]);
 		json_stream_end_object(s);
 	}
 	json_stream_end_object(s);
@@ -177,43 +162,35 @@ void log_view_write(const struct log_view *v, struct json_stream *s)
 			json_stream_end_object(s);
 		}
 		json_stream_end_array(s);
-		JSON_KEY(s, "critical_path_s");
-		json_stream_seconds(s, v->rec.critical_s);
+		JSON_SECONDS_MEMBER(s, "critical_path_s", v->rec.critical_s);
 		JSON_KEY(s, "recorded_chain");
 		json_stream_array(s);
 		for (size_t i = v->rec.nchain; i-- > 0;) {
 			write_step(s, &tl->steps[v->rec.chain[i]]);
 			/* What this step waited for: the entry before it. */
-			JSON_KEY(s, "waited_for");
-			json_stream_string(s, v->rec.waited[i]);
+			JSON_STRING_MEMBER(s, "waited_for", v->rec.waited[i]);
 			json_stream_end_object(s);
 		}
 		json_stream_end_array(s);
 	} else {
 		JSON_KEY(s, "critical_path");
 		json_stream_null(s);
-		JSON_KEY(s, "note");
-		json_stream_string(s, "the critical path needs the build dir (-C)");
+		JSON_STRING_MEMBER(s, "note", "the critical path needs the build dir (-C)");
 	}
 	json_stream_end_object(s);
 }
 
 /* The same document as a tree, for report: written, then read back, so
  * that one function says what the document holds. */
+static void write_document(struct json_stream *s, const void *v)
+{
+	log_view_write(v, s);
+}
+
 json_t *log_view_document(const struct log_view *v)
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
-	if (!f)
-		die(EXIT_INTERNAL, "out of memory");
-	struct json_stream *s = xmalloc(sizeof(*s));
-	json_stream_init(s, f, false);
-	log_view_write(v, s);
-	int err = json_stream_flush(s);
-	free(s);
-	if (fclose(f) || err)
-		die(EXIT_INTERNAL, "cannot write the log document: %s", strerror(err ? err : errno));
+	size_t size;
+	char *text = json_stream_to_memory(write_document, v, false, &size);
 	json_error_t jerr;
 	json_t *doc = json_loadb(text, size, 0, &jerr);
 	if (!doc)
@@ -230,68 +207,48 @@ void log_view_write_trace(const struct log_view *v, struct json_stream *s)
 	JSON_KEY(s, "traceEvents");
 	json_stream_array(s);
 	json_stream_object(s);
-	JSON_KEY(s, "name");
-	json_stream_string(s, "process_name");
-	JSON_KEY(s, "ph");
-	json_stream_string(s, "M");
-	JSON_KEY(s, "pid");
-	json_stream_int(s, 1);
+	JSON_STRING_MEMBER(s, "name", "process_name");
+	JSON_STRING_MEMBER(s, "ph", "M");
+	JSON_INT_MEMBER(s, "pid", 1);
 	JSON_KEY(s, "args");
 	json_stream_object(s);
-	JSON_KEY(s, "name");
-	json_stream_string(s, "ninja build");
+	JSON_STRING_MEMBER(s, "name", "ninja build");
 	json_stream_end_object(s);
 	json_stream_end_object(s);
 	for (int slot = 0; slot < tl->slots; slot++) {
 		char name[32];
 		snprintf(name, sizeof(name), "slot %d", slot);
 		json_stream_object(s);
-		JSON_KEY(s, "name");
-		json_stream_string(s, "thread_name");
-		JSON_KEY(s, "ph");
-		json_stream_string(s, "M");
-		JSON_KEY(s, "pid");
-		json_stream_int(s, 1);
-		JSON_KEY(s, "tid");
-		json_stream_int(s, slot);
+		JSON_STRING_MEMBER(s, "name", "thread_name");
+		JSON_STRING_MEMBER(s, "ph", "M");
+		JSON_INT_MEMBER(s, "pid", 1);
+		JSON_INT_MEMBER(s, "tid", slot);
 		JSON_KEY(s, "args");
 		json_stream_object(s);
-		JSON_KEY(s, "name");
-		json_stream_string(s, name);
+		JSON_STRING_MEMBER(s, "name", name);
 		json_stream_end_object(s);
 		json_stream_end_object(s);
 	}
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct step *st = &tl->steps[i];
 		json_stream_object(s);
-		JSON_KEY(s, "name");
-		json_stream_string(s, st->first->output);
-		JSON_KEY(s, "cat");
-		json_stream_string(s, step_kind_names[st->kind]);
-		JSON_KEY(s, "ph");
-		json_stream_string(s, "X");
-		JSON_KEY(s, "ts");
-		json_stream_int(s, (long long)st->first->start_ms * 1000);
-		JSON_KEY(s, "dur");
-		json_stream_int(s, (long long)(st->first->end_ms - st->first->start_ms) * 1000);
-		JSON_KEY(s, "pid");
-		json_stream_int(s, 1);
-		JSON_KEY(s, "tid");
-		json_stream_int(s, st->slot);
+		JSON_STRING_MEMBER(s, "name", st->first->output);
+		JSON_STRING_MEMBER(s, "cat", step_kind_names[st->kind]);
+		JSON_STRING_MEMBER(s, "ph", "X");
+		JSON_INT_MEMBER(s, "ts", (long long)st->first->start_ms * 1000);
+		JSON_INT_MEMBER(s, "dur", (long long)(st->first->end_ms - st->first->start_ms) * 1000);
+		JSON_INT_MEMBER(s, "pid", 1);
+		JSON_INT_MEMBER(s, "tid", st->slot);
 		JSON_KEY(s, "args");
 		json_stream_object(s);
-		JSON_KEY(s, "duration_s");
-		json_stream_seconds(s, st->end - st->start);
-		JSON_KEY(s, "weighted_s");
-		json_stream_seconds(s, st->weighted);
-		JSON_KEY(s, "outputs");
-		json_stream_int(s, (long long)st->noutputs);
+		JSON_SECONDS_MEMBER(s, "duration_s", st->end - st->start);
+		JSON_SECONDS_MEMBER(s, "weighted_s", st->weighted);
+		JSON_INT_MEMBER(s, "outputs", (long long)st->noutputs);
 		json_stream_end_object(s);
 		json_stream_end_object(s);
 	}
 	json_stream_end_array(s);
-	JSON_KEY(s, "displayTimeUnit");
-	json_stream_string(s, "ms");
+	JSON_STRING_MEMBER(s, "displayTimeUnit", "ms");
 	json_stream_end_object(s);
 }
 
