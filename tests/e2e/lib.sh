@@ -103,7 +103,7 @@ make_toy() {
 	printf 'int a(void) { return 1; }\n' >"$dir/src/a.c"
 	printf 'int b(void) { return 2; }\n' >"$dir/src/b.c"
 	# c.c: enough code that it clearly takes longest.
-	awk 'BEGIN { for (i = 0; i < 1500; i++) printf "int c%d(int x) { return x * %d + (x >> 3) - %d; }\n", i, i, i;
+	awk 'BEGIN { for (i = 0; i < 600; i++) printf "int c%d(int x) { return x * %d + (x >> 3) - %d; }\n", i, i, i;
 	             print "int main(void) { return 0; }" }' >"$dir/src/c.c"
 	cat >"$dir/build.ninja" <<NINJA
 cc = ${TOY_CC:-gcc}

@@ -52,6 +52,8 @@ run 2 "--pass wants host, device or an arch" "$BW" trace "$T/traces" --pass gpu
 one_line "$T/err" "bad --pass: one line"
 run 2 "a missing trace file" "$BW" trace "$T/nothing.json"
 contains "$T/err" "nothing.json" "names it"
+run 2 "--kernels with trace files: a usage error" "$BW" trace "$T/traces" --kernels
+one_line "$T/err" "--kernels with files: one line"
 run 2 "trace needs something to read or compile" "$BW" trace -C "$T"
 one_line "$T/err" "no targets: one line"
 
@@ -66,12 +68,13 @@ check "toy tree byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
 # ---- HIP: every job traced, both arches apart ----
 if command -v clang++-19 >/dev/null 2>&1 && H=$(demo_dir hip); then
 	before=$(tree_hash "$H")
-	run 0 "trace a baseline HIP kernel TU" "$BW" trace -C "$H" opus_gemm_0.cuda.o --rows 0 --json
+	run 0 "trace a baseline HIP kernel TU, with its kernels" "$BW" trace -C "$H" opus_gemm_0.cuda.o --rows 0 --kernels --json
 	cp "$T/out" "$T/hip.json"
 	check "HIP: host and both device arches, each traced" [ "$(json "$T/hip.json" '[(p["name"], p["tus"], p["total_s"] > 0) for p in d["passes"]]')" = "[('host', 1, True), ('device gfx90a', 1, True), ('device gfx942', 1, True)]" ]
 	check "HIP baseline: the framework's headers cost each device pass time" [ "$(json "$T/hip.json" 'all(p["frameworks_s"] > 0.2 and p["frameworks_s"] < p["headers_s"] for p in d["passes"])')" = True ]
 	check "HIP: pybind11 parsed in the gfx942 pass, via the launcher" [ "$(json "$T/hip.json" '[h["included_via"][0]["via"].split("/")[-1] for h in d["headers"] if h["pass"] == "device gfx942" and h["name"].endswith("pybind11/pybind11.h")]')" = "['launcher.h']" ]
 	check "HIP: self times add up" [ "$(adds_up "$T/hip.json")" = True ]
+	check "HIP --kernels: the kernel per arch from the traced device jobs, with its code" [ "$(json "$T/hip.json" '[(k["arch"], k["vgprs"] > 0, k["spills"], k["code_bytes"] > 0) for k in d["kernels"]]')" = "[('gfx90a', True, 0, True), ('gfx942', True, 0, True)]" ]
 	check "HIP: the traced compile beside the build's own time" [ "$(json "$T/hip.json" 'd["tus"][0]["traced_compile_s"] > 0 and d["tus"][0]["logged_s"] > 0')" = True ]
 	check "HIP tree byte-identical" [ "$(tree_hash "$H")" = "$before" ]
 	O=$T/hip-optimized
@@ -83,12 +86,13 @@ fi
 # ---- CUDA: nvcc's device traces ----
 if command -v nvcc >/dev/null 2>&1 && C=$(demo_dir); then
 	before=$(tree_hash "$C")
-	run 0 "trace a baseline CUDA kernel TU" "$BW" trace -C "$C" opus_gemm_0.cuda.o --rows 0 --json
+	run 0 "trace a baseline CUDA kernel TU, with its kernels" "$BW" trace -C "$C" opus_gemm_0.cuda.o --rows 0 --kernels --json
 	cp "$T/out" "$T/cuda.json"
 	check "CUDA: host and the sm_80 device pass" [ "$(json "$T/cuda.json" '[p["name"] for p in d["passes"]]')" = "['host', 'device sm_80']" ]
 	check "CUDA: cicc's device header costs, the framework's among them" [ "$(json "$T/cuda.json" '[p["headers_s"] > 0.5 and p["frameworks_s"] > 0.2 for p in d["passes"] if p["name"] == "device sm_80"]')" = "[True]" ]
 	check "CUDA: the host pass is gcc's, timed but not split" [ "$(json "$T/cuda.json" '[(p["total_s"] > 0, p["front_end_s"]) for p in d["passes"] if p["name"] == "host"]')" = "[(True, None)]" ]
 	check "CUDA: self times add up" [ "$(adds_up "$T/cuda.json")" = True ]
+	check "CUDA --kernels: ptxas -v and the kept cubin" [ "$(json "$T/cuda.json" '[(k["arch"], 0 < k["registers"] < 255, k["spills"], k["code_bytes"] > 0) for k in d["kernels"]]')" = "[('sm_80', True, 0, True)]" ]
 	check "CUDA tree byte-identical" [ "$(tree_hash "$C")" = "$before" ]
 fi
 finish
