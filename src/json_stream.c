@@ -297,6 +297,26 @@ void json_stream_envelope(struct json_stream *s, const char *command, const char
 	json_stream_end_array(s);
 }
 
+char *utf8_repaired(const char *s)
+{
+	size_t len = strlen(s);
+	char *out = xmalloc(3 * len + 1), *o = out;
+	for (const unsigned char *p = (const unsigned char *)s, *end = p + len; p < end;) {
+		size_t seq = *p < 0x80 ? 1 : utf8_sequence(p, (size_t)(end - p));
+		if (seq) {
+			memcpy(o, p, seq);
+			o += seq;
+			p += seq;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 char *json_stream_to_memory(void (*write)(struct json_stream *s, const void *ctx), const void *ctx, bool indent,
 			    size_t *len)
 {

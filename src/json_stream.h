@@ -56,6 +56,9 @@ int json_stream_flush(struct json_stream *s);
 /* What `write` writes, as a string in memory (its length in *len). */
 char *json_stream_to_memory(void (*write)(struct json_stream *s, const void *ctx), const void *ctx, bool indent,
 			    size_t *len);
+/* A copy of s that is valid UTF-8: U+FFFD for each byte outside a valid
+ * sequence, as the writer escapes it (for names bound for jansson). */
+char *utf8_repaired(const char *s);
 /* The escaped form of a string, quotes included, appended to out (what
  * json_stream_stringn writes): a new string. */
 char *json_escape(const char *v, size_t len);

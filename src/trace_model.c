@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "trace_model.h"
 #include "arena.h"
+#include "json_stream.h"
 #include "progress.h"
 #include "util.h"
 
@@ -958,7 +959,7 @@ void trace_model_finish(struct trace_model *m)
 					  s->templates_us, xcalloc(s->nphases ? s->nphases : 1, sizeof(*d->phases)),
 					  s->nphases };
 		for (size_t k = 0; k < s->nphases; k++)
-			d->phases[k] = (struct trace_phase){ xstrdup(s->phases[k].name), s->phases[k].us };
+			d->phases[k] = (struct trace_phase){ utf8_repaired(s->phases[k].name), s->phases[k].us };
 		qsort(d->phases, d->nphases, sizeof(*d->phases), heavier_phase);
 	}
 	/* rows name their pass by index: renumber after sorting the passes */
@@ -978,14 +979,14 @@ void trace_model_finish(struct trace_model *m)
 		for (size_t i = 0; i < r->n[t]; i++) {
 			m->rows[t][i] = r->v[t][i];
 			m->rows[t][i].pass = renumber[r->v[t][i].pass];
-			m->rows[t][i].name = xstrdup(r->v[t][i].name);
+			m->rows[t][i].name = utf8_repaired(r->v[t][i].name);	/* JSON holds UTF-8 only */
 		}
 	}
 	for (size_t c = 0; c < r->nchains; c++) {
 		const struct chain_row *src = &r->chains[c];
 		struct trace_row *h = &m->rows[TRACE_HEADERS][src->header];
 		h->chains = xrealloc(h->chains, (h->nchains + 1) * sizeof(*h->chains));
-		h->chains[h->nchains++] = (struct trace_chain){ xstrdup(src->via), src->count, src->inclusive_us };
+		h->chains[h->nchains++] = (struct trace_chain){ utf8_repaired(src->via), src->count, src->inclusive_us };
 	}
 	for (size_t i = 0; i < m->nrows[TRACE_HEADERS]; i++) {
 		struct trace_row *h = &m->rows[TRACE_HEADERS][i];

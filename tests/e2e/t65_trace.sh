@@ -48,6 +48,9 @@ contains "$T/err" "broken.json:2:31: expected ',' or '}'" "line and column of th
 echo '{"name": "not a trace"}' >"$T/other.json"
 run 0 "JSON that is no trace: a note, not an error" "$BW" trace "$T/other.json" --json
 check "nothing read from it" [ "$(json "$T/out" '(d["inputs"]["traces"], d["inputs"]["skipped"], d["passes"])')" = "(0, 1, [])" ]
+printf '{"traceEvents":[{"ph":"X","name":"Source","ts":1,"dur":5,"pid":1,"tid":1,"args":{"detail":"/x/caf\351.h"}}]}' >"$T/latin1.json"
+run 0 "a header path that is not UTF-8" "$BW" trace "$T/latin1.json" --json
+check "its name reads back with U+FFFD" [ "$(json "$T/out" '[h["name"] for h in d["headers"]] == ["/x/caf\ufffd.h"]')" = True ]
 run 2 "--pass wants host, device or an arch" "$BW" trace "$T/traces" --pass gpu
 one_line "$T/err" "bad --pass: one line"
 run 2 "a missing trace file" "$BW" trace "$T/nothing.json"
