@@ -11,7 +11,7 @@
 
 static const char usage[] =
 	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
-	"                        [--parallel P] [--timeout S] [--json]\n"
+	"                        [--parallel P] [--timeout S] [--kernels] [--json]\n"
 	"\n"
 	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
 	"after it, predicted before anything is changed; then the plan (the fixes in the\n"
