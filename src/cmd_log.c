@@ -61,17 +61,18 @@ static void render_table(const struct log_cmd *c)
 	for (int k = 0; k < 6; k++)
 		table_column(tab, cols[k], k >= 2);
 	size_t shown = c->top && (size_t)c->top < tl->n ? (size_t)c->top : tl->n;
-	const struct step **order = log_view_by_weight(tl, shown);
+	uint32_t *order = log_view_by_weight(tl, shown);
 	for (size_t i = 0; i < shown; i++) {
-		const struct step *s = order[i];
+		const struct step *s = &tl->steps[order[i]];
+		const char *output = step_line(tl, s, 0).output;
 		if (s->noutputs > 1)
-			table_cell(tab, "%s (+%zu outputs)", s->first->output, s->noutputs - 1);
+			table_cell(tab, "%s (+%u outputs)", output, s->noutputs - 1);
 		else
-			table_cell(tab, "%s", s->first->output);
+			table_cell(tab, "%s", output);
 		table_cell(tab, "%s", step_kind_names[s->kind]);
-		table_cell(tab, "%.2f", s->start);
-		table_cell(tab, "%.2f", s->end);
-		table_cell(tab, "%.2f", s->end - s->start);
+		table_cell(tab, "%.2f", step_start(tl, s));
+		table_cell(tab, "%.2f", step_end(tl, s));
+		table_cell(tab, "%.2f", step_duration(tl, s));
 		table_cell(tab, "%.2f", s->weighted);
 	}
 	table_print(tab, stdout);
@@ -96,13 +97,13 @@ static void render_table(const struct log_cmd *c)
 	printf("critical path (longest chain through ninja's graph, %.2f s):", c->v.rec.critical_s);
 	for (size_t i = 0; i < c->v.rec.ncritical; i++) {
 		const struct step *s = &tl->steps[c->v.rec.critical[i]];
-		printf("%s %s (%.2f s)", i ? " ->" : "", s->first->output, s->end - s->start);
+		printf("%s %s (%.2f s)", i ? " ->" : "", step_line(tl, s, 0).output, step_duration(tl, s));
 	}
 	printf("\nrecorded chain (what each step waited for):");
 	for (size_t i = c->v.rec.nchain; i-- > 0;) {
 		const struct step *s = &tl->steps[c->v.rec.chain[i]];
 		printf("%s%s %s (%.2f s)", i + 1 == c->v.rec.nchain ? "" : " ->", i + 1 < c->v.rec.nchain && c->v.rec.waited[i] &&
-		       !strcmp(c->v.rec.waited[i], "slot") ? " [slot]" : "", s->first->output, s->end - s->start);
+		       !strcmp(c->v.rec.waited[i], "slot") ? " [slot]" : "", step_line(tl, s, 0).output, step_duration(tl, s));
 	}
 	printf("\n");
 }
@@ -180,7 +181,7 @@ static int all_builds(struct log_cmd *c)
 			table_column(a.tab, cols[k], true);
 	}
 	char *err;
-	if (!ninja_log_each(c->path, add_build_row, &a, &err))
+	if (!ninja_log_each(c->path, false, add_build_row, &a, &err))
 		die(EXIT_BAD_INPUT, "%s", err ? err : xasprintf("%s: no such file", c->path));
 	progress_clear();
 	if (c->json) {

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "log_view.h"
 #include "heap.h"
 #include "radix.h"
@@ -12,9 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Steps a block of names holds: the file is read once a block, and a
+ * block costs ~110 bytes a line (8 reads and 14 MB for a million steps). */
+#define NAMES_BLOCK 131072
+
 char *log_view_load(struct log_view *v, const char *dir, const char *path, long back)
 {
-	*v = (struct log_view){ .dir = dir, .path = path, .back = back };
+	*v = (struct log_view){ .dir = dir, .path = path, .back = back, .names_block = NAMES_BLOCK };
 	char *err;
 	if (!ninja_log_read_build(path, back, &v->build, &v->nbuilds, &err)) {
 		if (err)
@@ -28,6 +33,7 @@ char *log_view_load(struct log_view *v, const char *dir, const char *path, long 
 	}
 	timeline_build(&v->build, &v->tl);
 	if (dir) {
+		ninja_log_load_names(&v->build);	/* every step is looked up in the graph */
 		struct ninja_build b;
 		ninja_load(dir, &b);
 		recorded_analyze(&b, &v->build, &v->tl, &v->rec);
@@ -39,69 +45,167 @@ char *log_view_load(struct log_view *v, const char *dir, const char *path, long 
 
 /* Most weighted time first; ties in log order, so the order is the same
  * whichever way it was chosen. */
-static bool heavier(const struct step *x, const struct step *y)
+static bool heavier(const struct timeline *tl, uint32_t x, uint32_t y)
 {
-	return x->weighted > y->weighted || (x->weighted == y->weighted && x < y);
+	double wx = tl->steps[x].weighted, wy = tl->steps[y].weighted;
+	return wx > wy || (wx == wy && x < y);
 }
 
-static int cmp_weighted(const void *a, const void *b)
+static int cmp_weighted(const void *a, const void *b, void *tl)
 {
-	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
-	return heavier(x, y) ? -1 : heavier(y, x) ? 1 : 0;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return heavier(tl, x, y) ? -1 : heavier(tl, y, x) ? 1 : 0;
 }
 
-const struct step **log_view_by_weight(const struct timeline *tl, size_t k)
+static int cmp_weighted_keys(const void *a, const void *b, void *tl)
 {
-	size_t n = tl->n, keep = k && k < n ? k : n;
-	const struct step **order = xcalloc(keep ? keep : 1, sizeof(*order));
-	if (keep == n) {
-		/* heaviest first: ascending keys of (max - weight), log order within */
-		struct radix_item *v = xmalloc((n ? n : 1) * sizeof(*v));
-		for (size_t i = 0; i < n; i++)
-			v[i] = (struct radix_item){ UINT64_MAX - radix_key_of(tl->steps[i].weighted), (uint32_t)i };
-		radix_sort(v, n);
-		for (size_t i = 0; i < n; i++)
-			order[i] = &tl->steps[v[i].index];
-		free(v);
-		return order;
-	} else {
-		/* The k heaviest by a bounded selection: a min-heap of k, the
-		 * lightest (the latest of equals) on top, replaced by any step
-		 * heavier than it. */
-		struct heap h = { 0 };
-		for (size_t i = 0; i < n; i++) {
-			const struct step *s = &tl->steps[i];
-			if (h.n < keep) {
-				heap_push(&h, s->weighted, n - 1 - i);
-			} else if (heavier(s, &tl->steps[n - 1 - h.v[0].value])) {
-				heap_pop(&h);
-				heap_push(&h, s->weighted, n - 1 - i);
-			}
-		}
-		for (size_t i = 0; i < keep; i++)
-			order[i] = &tl->steps[n - 1 - h.v[i].value];
-		heap_free(&h);
+	uint32_t x = (uint32_t)*(const uint64_t *)a, y = (uint32_t)*(const uint64_t *)b;
+	return heavier(tl, x, y) ? -1 : heavier(tl, y, x) ? 1 : 0;
+}
+
+/* All steps: keys of (a 32-bit key of the weight, heaviest first) << 32 |
+ * index, radix-sorted, then each run of equal keys (weights a float
+ * cannot tell apart, or equal) put in exact order; 8 bytes a step. */
+static uint32_t *all_by_weight(const struct timeline *tl)
+{
+	size_t n = tl->n;
+	uint64_t *v = xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = (uint64_t)(UINT32_MAX - radix_key32_of(tl->steps[i].weighted)) << 32 | i;
+	radix_sort(v, n, 32);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && v[j] >> 32 == v[i] >> 32)
+			j++;
+		bool ordered = true;	/* as for equal weights (the zero-length steps) */
+		for (size_t k = i + 1; k < j && ordered; k++)
+			ordered = !heavier(tl, (uint32_t)v[k], (uint32_t)v[k - 1]);
+		if (!ordered)
+			qsort_r(v + i, j - i, sizeof(*v), cmp_weighted_keys, (void *)tl);
+		i = j;
 	}
-	qsort(order, keep, sizeof(*order), cmp_weighted);
+	uint32_t *order = xmalloc((n ? n : 1) * sizeof(*order));
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)v[i];
+	free(v);
 	return order;
 }
 
-static void write_step(struct json_stream *s, const struct step *st)
+uint32_t *log_view_by_weight(const struct timeline *tl, size_t k)
+{
+	size_t n = tl->n, keep = k && k < n ? k : n;
+	if (keep == n)
+		return all_by_weight(tl);
+	/* The k heaviest by a bounded selection: a min-heap of k, the
+	 * lightest (the latest of equals) on top, replaced by any step
+	 * heavier than it. */
+	uint32_t *order = xcalloc(keep ? keep : 1, sizeof(*order));
+	struct heap h = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (h.n < keep) {
+			heap_push(&h, tl->steps[i].weighted, n - 1 - i);
+		} else if (heavier(tl, (uint32_t)i, (uint32_t)(n - 1 - h.v[0].value))) {
+			heap_pop(&h);
+			heap_push(&h, tl->steps[i].weighted, n - 1 - i);
+		}
+	}
+	for (size_t i = 0; i < keep; i++)
+		order[i] = (uint32_t)(n - 1 - h.v[i].value);
+	heap_free(&h);
+	qsort_r(order, keep, sizeof(*order), cmp_weighted, (void *)tl);
+	return order;
+}
+
+/* A step and its outputs' names, which `names` holds (noutputs of them). */
+static void write_step(struct json_stream *s, const struct timeline *tl, const struct step *st,
+		       const struct log_name *names)
 {
 	json_stream_object(s);
-	JSON_STRING_MEMBER(s, "output", st->first->output);
+	JSON_KEY(s, "output");
+	json_stream_stringn(s, names[0].output, names[0].output_len);
 	JSON_KEY(s, "outputs");
 	json_stream_array(s);
 	for (size_t o = 0; o < st->noutputs; o++)
-		json_stream_string(s, st->first[o].output);
+		json_stream_stringn(s, names[o].output, names[o].output_len);
 	json_stream_end_array(s);
-	JSON_STRING_MEMBER(s, "hash", st->first->hash);
+	JSON_KEY(s, "hash");
+	json_stream_stringn(s, names[0].hash, names[0].hash_len);
 	JSON_STRING_MEMBER(s, "kind", step_kind_names[st->kind]);
-	JSON_SECONDS_MEMBER(s, "start_s", st->start);
-	JSON_SECONDS_MEMBER(s, "end_s", st->end);
-	JSON_SECONDS_MEMBER(s, "duration_s", st->end - st->start);
+	JSON_SECONDS_MEMBER(s, "start_s", step_start(tl, st));
+	JSON_SECONDS_MEMBER(s, "end_s", step_end(tl, st));
+	JSON_SECONDS_MEMBER(s, "duration_s", step_duration(tl, st));
 	JSON_SECONDS_MEMBER(s, "weighted_s", st->weighted);
 	JSON_INT_MEMBER(s, "slot", st->slot);
+}
+
+/* The names of a block of steps. In weight order the steps are all over a
+ * file of a million lines, and their names are not held: a block's lines
+ * are read in file order (entries are in file order), which reads the file
+ * once a block instead of seeking once a step. */
+
+struct block_names {
+	struct arena strings;
+	struct log_name *names;	/* the block's output lines, step after step */
+	size_t *at;		/* per step of the block: its first line in names */
+};
+
+static void block_names_read(struct block_names *b, const struct timeline *tl, const uint32_t *steps, size_t n)
+{
+	size_t lines = 0;
+	b->at = xrealloc(b->at, (n ? n : 1) * sizeof(*b->at));
+	for (size_t i = 0; i < n; i++) {
+		b->at[i] = lines;
+		lines += tl->steps[steps[i]].noutputs;
+	}
+	uint64_t *where = xmalloc((lines ? lines : 1) * sizeof(*where));	/* entry << 32 | place in names */
+	for (size_t i = 0, k = 0; i < n; i++)
+		for (size_t o = 0; o < tl->steps[steps[i]].noutputs; o++, k++)
+			where[k] = (uint64_t)(tl->steps[steps[i]].first + o) << 32 | k;
+	radix_sort(where, lines, 32);
+	arena_free(&b->strings);
+	b->names = xrealloc(b->names, (lines ? lines : 1) * sizeof(*b->names));
+	for (size_t k = 0; k < lines; k++) {
+		struct log_name l = ninja_log_line(tl->log, where[k] >> 32);
+		b->names[(uint32_t)where[k]] = (struct log_name){ arena_copy(&b->strings, l.output, l.output_len),
+								  arena_copy(&b->strings, l.hash, l.hash_len),
+								  l.output_len, l.hash_len };
+	}
+	free(where);
+}
+
+static void block_names_free(struct block_names *b)
+{
+	arena_free(&b->strings);
+	free(b->names);
+	free(b->at);
+}
+
+/* Steps in weight order, their names held or read a block at a time. */
+static void write_steps_by_weight(struct json_stream *s, const struct timeline *tl, size_t block)
+{
+	uint32_t *order = log_view_by_weight(tl, 0);
+	const struct log_name *held = tl->log->names;
+	struct block_names b = { 0 };
+	for (size_t i = 0; i < tl->n; i += block) {
+		size_t len = tl->n - i < block ? tl->n - i : block;
+		if (!held)
+			block_names_read(&b, tl, order + i, len);
+		for (size_t j = 0; j < len; j++) {
+			/* In weight order the steps, their lines and names are all
+			 * over memory: ask for later ones while this one is written. */
+			if (j + 16 < len) {
+				__builtin_prefetch(&tl->steps[order[i + j + 16]]);
+				__builtin_prefetch(step_entry(tl, &tl->steps[order[i + j + 8]]));
+				if (!held)
+					__builtin_prefetch(b.names[b.at[j + 8]].output);
+			}
+			const struct step *st = &tl->steps[order[i + j]];
+			write_step(s, tl, st, held ? held + st->first : b.names + b.at[j]);
+			json_stream_end_object(s);
+		}
+	}
+	block_names_free(&b);
+	free(order);
 }
 
 void log_view_write(const struct log_view *v, struct json_stream *s)
@@ -141,24 +245,14 @@ void log_view_write(const struct log_view *v, struct json_stream *s)
 	json_stream_end_object(s);
 	JSON_KEY(s, "steps");
 	json_stream_array(s);
-	const struct step **order = log_view_by_weight(tl, 0);
-	for (size_t i = 0; i < tl->n; i++) {
-		/* In weight order the steps and their names are all over memory:
-		 * ask for a later one's while this one is written. */
-		if (i + 16 < tl->n) {
-			__builtin_prefetch(order[i + 16]);
-			__builtin_prefetch(order[i + 8]->first->output);
-		}
-		write_step(s, order[i]);
-		json_stream_end_object(s);
-	}
-	free(order);
+	write_steps_by_weight(s, tl, v->names_block);
 	json_stream_end_array(s);
 	if (v->have_graph) {
 		JSON_KEY(s, "critical_path");
 		json_stream_array(s);
 		for (size_t i = 0; i < v->rec.ncritical; i++) {
-			write_step(s, &tl->steps[v->rec.critical[i]]);
+			const struct step *st = &tl->steps[v->rec.critical[i]];
+			write_step(s, tl, st, v->build.names + st->first);
 			json_stream_end_object(s);
 		}
 		json_stream_end_array(s);
@@ -166,7 +260,8 @@ void log_view_write(const struct log_view *v, struct json_stream *s)
 		JSON_KEY(s, "recorded_chain");
 		json_stream_array(s);
 		for (size_t i = v->rec.nchain; i-- > 0;) {
-			write_step(s, &tl->steps[v->rec.chain[i]]);
+			const struct step *st = &tl->steps[v->rec.chain[i]];
+			write_step(s, tl, st, v->build.names + st->first);
 			/* What this step waited for: the entry before it. */
 			JSON_STRING_MEMBER(s, "waited_for", v->rec.waited[i]);
 			json_stream_end_object(s);
@@ -232,16 +327,19 @@ void log_view_write_trace(const struct log_view *v, struct json_stream *s)
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct step *st = &tl->steps[i];
 		json_stream_object(s);
-		JSON_STRING_MEMBER(s, "name", st->first->output);
+		const struct log_entry *e = step_entry(tl, st);
+		struct log_name name = step_line(tl, st, 0);
+		JSON_KEY(s, "name");
+		json_stream_stringn(s, name.output, name.output_len);
 		JSON_STRING_MEMBER(s, "cat", step_kind_names[st->kind]);
 		JSON_STRING_MEMBER(s, "ph", "X");
-		JSON_INT_MEMBER(s, "ts", (long long)st->first->start_ms * 1000);
-		JSON_INT_MEMBER(s, "dur", (long long)(st->first->end_ms - st->first->start_ms) * 1000);
+		JSON_INT_MEMBER(s, "ts", (long long)e->start_ms * 1000);
+		JSON_INT_MEMBER(s, "dur", (long long)(e->end_ms - e->start_ms) * 1000);
 		JSON_INT_MEMBER(s, "pid", 1);
 		JSON_INT_MEMBER(s, "tid", st->slot);
 		JSON_KEY(s, "args");
 		json_stream_object(s);
-		JSON_SECONDS_MEMBER(s, "duration_s", st->end - st->start);
+		JSON_SECONDS_MEMBER(s, "duration_s", step_duration(tl, st));
 		JSON_SECONDS_MEMBER(s, "weighted_s", st->weighted);
 		JSON_INT_MEMBER(s, "outputs", (long long)st->noutputs);
 		json_stream_end_object(s);

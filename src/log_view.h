@@ -23,14 +23,16 @@ struct log_view {
 	struct timeline tl;
 	struct recorded rec;
 	bool have_graph;
+	size_t names_block;	/* steps whose names --json reads at once (tests make it small) */
 };
 
 /* Read build `back` of the log at path (and dir's graph, when dir is not
  * NULL). NULL, or what is wrong with the input (owned by the caller). */
 char *log_view_load(struct log_view *v, const char *dir, const char *path, long back);
-/* The k steps with the most weighted time (k 0: all), heaviest first,
- * equals in log order (owned by the caller; k of them, or all). */
-const struct step **log_view_by_weight(const struct timeline *tl, size_t k);
+/* The indexes of the k steps with the most weighted time (k 0: all),
+ * heaviest first, equals in log order (owned by the caller; k of them, or
+ * all). */
+uint32_t *log_view_by_weight(const struct timeline *tl, size_t k);
 struct json_stream;
 /* log's --json document (docs/json.md), written as it is made. */
 void log_view_write(const struct log_view *v, struct json_stream *s);

@@ -115,7 +115,11 @@ struct side_by_side {
 	struct measurement *m;
 	size_t next;
 	double t0;
-	struct ninja_log run;	/* the pass as a log, entries in finishing order */
+	struct side_run {
+		long start_ms, end_ms;
+		size_t edge;
+	} *runs;	/* as they finished */
+	size_t nruns;
 };
 
 static long next_side(void *ctx, struct proc *p)
@@ -143,24 +147,32 @@ static void side_finished(void *ctx, long i, struct proc *p)
 	if (!proc_succeeded(p))
 		return;	/* it passed alone: a failure here is noise, not a measurement */
 	long start = (long)((p->t_start - sb->t0) * 1000);
-	ninja_log_add(&sb->run, start, start + (long)(p->wall_s * 1000), sb->m->build->edges[t->edge].outputs.v[0], "");
+	sb->runs = xrealloc(sb->runs, (sb->nruns + 1) * sizeof(*sb->runs));
+	sb->runs[sb->nruns++] = (struct side_run){ start, start + (long)(p->wall_s * 1000), t->edge };
 }
 
 static int by_end(const void *a, const void *b)
 {
-	const struct log_entry *x = a, *y = b;
+	const struct side_run *x = a, *y = b;
 	return (x->end_ms > y->end_ms) - (x->end_ms < y->end_ms);
 }
 
 static void measure_contention(struct measurement *m, const double *isolated)
 {
 	long cores = cpu_count();
-	struct side_by_side sb = { .m = m, .t0 = monotonic_seconds(), .run = { .version = 5 } };
+	struct side_by_side sb = { .m = m, .t0 = monotonic_seconds() };
 	const struct proc_pool pool = { next_side, side_finished, &sb };
 	proc_run_parallel(cores < PROC_MAX_RUNNING ? cores : PROC_MAX_RUNNING, &pool);
-	if (sb.run.n)
-		qsort(sb.run.entries, sb.run.n, sizeof(*sb.run.entries), by_end);
-	struct ninja_log run = sb.run;
+	/* A log's lines are in end order; the pool's are nearly so. */
+	if (sb.nruns)
+		qsort(sb.runs, sb.nruns, sizeof(*sb.runs), by_end);
+	struct ninja_log run = { .version = 5 };
+	for (size_t i = 0; i < sb.nruns; i++) {
+		char hash[24];	/* one per edge, so two TUs that ran to the ms alike stay two steps */
+		snprintf(hash, sizeof(hash), "%zx", sb.runs[i].edge);
+		ninja_log_add(&run, sb.runs[i].start_ms, sb.runs[i].end_ms, m->build->edges[sb.runs[i].edge].outputs.v[0], hash);
+	}
+	free(sb.runs);
 	char *what = xasprintf("a side-by-side pass of the TUs, %ld at a time", cores);
 	m->contention_source = what;
 	contention_calibrate(m->build, &run, isolated, (double)cores, what, &m->contention);

@@ -5,17 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-void radix_sort(struct radix_item *v, size_t n)
+void radix_sort(uint64_t *v, size_t n, int low_bit)
 {
-	struct radix_item *tmp = xmalloc((n ? n : 1) * sizeof(*tmp)), *a = v, *b = tmp;
+	uint64_t *tmp = xmalloc((n ? n : 1) * sizeof(*tmp)), *a = v, *b = tmp;
 	size_t count[257];
 	/* A byte a pass, least significant first: 256 buckets stay in cache
 	 * (65536 did not: the scatter thrashed it); a byte that is the same in
 	 * every key (the high bytes of times in ms) is no pass at all. */
-	for (int shift = 0; shift < 64; shift += 8) {
+	for (int shift = low_bit; shift < 64; shift += 8) {
 		memset(count, 0, sizeof(count));
 		for (size_t i = 0; i < n; i++)
-			count[(a[i].key >> shift & 0xff) + 1]++;
+			count[(a[i] >> shift & 0xff) + 1]++;
 		bool constant = false;
 		for (size_t d = 1; d <= 256; d++)
 			constant |= count[d] == n;
@@ -24,8 +24,8 @@ void radix_sort(struct radix_item *v, size_t n)
 		for (size_t d = 1; d <= 256; d++)
 			count[d] += count[d - 1];
 		for (size_t i = 0; i < n; i++)
-			b[count[a[i].key >> shift & 0xff]++] = a[i];
-		struct radix_item *swap = a;
+			b[count[a[i] >> shift & 0xff]++] = a[i];
+		uint64_t *swap = a;
 		a = b;
 		b = swap;
 	}
@@ -34,11 +34,12 @@ void radix_sort(struct radix_item *v, size_t n)
 	free(tmp);
 }
 
-uint64_t radix_key_of(double v)
+uint32_t radix_key32_of(double v)
 {
-	uint64_t bits;
 	if (!(v > 0))
 		return 0;	/* 0, -0 and NaN first */
-	memcpy(&bits, &v, sizeof(bits));	/* IEEE 754: positive doubles order as their bits */
+	float f = (float)v;	/* rounding keeps the order, ties aside */
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof(bits));	/* IEEE 754: positive floats order as their bits */
 	return bits;
 }

@@ -1,18 +1,18 @@
-/* A radix sort of (64-bit key, index) pairs, ascending by key, equal keys
- * in index order (it is stable): the order of a million steps by start or
- * by weight in tens of milliseconds, where a comparison sort through pointers took
- * a tenth of a second or more. */
+/* A radix sort of 64-bit keys, ascending: the order of a million steps by
+ * start or by weight in milliseconds, where a comparison sort through
+ * pointers took a tenth of a second or more. A step's key is its value in
+ * the high 32 bits and its index in the low ones, so one array of 8 bytes
+ * a step is both the order and the keys. */
 #ifndef BUILDWALL_RADIX_H
 #define BUILDWALL_RADIX_H
 #include <stddef.h>
 #include <stdint.h>
 
-struct radix_item {
-	uint64_t key;
-	uint32_t index;
-};
-
-void radix_sort(struct radix_item *v, size_t n);
-/* The key of a double >= 0 that sorts as the double does. */
-uint64_t radix_key_of(double v);
+/* Sort by the bits from `low_bit` up. It is stable: keys whose lower bits
+ * are in order already (indexes, filled in index order) come out sorted by
+ * the whole key. */
+void radix_sort(uint64_t *v, size_t n, int low_bit);
+/* A 32-bit key of a double >= 0 that sorts as the double does, except
+ * that doubles this close together may share a key (float's precision). */
+uint32_t radix_key32_of(double v);
 #endif

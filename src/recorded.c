@@ -13,7 +13,7 @@ static long *steps_of_edges(const struct ninja_build *b, const struct timeline *
 		step_of[i] = -1;
 	for (size_t s = 0; s < tl->n; s++)
 		for (size_t o = 0; o < tl->steps[s].noutputs; o++) {
-			long e = ninja_edge_of(b, tl->steps[s].first[o].output);
+			long e = ninja_edge_of(b, step_line(tl, &tl->steps[s], o).output);
 			if (e >= 0)
 				step_of[e] = (long)s;
 		}
@@ -35,8 +35,8 @@ static long last_dep(const struct ninja_build *b, const long *step_of, const str
 		long cand = step_of[d];
 		if (cand < 0 && ninja_edge_is_phony(&b->edges[d]))
 			cand = last_dep(b, step_of, tl, d, start, seen, visit);
-		if (cand >= 0 && tl->steps[cand].end <= start + 1e-9 &&
-		    (best < 0 || tl->steps[cand].end > tl->steps[best].end))
+		if (cand >= 0 && step_end(tl, &tl->steps[cand]) <= start + 1e-9 &&
+		    (best < 0 || step_end(tl, &tl->steps[cand]) > step_end(tl, &tl->steps[best])))
 			best = cand;
 	}
 	return best;
@@ -50,14 +50,14 @@ static long slot_freed_by(const struct timeline *tl, double start, size_t self)
 	size_t lo = 0, hi = tl->n;	/* first step ending after start */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (tl->steps[mid].end <= start + 1e-9)
+		if (step_end(tl, &tl->steps[mid]) <= start + 1e-9)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	while (lo > 0 && lo - 1 == self)
 		lo--;
-	return lo > 0 && tl->steps[lo - 1].end >= start - 0.01 && lo - 1 != self ? (long)(lo - 1) : -1;
+	return lo > 0 && step_end(tl, &tl->steps[lo - 1]) >= start - 0.01 && lo - 1 != self ? (long)(lo - 1) : -1;
 }
 
 void recorded_analyze(const struct ninja_build *b, struct ninja_log *log, struct timeline *tl, struct recorded *r)
@@ -99,15 +99,15 @@ void recorded_analyze(const struct ninja_build *b, struct ninja_log *log, struct
 	while (cur >= 0 && r->nchain < tl->n) {
 		size_t k = r->nchain++;
 		r->chain[k] = (size_t)cur;
-		double start = tl->steps[cur].start;
-		long edge = ninja_edge_of(b, tl->steps[cur].first->output), dep = -1;
+		double start = step_start(tl, &tl->steps[cur]);
+		long edge = ninja_edge_of(b, step_line(tl, &tl->steps[cur], 0).output), dep = -1;
 		if (edge >= 0)
 			dep = last_dep(b, step_of, tl, (size_t)edge, start, seen, k + 1);
 		long slot = slot_freed_by(tl, start, (size_t)cur);
 		/* A slot wait only when every slot was busy until then. */
-		if (slot >= 0 && tl->steps[slot].running_at_end < tl->slots)
+		if (slot >= 0 && tl->steps[slot].running_at_end < (uint32_t)tl->slots)
 			slot = -1;
-		if (dep >= 0 && tl->steps[dep].end >= start - 0.01) {
+		if (dep >= 0 && step_end(tl, &tl->steps[dep]) >= start - 0.01) {
 			r->waited[k] = "dependency";
 			cur = dep;
 		} else if (slot >= 0) {

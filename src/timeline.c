@@ -9,29 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const step_kind_names[NKINDS] = { "kernel TU", "host TU", "compile", "link", "other" };
-
-static bool any_suffix(const char *s, size_t len, const char *const *suffixes)
+static bool any_suffix(const char *s, const char *const *suffixes)
 {
+	size_t len = strlen(s);
 	for (; *suffixes; suffixes++) {
 		size_t n = strlen(*suffixes);
 		if (len >= n && !memcmp(s + len - n, *suffixes, n))
 			return true;
 	}
 	return false;
-}
-
-static const char *const objects[] = { ".o", ".obj", NULL };
-static const char *const links[] = { ".so", ".a", ".lib", ".dll", ".dylib", ".pyd", ".exe", NULL };
-
-enum step_kind step_kind_of(const char *output)
-{
-	size_t len = strlen(output);
-	if (any_suffix(output, len, objects))
-		return KIND_COMPILE;
-	if (any_suffix(output, len, links) || strstr(output, ".so."))
-		return KIND_LINK;
-	return strchr(base_name(output), '.') ? KIND_OTHER : KIND_LINK;
 }
 
 /* -x cu, -x cuda, -x hip (or -xcu...) in a command: compiled as a GPU TU. */
@@ -51,14 +37,14 @@ enum step_kind step_kind_of_edge(const struct ninja_edge *e)
 	if (ninja_edge_is_phony(e))
 		return KIND_OTHER;
 	for (size_t i = 0; i < e->inputs.n; i++) {
-		size_t len = strlen(e->inputs.v[i]);
-		if (any_suffix(e->inputs.v[i], len, kernels))
+		if (any_suffix(e->inputs.v[i], kernels))
 			return KIND_KERNEL_TU;
-		if (any_suffix(e->inputs.v[i], len, hosts))
+		if (any_suffix(e->inputs.v[i], hosts))
 			return e->command && gpu_language(e->command) ? KIND_KERNEL_TU : KIND_HOST_TU;
 	}
-	return step_kind_of(e->outputs.v[0]);
+	return step_kind_of(e->outputs.v[0], strlen(e->outputs.v[0]));
 }
+
 
 void timeline_count_kinds(struct timeline *t)
 {
@@ -68,60 +54,58 @@ void timeline_count_kinds(struct timeline *t)
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct step *s = &t->steps[i];
-		t->by_kind[s->kind] += s->end - s->start;
+		t->by_kind[s->kind] += step_duration(t, s);
 		t->weighted_by_kind[s->kind] += s->weighted;
 		t->count_by_kind[s->kind]++;
 	}
 }
 
-static bool zero_length(const struct step *s)
+static bool zero_length(const struct log_entry *e)
 {
-	return s->end == s->start;
+	return e->end_ms == e->start_ms;
 }
 
-/* The steps by start, then end, then log order, each with its times in
- * its key (start ms << 32 | end ms): the sweeps below read the times from
- * this array in order instead of chasing a pointer per step across a
- * million of them. */
-static struct radix_item *sort_by_start(const struct timeline *t)
+/* The steps by start, then log order (which is end order: a build is a
+ * stretch whose ends do not fall), as keys of start ms << 32 | index: the
+ * sweeps below read the starts from this array in order instead of
+ * chasing a pointer per step across a million of them. */
+static uint64_t *sort_by_start(const struct timeline *t)
 {
-	struct radix_item *v = xmalloc((t->n ? t->n : 1) * sizeof(*v));
-	for (size_t i = 0; i < t->n; i++) {
-		const struct log_entry *e = t->steps[i].first;
-		v[i] = (struct radix_item){ (uint64_t)(uint32_t)e->start_ms << 32 | (uint32_t)e->end_ms, (uint32_t)i };
-	}
-	radix_sort(v, t->n);
+	uint64_t *v = xmalloc((t->n ? t->n : 1) * sizeof(*v));
+	for (size_t i = 0; i < t->n; i++)
+		v[i] = (uint64_t)step_entry(t, &t->steps[i])->start_ms << 32 | i;
+	radix_sort(v, t->n, 32);
 	return v;
 }
 
-static double start_of(const struct radix_item *r)
+static uint32_t index_of(uint64_t key)
 {
-	return (double)(r->key >> 32) / 1000.0;	/* as step.start: start_ms / 1000.0 */
+	return (uint32_t)key;
 }
 
-static double end_of(const struct radix_item *r)
+static double start_of(uint64_t key)
 {
-	return (double)(uint32_t)r->key / 1000.0;
+	return (double)(key >> 32) / 1000.0;	/* as step_start: start_ms / 1000.0 */
 }
 
 /* Ends in time order; at equal times a zero-length step's end comes after
  * the others' (its start must come first), then in log order. The log is
- * in end order already (a build is a stretch whose ends do not fall), so
- * only each run of equal ends is split: steps that took time, then the
- * zero-length ones. */
-static void sort_by_end(struct timeline *t, struct step **out)
+ * in end order already, so only each run of equal ends is split: steps
+ * that took time, then the zero-length ones. */
+static void sort_by_end(const struct timeline *t, uint32_t *out)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < t->n;) {
+		uint32_t end = step_entry(t, &t->steps[i])->end_ms;
 		size_t j = i;
-		while (j < t->n && t->steps[j].end == t->steps[i].end)
+		while (j < t->n && step_entry(t, &t->steps[j])->end_ms == end)
 			j++;
 		for (size_t m = i; m < j; m++)
-			if (!zero_length(&t->steps[m]))
-				out[k++] = &t->steps[m];
+			if (!zero_length(step_entry(t, &t->steps[m])))
+				out[k++] = (uint32_t)m;
 		for (size_t m = i; m < j; m++)
-			if (zero_length(&t->steps[m]))
-				out[k++] = &t->steps[m];
+			if (zero_length(step_entry(t, &t->steps[m])))
+				out[k++] = (uint32_t)m;
 		i = j;
 	}
 }
@@ -133,20 +117,20 @@ static void sort_by_end(struct timeline *t, struct step **out)
  * took time come first, so a finished step's slot is free at once, then
  * the starts, then the ends of zero-length steps, which so weigh 0. Also
  * the most steps that ran at once. */
-static void weigh(struct timeline *t, const struct radix_item *by_start)
+static void weigh(struct timeline *t, const uint64_t *by_start)
 {
-	struct step **by_end = xcalloc(t->n ? t->n : 1, sizeof(*by_end));
+	uint32_t *by_end = xmalloc((t->n ? t->n : 1) * sizeof(*by_end));
 	sort_by_end(t, by_end);
 	double w = 0, prev = 0;
 	long running = 0;
 	size_t si = 0, ei = 0;
 	while (ei < t->n) {
-		const struct step *next_end = by_end[ei];
-		double next_start = si < t->n ? start_of(&by_start[si]) : 0;
-		bool start = si < t->n && (next_start < next_end->end ||
-					   (next_start == next_end->end && zero_length(next_end)));
-		struct step *s = start ? &t->steps[by_start[si++].index] : by_end[ei++];
-		double now = start ? next_start : s->end;
+		struct step *next_end = &t->steps[by_end[ei]];
+		const struct log_entry *e = step_entry(t, next_end);
+		double next_start = si < t->n ? start_of(by_start[si]) : 0, end = e->end_ms / 1000.0;
+		bool start = si < t->n && (next_start < end || (next_start == end && zero_length(e)));
+		struct step *s = start ? &t->steps[index_of(by_start[si++])] : (ei++, next_end);
+		double now = start ? next_start : end;
 		if (running > 0)
 			w += (now - prev) / (double)running;
 		prev = now;
@@ -156,26 +140,27 @@ static void weigh(struct timeline *t, const struct radix_item *by_start)
 				t->slots = (int)running;
 		} else {
 			s->weighted = w - s->weighted;
-			s->running_at_end = (int)running--;
+			s->running_at_end = (uint32_t)running--;
 		}
 	}
 	free(by_end);
 }
 
 /* The lowest slot free at each step's start, in start order. */
-static void assign_slots(struct timeline *t, const struct radix_item *order)
+static void assign_slots(struct timeline *t, const uint64_t *order)
 {
 	struct heap running = { 0 }, free_slots = { 0 };	/* (end, slot), (slot, slot) */
 	size_t used = 0;
 	for (size_t i = 0; i < t->n; i++) {
-		double start = start_of(&order[i]);
+		double start = start_of(order[i]);
 		while (running.n && running.v[0].key <= start) {
 			size_t done = heap_pop(&running).value;
 			heap_push(&free_slots, (double)done, done);
 		}
 		size_t slot = free_slots.n ? heap_pop(&free_slots).value : used++;
-		t->steps[order[i].index].slot = (int)slot;
-		heap_push(&running, end_of(&order[i]), slot);
+		struct step *s = &t->steps[index_of(order[i])];
+		s->slot = (uint32_t)slot;
+		heap_push(&running, step_end(t, s), slot);
 	}
 	heap_free(&running);
 	heap_free(&free_slots);
@@ -187,11 +172,11 @@ static void fill_profile(struct timeline *t)
 		return;
 	double width = t->wall / TIMELINE_BUCKETS;
 	for (size_t i = 0; i < t->n; i++) {
-		const struct step *s = &t->steps[i];
-		int first = (int)(s->start / width), last = (int)(s->end / width);
+		double start = step_start(t, &t->steps[i]), end = step_end(t, &t->steps[i]);
+		int first = (int)(start / width), last = (int)(end / width);
 		for (int b = first; b <= last && b < TIMELINE_BUCKETS; b++) {
 			double lo = b * width, hi = lo + width;
-			double overlap = (s->end < hi ? s->end : hi) - (s->start > lo ? s->start : lo);
+			double overlap = (end < hi ? end : hi) - (start > lo ? start : lo);
 			if (overlap > 0)
 				t->profile[b] += overlap / width;
 		}
@@ -201,28 +186,20 @@ static void fill_profile(struct timeline *t)
 void timeline_build(const struct ninja_log *build, struct timeline *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->steps = xcalloc(build->n, sizeof(*t->steps));
+	t->log = build;
+	t->steps = xmalloc((build->n ? build->n : 1) * sizeof(*t->steps));
 	for (size_t i = 0; i < build->n; i++) {
 		const struct log_entry *e = &build->entries[i];
-		struct step *prev = t->n ? &t->steps[t->n - 1] : NULL;
-		/* ninja logs each output of an edge on its own line, one after
-		 * the other, with the same times and command hash. */
-		if (prev && prev->first[prev->noutputs - 1].start_ms == e->start_ms &&
-		    prev->first[prev->noutputs - 1].end_ms == e->end_ms && !strcmp(prev->first->hash, e->hash) &&
-		    prev->first + prev->noutputs == e) {
-			prev->noutputs++;
+		if (e->joins && t->n) {	/* another output of the edge before */
+			t->steps[t->n - 1].noutputs++;
 			continue;
 		}
-		t->steps[t->n++] = (struct step){ .first = e, .noutputs = 1, .start = e->start_ms / 1000.0,
-						  .end = e->end_ms / 1000.0, .kind = step_kind_of(e->output) };
+		t->steps[t->n++] = (struct step){ .first = (uint32_t)i, .noutputs = 1, .kind = e->kind };
+		if (e->end_ms / 1000.0 > t->wall)
+			t->wall = e->end_ms / 1000.0;
+		t->busy += (e->end_ms - e->start_ms) / 1000.0;
 	}
-	for (size_t i = 0; i < t->n; i++) {
-		const struct step *s = &t->steps[i];
-		if (s->end > t->wall)
-			t->wall = s->end;
-		t->busy += s->end - s->start;
-	}
-	struct radix_item *by_start = sort_by_start(t);
+	uint64_t *by_start = sort_by_start(t);
 	weigh(t, by_start);
 	timeline_count_kinds(t);
 	assign_slots(t, by_start);

@@ -55,7 +55,7 @@ static void keep_if_complete(struct ninja_log *build, bool rewritten, void *ctx)
 	for (size_t i = 0; i < r->b->n; i++)
 		if (r->needed[i] && isnan(row[i]))
 			return;	/* a partial rebuild: not a baseline */
-	long first = build->entries[0].start_ms, last = build->entries[0].end_ms;
+	uint32_t first = build->entries[0].start_ms, last = build->entries[0].end_ms;
 	for (size_t i = 0; i < build->n; i++) {
 		first = build->entries[i].start_ms < first ? build->entries[i].start_ms : first;
 		last = build->entries[i].end_ms > last ? build->entries[i].end_ms : last;
@@ -73,7 +73,7 @@ size_t durations_from_recent_builds(const char *dir, const struct ninja_build *b
 	r.walls = xcalloc(max_builds, sizeof(double));
 	char *path = xasprintf("%s/.ninja_log", dir);
 	*err = NULL;
-	ninja_log_each(path, keep_if_complete, &r, err);
+	ninja_log_each(path, true, keep_if_complete, &r, err);
 	free(path);
 	double *column = xcalloc(max_builds, sizeof(double));
 	for (size_t i = 0; i < b->n; i++) {
@@ -254,8 +254,8 @@ void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, co
 	double sxy = 0, sxx = 0, conc = 0;
 	for (size_t s = 0; s < tl.n; s++) {
 		const struct step *st = &tl.steps[s];
-		long e = ninja_edge_of(b, st->first->output);
-		double d = st->end - st->start, t = e >= 0 ? isolated[e] : NAN;
+		long e = ninja_edge_of(b, step_line(&tl, st, 0).output);
+		double d = step_duration(&tl, st), t = e >= 0 ? isolated[e] : NAN;
 		if (e < 0 || isnan(t) || t <= 0 || d <= 0 || st->weighted <= 0)
 			continue;
 		double concurrency = d / st->weighted;

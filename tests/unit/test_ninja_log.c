@@ -7,6 +7,7 @@ static char *err;
 
 static long duration(struct ninja_log *log, const char *output)
 {
+	ninja_log_load_names(log);	/* read_build holds none */
 	const struct log_entry *e = ninja_log_find(log, output);
 	assert_non_null(e);
 	return e->end_ms - e->start_ms;
@@ -23,8 +24,9 @@ static void test_latest_of_three_builds(void **state)
 	assert_int_equal(duration(&log, "pybind.o"), 67493 - 29379);
 	assert_int_equal(duration(&log, "kern_000.cuda.o"), 7456 - 1);
 	assert_int_equal(duration(&log, "aiter_like_module.so"), 67877 - 67493);
-	assert_string_equal(log.entries[0].output, "kern_001.cuda.o");
-	assert_string_equal(log.entries[10].hash, "b5e8368d1e3fa3c");
+	assert_string_equal(log.names[0].output, "kern_001.cuda.o");
+	assert_string_equal(log.names[10].hash, "b5e8368d1e3fa3c");
+	assert_int_equal(log.names[10].hash_len, 15);
 	ninja_log_free(&log);
 
 	assert_true(ninja_log_read_latest(FIXTURE("ninja/cuda_sm80_sm90_ninja_log_after_run1"), &log, &err));
@@ -123,7 +125,9 @@ static void test_recompacted(void **state)
 	ninja_log_free(&log);
 	assert_true(ninja_log_read_build(path, 1, &log, &n, &err));
 	assert_int_equal(log.n, 1);
-	assert_string_equal(log.entries[0].output, "a.o");
+	assert_null(log.names);	/* read again from the file, line by line */
+	assert_string_equal(ninja_log_line(&log, 0).output, "a.o");
+	assert_string_equal(ninja_log_line(&log, 0).hash, "0a");
 	ninja_log_free(&log);
 	unlink(path);
 	free(path);
@@ -154,6 +158,8 @@ static void test_corrupt(void **state)
 	expect_error("# ninja log v99\n", ":1: .ninja_log version 99 is not supported");
 	expect_error("# ninja log v5\n0\t100\t5\ta.o\n", ":2: malformed");
 	expect_error("# ninja log v5\n200\t100\t5\ta.o\tab\n", ":2: step ends (100 ms) before it starts (200 ms)");
+	expect_error("# ninja log v5\n0\t4294967296\t5\ta.o\tab\n", ":2: step ends 4294967296 ms into its build, past 2^32 ms");
+	expect_error("# ninja log v5\n0\t99999999999999999999\t5\ta.o\tab\n", ":2: malformed");
 }
 
 /* ninja writes an output's name raw: a tab in it stays part of the name. */
@@ -165,8 +171,14 @@ static void test_tab_in_name(void **state)
 	assert_true(ninja_log_read_latest(path, &log, &err));
 	assert_null(err);
 	assert_int_equal(log.n, 1);
-	assert_string_equal(log.entries[0].output, "dir\tx/a b.o");
-	assert_string_equal(log.entries[0].hash, "ab12");
+	assert_string_equal(log.names[0].output, "dir\tx/a b.o");
+	assert_string_equal(log.names[0].hash, "ab12");
+	ninja_log_free(&log);
+	/* the same, read again from the file */
+	assert_true(ninja_log_read_build(path, 0, &log, NULL, &err));
+	assert_string_equal(ninja_log_line(&log, 0).output, "dir\tx/a b.o");
+	assert_int_equal(ninja_log_line(&log, 0).output_len, 11);
+	assert_string_equal(ninja_log_line(&log, 0).hash, "ab12");
 	ninja_log_free(&log);
 	unlink(path);
 	free(path);

@@ -28,17 +28,17 @@ static void test_critical_path_and_chain(void **state)
 	recorded_analyze(&b, &log, &tl, &r);
 	/* The longest chain: gen.h -> a.o -> prog, 5.5 s. */
 	assert_int_equal(r.ncritical, 3);
-	assert_string_equal(tl.steps[r.critical[0]].first->output, "gen.h");
-	assert_string_equal(tl.steps[r.critical[1]].first->output, "a.o");
-	assert_string_equal(tl.steps[r.critical[2]].first->output, "prog");
+	assert_string_equal(step_line(&tl, &tl.steps[r.critical[0]], 0).output, "gen.h");
+	assert_string_equal(step_line(&tl, &tl.steps[r.critical[1]], 0).output, "a.o");
+	assert_string_equal(step_line(&tl, &tl.steps[r.critical[2]], 0).output, "prog");
 	assert_true(r.critical_s > 5.49 && r.critical_s < 5.51);
 	/* Recorded: prog waited for a.o, which waited for gen.h. */
 	assert_int_equal(r.nchain, 3);
-	assert_string_equal(tl.steps[r.chain[0]].first->output, "prog");
+	assert_string_equal(step_line(&tl, &tl.steps[r.chain[0]], 0).output, "prog");
 	assert_string_equal(r.waited[0], "dependency");
-	assert_string_equal(tl.steps[r.chain[1]].first->output, "a.o");
+	assert_string_equal(step_line(&tl, &tl.steps[r.chain[1]], 0).output, "a.o");
 	assert_string_equal(r.waited[1], "dependency");
-	assert_string_equal(tl.steps[r.chain[2]].first->output, "gen.h");
+	assert_string_equal(step_line(&tl, &tl.steps[r.chain[2]], 0).output, "gen.h");
 	assert_null(r.waited[2]);
 	/* Kinds from the sources: host TUs, the link, the generator. */
 	assert_int_equal(tl.count_by_kind[KIND_HOST_TU], 3);
