@@ -283,6 +283,8 @@ static char *add_line(struct scan *s, long lineno, uint64_t off, const char *lin
 		emit(s);	/* end times fell: a new run began */
 	if (!cur->n)
 		cur->first_line = lineno;
+	if (cur->n == UINT32_MAX)	/* steps name their first line in 32 bits: 400 GB of one build */
+		return xasprintf("%s:%ld: more than 2^32 lines in one build", s->name, lineno);
 	reserve(cur, &s->alloc, s->names);
 	bool joins = same_edge(cur, f.start, f.end) && f.hash_len == s->prev_hash_len &&
 		     !memcmp(f.hash, s->prev_hash, f.hash_len);
