@@ -287,12 +287,13 @@ static char *add_line(struct scan *s, long lineno, uint64_t off, const char *lin
 		return xasprintf("%s:%ld: more than 2^32 lines in one build", s->name, lineno);
 	reserve(cur, &s->alloc, s->names);
 	bool joins = same_edge(cur, f.start, f.end) && f.hash_len == s->prev_hash_len &&
-		     !memcmp(f.hash, s->prev_hash, f.hash_len);
+		     (!f.hash_len || !memcmp(f.hash, s->prev_hash, f.hash_len));
 	if (f.hash_len > s->prev_hash_cap) {
 		s->prev_hash_cap = 2 * f.hash_len;
 		s->prev_hash = xrealloc(s->prev_hash, s->prev_hash_cap);
 	}
-	memcpy(s->prev_hash, f.hash, f.hash_len);
+	if (f.hash_len)	/* an empty hash: no buffer yet, maybe */
+		memcpy(s->prev_hash, f.hash, f.hash_len);
 	s->prev_hash_len = f.hash_len;
 	if (s->names)
 		cur->names[cur->n] = name_copy(&cur->strings, f.output, f.output_len, f.hash, f.hash_len);

@@ -184,10 +184,30 @@ static void test_tab_in_name(void **state)
 	free(path);
 }
 
+/* An empty hash is a hash: two lines with it and the same times are one
+ * edge's outputs (the fuzzer's find: the first empty hash has no buffer). */
+static void test_empty_hash(void **state)
+{
+	(void)state;
+	struct ninja_log log;
+	char *path = write_temp("# ninja log v5\n0\t100\t5\ta.o\t\n0\t100\t5\ta.h\t\n0\t100\t5\tb.o\tx\n");
+	assert_true(ninja_log_read_build(path, 0, &log, NULL, &err));
+	assert_int_equal(log.n, 3);
+	assert_false(log.entries[0].joins);
+	assert_true(log.entries[1].joins);
+	assert_false(log.entries[2].joins);
+	assert_string_equal(ninja_log_line(&log, 1).output, "a.h");
+	assert_string_equal(ninja_log_line(&log, 1).hash, "");
+	ninja_log_free(&log);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_latest_of_three_builds),
+		cmocka_unit_test(test_empty_hash),
 		cmocka_unit_test(test_v7_torch211),
 		cmocka_unit_test(test_v6_cut_off_and_empty),
 		cmocka_unit_test(test_corrupt),
