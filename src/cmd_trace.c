@@ -589,8 +589,8 @@ static void render_json(const struct trace_cmd *c)
 		for (size_t k = 0; k < ps->nphases; k++)
 			json_array_append_new(phases, json_build("{s:s, s:o}", "name", ps->phases[k].name, "seconds",
 								 json_us(ps->phases[k].us)));
-		json_array_append_new(passes, json_build("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
-							 ps->name, "tus", (json_int_t)ps->tus, "total_s",
+		json_array_append_new(passes, json_build("{s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+							 json_name(ps->name), "tus", (json_int_t)ps->tus, "total_s",
 							 json_us(ps->total_us), "front_end_s", json_us(ps->front_end_us),
 							 "backend_s", json_us(ps->backend_us), "headers_s",
 							 json_us(ps->source_us), "frameworks_s", json_us(heavy_us(c, p)),
@@ -602,8 +602,9 @@ static void render_json(const struct trace_cmd *c)
 		const struct trace_tu *tu = &m->tus[i];
 		if (!pass_shown(c, tu->pass))
 			continue;
-		json_t *row = json_build("{s:s, s:s, s:o, s:o, s:o, s:o}", "tu", tu->tu, "pass", tu->pass, "file",
-					 c->files_mode ? json_string(tu->file) : json_null(), "total_s", json_us(tu->total_us),
+		json_t *row = json_build("{s:o, s:o, s:o, s:o, s:o, s:o}", "tu", json_name(tu->tu), "pass",
+					 json_name(tu->pass), "file", json_name(c->files_mode ? tu->file : NULL),
+					 "total_s", json_us(tu->total_us),
 					 "front_end_s", json_us(tu->front_end_us), "backend_s", json_us(tu->backend_us));
 		size_t index;
 		const struct trace_probe_tu *t = c->files_mode ? NULL : probed(c, tu->tu, &index);
@@ -620,7 +621,7 @@ static void render_json(const struct trace_cmd *c)
 		json_t *bd = json_array();
 		for (size_t p = 0; !tu->failed && p < tu->bd.n; p++)
 			json_array_append_new(bd, json_pass_breakdown(&tu->bd.passes[p]));
-		json_array_append_new(untraced, json_build("{s:s, s:s, s:s, s:o}", "tu", tu->name, "compiler", "gcc", "why",
+		json_array_append_new(untraced, json_build("{s:o, s:s, s:s, s:o}", "tu", json_name(tu->name), "compiler", "gcc", "why",
 							   "gcc writes no time trace: phases from -ftime-report", "passes", bd));
 	}
 	json_t *result = json_build("{s:s, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "mode",
@@ -639,7 +640,7 @@ static void render_json(const struct trace_cmd *c)
 			if (!pass_shown_arch(c, tu->kernels.v[k].arch))
 				continue;
 			json_t *o = json_kernel(&tu->kernels.v[k]);
-			json_object_set_new(o, "tu", json_string(tu->name));
+			json_object_set_new(o, "tu", json_name(tu->name));
 			json_array_append_new(kernels, o);
 		}
 	}

@@ -1,4 +1,5 @@
 #include "out_json.h"
+#include "json_stream.h"
 #include "kernel_facts.h"
 #include "outfile.h"
 #include "passes.h"
@@ -40,6 +41,16 @@ json_t *json_seconds(double s)
 	if (isnan(s))
 		return json_null();
 	return json_real(round(s * 1000) / 1000);
+}
+
+json_t *json_name(const char *s)
+{
+	if (!s)
+		return json_null();
+	char *repaired = utf8_repaired(s);
+	json_t *v = json_string(repaired);
+	free(repaired);
+	return v;
 }
 
 json_t *json_summary(struct summary s)

@@ -22,6 +22,10 @@ json_t *json_document(const char *command, const char *build_dir, size_t failure
 json_t *json_build(const char *fmt, ...);
 /* Seconds rounded to the millisecond; NaN becomes null. */
 json_t *json_seconds(double s);
+/* A name from the command line or the file system (a TU, a path), which
+ * need not be UTF-8: U+FFFD where it is not (jansson refuses it); NULL
+ * becomes null. */
+json_t *json_name(const char *s);
 /* {min, median, max, spread} of repeated measurements in seconds. */
 json_t *json_summary(struct summary s);
 void json_print(json_t *doc);

@@ -51,6 +51,10 @@ check "nothing read from it" [ "$(json "$T/out" '(d["inputs"]["traces"], d["inpu
 printf '{"traceEvents":[{"ph":"X","name":"Source","ts":1,"dur":5,"pid":1,"tid":1,"args":{"detail":"/x/caf\351.h"}}]}' >"$T/latin1.json"
 run 0 "a header path that is not UTF-8" "$BW" trace "$T/latin1.json" --json
 check "its name reads back with U+FFFD" [ "$(json "$T/out" '[h["name"] for h in d["headers"]] == ["/x/caf\ufffd.h"]')" = True ]
+latin1_file=$(printf '%s/caf\351.json' "$T")
+cp "$T/latin1.json" "$latin1_file"
+run 0 "a trace whose file name is not UTF-8" "$BW" trace "$latin1_file" --json
+check "its TU and file read back with U+FFFD" [ "$(json "$T/out" '[(t["tu"].endswith("caf\ufffd.json"), t["file"].endswith("caf\ufffd.json")) for t in d["tus"]]')" = "[(True, True)]" ]
 run 2 "--pass wants host, device or an arch" "$BW" trace "$T/traces" --pass gpu
 one_line "$T/err" "bad --pass: one line"
 run 2 "a missing trace file" "$BW" trace "$T/nothing.json"
