@@ -347,15 +347,21 @@ char *ninja_log_scan(FILE *f, const char *name, bool names, ninja_log_visit visi
 	return err;	/* an empty file is a log with no builds yet */
 }
 
-bool ninja_log_each(const char *path, bool names, ninja_log_visit visit, void *ctx, char **err)
+/* NULL when the log cannot be opened: *err NULL when it does not exist. */
+static FILE *open_log(const char *path, char **err)
 {
 	*err = NULL;
 	FILE *f = fopen(path, "r");
-	if (!f) {
-		if (errno != ENOENT)
-			*err = xasprintf("%s: %s", path, strerror(errno));
+	if (!f && errno != ENOENT)
+		*err = xasprintf("%s: %s", path, strerror(errno));
+	return f;
+}
+
+bool ninja_log_each(const char *path, bool names, ninja_log_visit visit, void *ctx, char **err)
+{
+	FILE *f = open_log(path, err);
+	if (!f)
 		return false;
-	}
 	*err = ninja_log_scan(f, path, names, visit, ctx);
 	fclose(f);
 	return !*err;
@@ -399,14 +405,9 @@ bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, lo
 {
 	struct ring r = { .keep = (size_t)back + 1 };
 	memset(log, 0, sizeof(*log));
-	*err = NULL;
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		if (errno != ENOENT)
-			*err = xasprintf("%s: %s", path, strerror(errno));
-	} else {
+	FILE *f = open_log(path, err);
+	if (f)
 		*err = ninja_log_scan(f, path, false, keep_build, &r);
-	}
 	if (nbuilds)
 		*nbuilds = r.total;
 	log->version = r.version;

@@ -11,12 +11,9 @@
 
 static bool any_suffix(const char *s, const char *const *suffixes)
 {
-	size_t len = strlen(s);
-	for (; *suffixes; suffixes++) {
-		size_t n = strlen(*suffixes);
-		if (len >= n && !memcmp(s + len - n, *suffixes, n))
+	for (; *suffixes; suffixes++)
+		if (has_suffix(s, *suffixes))
 			return true;
-	}
 	return false;
 }
 
