@@ -125,17 +125,28 @@ static void read_clang_header(struct parser *ps, const char *line)
 	}
 }
 
+/* Longer than any compile; a bound keeps every sum of phases finite. */
+#define SECONDS_MAX 1e7
+
 /* Read `ncols` value columns, each a number and an optional "(12.3%)";
- * the one at wall_col goes to *wall. Advances *pp past them. */
+ * the one at wall_col goes to *wall. Advances *pp past them. A column is
+ * plain decimal seconds: strtod would also take "inf", "nan", hex and
+ * signs, which no compiler prints, so those lines are not rows. */
 static bool read_columns(char **pp, int ncols, int wall_col, double *wall)
 {
 	char *p = *pp;
 	*wall = NAN;
 	for (int col = 0; col < ncols; col++) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!(*p >= '0' && *p <= '9') && !(*p == '.' && p[1] >= '0' && p[1] <= '9'))
+			return false;
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+			return false;
 		char *end;
 		errno = 0;
 		double v = strtod(p, &end);
-		if (end == p || errno)
+		if (errno || !(v <= SECONDS_MAX))
 			return false;
 		if (col == wall_col)
 			*wall = v;

@@ -203,6 +203,29 @@ static void test_empty_hash(void **state)
 	free(path);
 }
 
+static void read_line_0(void *log)
+{
+	ninja_log_line(log, 0);
+}
+
+/* A log written over in place between the read and the re-read of a name
+ * (same inode, so the held file sees it): exit 2, not another step's name. */
+static void test_changed_under_us(void **state)
+{
+	(void)state;
+	struct ninja_log log;
+	char *path = write_temp("# ninja log v5\n0\t100\t5\ta.o\tab\n");
+	assert_true(ninja_log_read_build(path, 0, &log, NULL, &err));
+	FILE *f = fopen(path, "r+");
+	assert_non_null(f);
+	fputs("# ninja log v5\n0\t900\t5\tz.o\tab\n", f);
+	fclose(f);
+	expect_exit(read_line_0, &log, 2, "changed while buildwall read it (the line at byte 15 is not what it was)");
+	ninja_log_free(&log);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_tab_in_name),
 		cmocka_unit_test(test_builds_back),
 		cmocka_unit_test(test_recompacted),
+		cmocka_unit_test(test_changed_under_us),
 	};
 	return cmocka_run_group_tests_name("ninja_log", tests, NULL, NULL);
 }

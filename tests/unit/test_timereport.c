@@ -168,6 +168,41 @@ static void test_missing_and_garbage(void **state)
 	free(path);
 }
 
+/* strtod takes "inf", "nan", hex and signs; no compiler prints them, so
+ * such a row is not read, and huge values cannot add up to infinity. */
+static void test_not_a_number(void **state)
+{
+	(void)state;
+	struct time_report r;
+	char *path = write_temp("Time variable      usr           sys          wall           GGC\n"
+				" phase setup      :   0.00 (  0%)   0.00 (  0%)   4e6 (  0%)  1k (  0%)\n"
+				" phase parsing    :   1.00 ( 50%)   0.00 (  0%)   4e6 ( 50%)  1k (  0%)\n"
+				" phase lang. deferred : 0.00 ( 0%)  0.00 ( 0%)   1e308 ( 0%)  1k ( 0%)\n"
+				" phase opt and generate : 0.00 ( 0%) 0.00 ( 0%)  inf ( 0%)  1k ( 0%)\n"
+				" template instantiation : 0.00 ( 0%) 0.00 ( 0%)  nan ( 0%)  1k ( 0%)\n"
+				" name lookup      :   0.00 (  0%)   0.00 (  0%)  0x1p3 (  0%)  1k (  0%)\n"
+				" overload resolution : 0.00 ( 0%)  0.00 ( 0%)  -2.00 ( 0%)  1k ( 0%)\n"
+				" TOTAL            :   1.00         0.00        8e6            1k\n"
+				"\n===---===\n  Clang time report\n===---===\n"
+				"   ---User Time---   ---Wall Time---  --- Name ---\n"
+				"   0.1 ( 50.0%)   infinity ( 50.0%)  Front end\n"
+				"   0.1 ( 50.0%)   0.25 ( 50.0%)  Optimizer\n"
+				"   0.2 (100.0%)   0.50 (100.0%)  Total\n");
+	assert_null(timereport_read(path, &r));
+	assert_int_equal(r.n, 2);
+	SECONDS(r.groups[0].phase[PHASE_FRONT_END], 8e6);
+	SECONDS(r.groups[0].phase[PHASE_CODEGEN], 0);
+	assert_true(isnan(r.groups[0].template_instantiation));
+	SECONDS(r.groups[0].total, 8e6);
+	assert_int_equal(r.groups[0].nheaviest, 0);
+	SECONDS(r.groups[1].phase[PHASE_FRONT_END], 0);
+	SECONDS(r.groups[1].phase[PHASE_OPTIMIZER], 0.25);
+	SECONDS(r.groups[1].total, 0.5);
+	time_report_free(&r);
+	unlink(path);
+	free(path);
+}
+
 static void test_nvcc_time_csv(void **state)
 {
 	(void)state;
@@ -234,7 +269,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clang19_formula), cmocka_unit_test(test_clang22_labeled),
 		cmocka_unit_test(test_clang15_19_hipcc), cmocka_unit_test(test_gcc),
-		cmocka_unit_test(test_missing_and_garbage), cmocka_unit_test(test_nvcc_time_csv),
+		cmocka_unit_test(test_missing_and_garbage), cmocka_unit_test(test_not_a_number),
+		cmocka_unit_test(test_nvcc_time_csv),
 		cmocka_unit_test(test_nvcc_trace),
 	};
 	return cmocka_run_group_tests_name("timereport", tests, NULL, NULL);
