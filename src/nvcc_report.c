@@ -1,10 +1,10 @@
 #define _GNU_SOURCE
 #include "nvcc_report.h"
 
+#include "trace_scan.h"
 #include "util.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,77 +129,102 @@ static struct nvcc_device_phases *arch_slot(struct nvcc_trace *t, const char *ar
 	return d;
 }
 
+/* What the one pass keeps: the threads that name an arch, and the events
+ * of the phases (thread names may come after the events they name). */
 struct thread_arch {
-	json_int_t pid, tid;
+	long long pid, tid;
 	char *arch;
 };
+
+struct phase_event {
+	long long pid, tid;
+	int slot;	/* a phase, or NPHASES for ptxas */
+	double seconds;
+};
+
+struct trace_read {
+	struct thread_arch *threads;
+	size_t nthreads;
+	struct phase_event *events;
+	size_t nevents, events_cap;
+};
+
+static const struct {
+	const char *event;
+	int slot;
+} phase_events[] = {
+	{ "CUDA C++ Front-End", PHASE_FRONT_END }, { "Generating NVVM IR", PHASE_IR_GEN },
+	{ "NVVM Optimizer", PHASE_OPTIMIZER }, { "NVVM CodeGen", PHASE_CODEGEN },
+	{ "Total PTXAS Time", NPHASES },	/* ptxas, apart */
+};
+
+static void on_trace_event(const struct trace_event *e, void *ctx)
+{
+	struct trace_read *r = ctx;
+	if (e->ph == 'M' && trace_str_is(e->name, "thread_name") && e->arg_name.s) {
+		char *name = xstrndup(e->arg_name.s, e->arg_name.len);
+		char *arch = arch_of_thread(name);
+		free(name);
+		if (!arch)
+			return;
+		r->threads = xrealloc(r->threads, (r->nthreads + 1) * sizeof(*r->threads));
+		r->threads[r->nthreads++] = (struct thread_arch){ e->pid, e->tid, arch };
+		return;
+	}
+	if (e->ph != 'X')
+		return;
+	for (size_t m = 0; m < sizeof(phase_events) / sizeof(phase_events[0]); m++) {
+		if (!trace_str_is(e->name, phase_events[m].event))
+			continue;
+		/* A duration is microseconds, at most a day's worth: sums stay finite. */
+		double us = e->dur > 0 ? fmin(e->dur, 86400e6) : 0;
+		if (r->nevents == r->events_cap) {
+			r->events_cap = r->events_cap ? 2 * r->events_cap : 16;
+			r->events = xrealloc(r->events, r->events_cap * sizeof(*r->events));
+		}
+		r->events[r->nevents++] = (struct phase_event){ e->pid, e->tid, phase_events[m].slot, us / 1e6 };
+		return;
+	}
+}
 
 char *nvcc_trace_read(const char *path, struct nvcc_trace *t)
 {
 	*t = (struct nvcc_trace){ 0 };
-	json_error_t jerr;
-	json_t *doc = json_load_file(path, 0, &jerr);
-	if (!doc)
-		return xasprintf("%d:%d: %s", jerr.line, jerr.column, jerr.text);
-	json_t *events = json_is_object(doc) ? json_object_get(doc, "traceEvents") : doc;
-	if (!json_is_array(events)) {
-		json_decref(doc);
-		return xstrdup("1: not a Chrome trace (no traceEvents array)");
+	struct trace_read r = { 0 };
+	struct trace_scan_info info = { 0 };
+	char *err = NULL;
+	switch (trace_scan_file(path, on_trace_event, &r, &info)) {
+	case TRACE_SCAN_OK:
+		break;
+	case TRACE_SCAN_NOT_TRACE:
+		err = xstrdup("1: not a Chrome trace (no traceEvents array)");
+		break;
+	case TRACE_SCAN_MALFORMED:
+		err = xasprintf("%ld:%ld: %s", info.line, info.column, info.error);
+		break;
+	case TRACE_SCAN_UNREADABLE:
+		err = xasprintf("1: cannot read it: %s", info.error);
+		break;
 	}
-	/* First the thread names, which carry the arch, then the events. */
-	struct thread_arch *threads = NULL;
-	size_t nthreads = 0, i;
-	json_t *ev;
-	json_array_foreach(events, i, ev) {
-		const char *ph = json_string_value(json_object_get(ev, "ph"));
-		const char *name = json_string_value(json_object_get(ev, "name"));
-		if (!ph || !name || strcmp(ph, "M") || strcmp(name, "thread_name"))
-			continue;
-		const char *thread = json_string_value(json_object_get(json_object_get(ev, "args"), "name"));
-		char *arch = thread ? arch_of_thread(thread) : NULL;
-		if (!arch)
-			continue;
-		threads = xrealloc(threads, (nthreads + 1) * sizeof(*threads));
-		threads[nthreads++] = (struct thread_arch){ json_integer_value(json_object_get(ev, "pid")),
-							    json_integer_value(json_object_get(ev, "tid")), arch };
-	}
-	static const struct {
-		const char *event;
-		enum phase phase;
-	} map[] = {
-		{ "CUDA C++ Front-End", PHASE_FRONT_END }, { "Generating NVVM IR", PHASE_IR_GEN },
-		{ "NVVM Optimizer", PHASE_OPTIMIZER }, { "NVVM CodeGen", PHASE_CODEGEN },
-		{ "Total PTXAS Time", NPHASES },	/* ptxas, apart */
-	};
-	json_array_foreach(events, i, ev) {
-		const char *ph = json_string_value(json_object_get(ev, "ph"));
-		const char *name = json_string_value(json_object_get(ev, "name"));
-		if (!ph || !name || strcmp(ph, "X"))
-			continue;
-		size_t m;
-		for (m = 0; m < sizeof(map) / sizeof(map[0]) && strcmp(map[m].event, name); m++)
-			;
-		if (m == sizeof(map) / sizeof(map[0]))
-			continue;
-		json_int_t pid = json_integer_value(json_object_get(ev, "pid"));
-		json_int_t tid = json_integer_value(json_object_get(ev, "tid"));
-		for (size_t k = 0; k < nthreads; k++) {
-			if (threads[k].pid != pid || threads[k].tid != tid)
+	for (size_t i = 0; !err && i < r.nevents; i++) {
+		const struct phase_event *ev = &r.events[i];
+		for (size_t k = 0; k < r.nthreads; k++) {
+			if (r.threads[k].pid != ev->pid || r.threads[k].tid != ev->tid)
 				continue;
-			struct nvcc_device_phases *d = arch_slot(t, threads[k].arch);
-			double s = json_number_value(json_object_get(ev, "dur")) / 1e6;
-			if (map[m].phase == NPHASES)
-				d->ptxas += s;
+			struct nvcc_device_phases *d = arch_slot(t, r.threads[k].arch);
+			if (ev->slot == NPHASES)
+				d->ptxas += ev->seconds;
 			else
-				d->cicc[map[m].phase] += s;
+				d->cicc[ev->slot] += ev->seconds;
 			break;
 		}
 	}
-	for (size_t k = 0; k < nthreads; k++)
-		free(threads[k].arch);
-	free(threads);
-	json_decref(doc);
-	return NULL;
+	for (size_t k = 0; k < r.nthreads; k++)
+		free(r.threads[k].arch);
+	free(r.threads);
+	free(r.events);
+	free(info.error);
+	return err;
 }
 
 void nvcc_trace_free(struct nvcc_trace *t)

@@ -45,7 +45,8 @@ struct nvcc_trace {
 	size_t n;
 };
 
-/* Read a -fdevice-time-trace file. Returns NULL, or "LINE:COLUMN: what". */
+/* Read a -fdevice-time-trace file, streamed (trace_scan). Returns NULL, or
+ * "LINE[:COLUMN]: what". */
 char *nvcc_trace_read(const char *path, struct nvcc_trace *t);
 void nvcc_trace_free(struct nvcc_trace *t);
 /* sm_80 and compute_80 name the same arch: the number after the '_'. */

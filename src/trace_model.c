@@ -378,12 +378,6 @@ static void add_span(struct file_scan *f, int64_t ts, int64_t dur, uint32_t str,
 	f->spans[f->nspans++] = (struct span){ ts, dur < 0 ? 0 : dur, str, proc_of(f, pid), (uint8_t)kind };
 }
 
-static bool str_is(struct trace_str s, const char *word)
-{
-	size_t n = strlen(word);
-	return s.len == n && !memcmp(s.s, word, n);
-}
-
 /* What matches a 'b' event to its 'e': the listed kind, or for another
  * name (an nvcc tool's) its string id past the list. */
 static uint32_t span_name(struct file_scan *f, size_t kind, struct trace_str name)
@@ -397,7 +391,7 @@ static void on_event(const struct trace_event *e, void *ctx)
 	if (!e->name.s)
 		return;
 	if (e->ph == 'M') {
-		bool process = str_is(e->name, "process_name"), thread = str_is(e->name, "thread_name");
+		bool process = trace_str_is(e->name, "process_name"), thread = trace_str_is(e->name, "thread_name");
 		if ((process || thread) && e->arg_name.s) {
 			uint32_t proc = proc_of(f, e->pid);	/* it may move f->procs */
 			struct proc_names *p = &f->procs[proc];
@@ -464,7 +458,7 @@ static bool is_nvcc_tool_name(struct trace_str s)
 		return true;
 	static const char *const tools[] = { "cicc", "ptxas", "cudafe++", "fatbinary", "nvlink" };
 	for (size_t i = 0; i < sizeof(tools) / sizeof(*tools); i++)
-		if (str_is(s, tools[i]))
+		if (trace_str_is(s, tools[i]))
 			return true;
 	return false;
 }
@@ -478,7 +472,7 @@ static char *nvcc_pass(const struct file_scan *f, const struct proc_names *p)
 	struct trace_str thread = p->thread == UINT32_MAX ? (struct trace_str){ "", 0 } : f->strs[p->thread];
 	const char *open = memchr(thread.s, '[', thread.len);
 	const char *close = open ? memchr(open, ']', thread.len - (size_t)(open - thread.s)) : NULL;
-	bool device_tool = str_is(process, "cicc") || str_is(process, "ptxas") ||
+	bool device_tool = trace_str_is(process, "cicc") || trace_str_is(process, "ptxas") ||
 			   (process.len > 18 && !memcmp(process.s, "gcc (preprocessing", 18));
 	if (!device_tool || !close)
 		return xstrdup("host");

@@ -388,6 +388,12 @@ static void read_args(struct scanner *s, struct trace_event *e)
 	}
 }
 
+bool trace_str_is(struct trace_str s, const char *word)
+{
+	size_t n = strlen(word);
+	return s.s && s.len == n && !memcmp(s.s, word, n);
+}
+
 long long trace_integer(double v, long long limit)
 {
 	if (!(v == v))

@@ -30,6 +30,9 @@ struct trace_event {
  * JSON may hold any number, a conversion must not overflow. */
 long long trace_integer(double v, long long limit);
 
+/* s is the string `word` (an absent string is no word). */
+bool trace_str_is(struct trace_str s, const char *word);
+
 typedef void (*trace_event_fn)(const struct trace_event *e, void *ctx);
 
 enum trace_scan_result {

@@ -262,6 +262,26 @@ static void test_nvcc_trace(void **state)
 	free(err);
 	unlink(path);
 	free(path);
+	/* A thread named after its events still names them; a huge duration
+	 * stays a number. */
+	path = write_temp("[{\"ph\":\"X\",\"name\":\"NVVM Optimizer\",\"pid\":3,\"tid\":4,\"ts\":0,\"dur\":250000},"
+			  "{\"ph\":\"X\",\"name\":\"Total PTXAS Time\",\"pid\":3,\"tid\":4,\"ts\":0,\"dur\":1e300},"
+			  "{\"ph\":\"X\",\"name\":\"Total PTXAS Time\",\"pid\":3,\"tid\":4,\"ts\":0,\"dur\":1e300},"
+			  "{\"ph\":\"X\",\"name\":\"NVVM CodeGen\",\"pid\":9,\"tid\":9,\"ts\":0,\"dur\":7},"
+			  "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":3,\"tid\":4,"
+			  "\"args\":{\"name\":\"k.cu [compute_90]\"}}]");
+	assert_null(nvcc_trace_read(path, &t));
+	assert_int_equal(t.n, 1);
+	assert_string_equal(t.archs[0].arch, "compute_90");
+	SECONDS(t.archs[0].cicc[PHASE_OPTIMIZER], 0.25);
+	SECONDS(t.archs[0].cicc[PHASE_CODEGEN], 0);
+	SECONDS(t.archs[0].ptxas, 2 * 86400.0);
+	nvcc_trace_free(&t);
+	unlink(path);
+	free(path);
+	err = nvcc_trace_read("/nonexistent/trace.json", &t);
+	assert_string_equal(err, "1: cannot read it: No such file or directory");
+	free(err);
 }
 
 int main(void)
