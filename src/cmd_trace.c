@@ -30,7 +30,7 @@
 static const char usage[] =
 	"usage: buildwall trace [-C BUILD_DIR] (TARGET... | --all | --top K) [--parallel P] [--kernels]\n"
 	"       buildwall trace (FILE.json | DIR)...\n"
-	"                       [--rows N] [--pass host|device|ARCH] [-j N] [--json]\n"
+	"                       [--rows N] [--pass host|device|ARCH] [--project DIR] [-j N] [--json]\n"
 	"\n"
 	"Where a TU's compile time goes, per pass: headers by parse time (inclusive, and\n"
 	"self: less the headers they include), the include chains that bring them in,\n"
@@ -56,7 +56,7 @@ struct trace_cmd {
 	bool all, json, files_mode, kernels;
 	long top, rows, parallel, read_jobs, granularity;
 	double timeout;
-	const char *pass;
+	const char *pass, *project;
 	struct trace_model model;
 	struct trace_input *inputs;
 	size_t ninputs;
@@ -249,6 +249,40 @@ static void probe_tus(struct trace_cmd *c, char **patterns, size_t npatterns)
 	}
 }
 
+/* The roots of the project's own headers: --project; else each traced
+ * TU's, by pp's rule (its git work tree, else its directory and its -I
+ * directories outside /usr); for trace files, the git work tree of the
+ * current directory. */
+static void project_roots(const struct trace_cmd *c, struct header_context *ctx)
+{
+	if (c->project) {
+		strvec_push_nodup(&ctx->project, path_normalize(ctx->cwd, c->project));
+		return;
+	}
+	if (c->files_mode) {
+		char *top = header_git_work_tree(ctx->cwd);
+		if (top)
+			strvec_push_nodup(&ctx->project, top);
+		return;
+	}
+	for (size_t i = 0; i < c->probe.ntus; i++) {
+		const struct ninja_edge *e = &c->build.edges[c->probe_edge[i]];
+		const struct strvec *argv = &c->probe.tus[i].cmd.argv;
+		if (!e->inputs.n)
+			continue;
+		struct strvec user = { 0 }, system = { 0 };
+		driver_include_dirs(argv->v, argv->n, ctx->cwd, &user, &system);
+		struct header_context tu;
+		header_context_init(&tu, ctx->cwd, e->inputs.v[0], NULL, &user, &system);
+		for (size_t k = 0; k < tu.project.n; k++)
+			if (!strvec_contains(&ctx->project, tu.project.v[k]))
+				strvec_push(&ctx->project, tu.project.v[k]);
+		header_context_free(&tu);
+		strvec_clear(&user);
+		strvec_clear(&system);
+	}
+}
+
 /* Each pass's header parse time by header group (pp's groups: torch,
  * pybind11, Python, the standard library, …), from the self times, which
  * add up to the pass's whole header time. */
@@ -261,13 +295,14 @@ static void sum_groups(struct trace_cmd *c)
 	c->group_headers = xcalloc(cells, sizeof(size_t));
 	char *cwd = realpath(c->files_mode ? "." : c->dir, NULL);
 	struct header_context ctx = { .cwd = cwd ? cwd : xstrdup("/") };
+	project_roots(c, &ctx);
 	for (size_t i = 0; i < m->nrows[TRACE_HEADERS]; i++) {
 		const struct trace_row *r = &m->rows[TRACE_HEADERS][i];
 		size_t g = header_classify(&c->groups, &ctx, r->name, false);
 		c->group_us[r->pass * ng + g] += r->self_us;
 		c->group_headers[r->pass * ng + g]++;
 	}
-	free(ctx.cwd);
+	header_context_free(&ctx);
 }
 
 /* The host-only frameworks' share of a pass's header time. */
@@ -659,6 +694,8 @@ int cmd_trace(int argc, char **argv)
 		OPT_TOP(&c.top, 1, "the K slowest compile steps of the last build (.ninja_log); with\n"
 			"FILEs, the same as --rows"),
 		{ OPT_INT, 0, "rows", &c.rows, "N", "rows per table (default 10; 0: all)", 0, 1000000000, NULL },
+		{ OPT_STRING, 0, "project", &c.project, "DIR", "the project's own headers live here (default: each TU's git\n"
+			"work tree, else its directory and -I directories outside /usr)", 0, 0, NULL },
 		{ OPT_STRING, 0, "pass", &c.pass, "PASS", "only host, device, or one device arch (gfx90a, sm_80)", 0, 0, NULL },
 		{ OPT_INT, 'j', "jobs", &c.read_jobs, "N", "read N trace files at once (default: the CPU count)", 1,
 		  PROC_MAX_RUNNING, NULL },

@@ -115,8 +115,7 @@ void header_groups_free(struct header_groups *g)
 	*g = (struct header_groups){ 0 };
 }
 
-/* The work tree (a directory holding .git) above dir, or NULL. */
-static char *git_work_tree(const char *dir)
+char *header_git_work_tree(const char *dir)
 {
 	char *d = xstrdup(dir);
 	for (;;) {
@@ -148,7 +147,7 @@ void header_context_init(struct header_context *ctx, const char *cwd, const char
 	} else if (tu && !is_pseudo(tu)) {
 		char *path = path_normalize(cwd, tu);
 		*strrchr(path, '/') = '\0';
-		char *top = git_work_tree(path[0] ? path : "/");
+		char *top = header_git_work_tree(path[0] ? path : "/");
 		if (top) {
 			strvec_push_nodup(&ctx->project, top);
 		} else {

@@ -50,6 +50,10 @@ void header_context_init(struct header_context *ctx, const char *cwd, const char
 			 const struct strvec *user_dirs, const struct strvec *system_dirs);
 void header_context_free(struct header_context *ctx);
 
+/* The work tree (a directory holding .git) at or above dir, or NULL;
+ * the caller frees it. */
+char *header_git_work_tree(const char *dir);
+
 /* Is the file one of the project's own (never a system header)? */
 bool header_in_project(const struct header_context *ctx, const char *name, bool system);
 /* The group of a file; system headers (flag 3) are never the project's. */
