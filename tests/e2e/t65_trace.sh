@@ -81,7 +81,9 @@ if command -v clang++-19 >/dev/null 2>&1 && H=$(demo_dir hip); then
 	check "HIP baseline: the framework's headers cost each device pass time" [ "$(json "$T/hip.json" 'all(p["frameworks_s"] > 0.2 and p["frameworks_s"] < p["headers_s"] for p in d["passes"])')" = True ]
 	check "HIP: pybind11 parsed in the gfx942 pass, via the launcher" [ "$(json "$T/hip.json" '[h["included_via"][0]["via"].split("/")[-1] for h in d["headers"] if h["pass"] == "device gfx942" and h["name"].endswith("pybind11/pybind11.h")]')" = "['launcher.h']" ]
 	check "HIP: self times add up" [ "$(adds_up "$T/hip.json")" = True ]
-	check "HIP: the project's own headers (the TU's git work tree) are the project's, in every pass" [ "$(json "$T/hip.json" '[[g["headers"] for g in p["header_groups"] if g["group"] == "project"] for p in d["passes"]]')" = "[[2], [2], [2]]" ]
+	# which short headers a trace records depends on the granularity and the
+	# load; launcher.h (it includes pybind11) always is
+	check "HIP: the project's own headers (its -I dir outside /usr) are the project's, in every pass" [ "$(json "$T/hip.json" 'all([g["headers"] for g in p["header_groups"] if g["group"] == "project"] == [sum(1 for h in d["headers"] if h["pass"] == p["name"] and "/demo-module/include/" in h["name"])] and any(h["pass"] == p["name"] and h["name"].endswith("/opus/launcher.h") for h in d["headers"]) for p in d["passes"])')" = True ]
 	run 0 "trace --project: another root" "$BW" trace -C "$H" opus_gemm_0.cuda.o --project "$H" --json
 	check "--project the build dir: none of the demo's headers is the project's" [ "$(json "$T/out" '[g["group"] for p in d["passes"] for g in p["header_groups"] if g["group"] == "project"]')" = "[]" ]
 	check "HIP --kernels: the kernel per arch from the traced device jobs, with its code" [ "$(json "$T/hip.json" '[(k["arch"], k["vgprs"] > 0, k["spills"], k["code_bytes"] > 0) for k in d["kernels"]]')" = "[('gfx90a', True, 0, True), ('gfx942', True, 0, True)]" ]
