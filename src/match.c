@@ -55,7 +55,7 @@ double match_last_number(const regex_t *re, const char *path)
 		char *num = text + strcspn(text, "0123456789+-.");
 		char *end;
 		double v = strtod(num, &end);
-		if (end != num)
+		if (end != num && isfinite(v))	/* "+inf" is not a measurement */
 			found = v;
 		free(text);
 	}

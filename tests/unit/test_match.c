@@ -41,6 +41,14 @@ static void test_match_aiter_cost(void **state)
 	unlink(path);
 	free(path);
 	free(text);
+	/* strtod reads "+inf"; an infinite time is no match, the last finite
+	 * one stands. */
+	path = write_temp("cost 3.5s\ncost +inf s\n");
+	assert_int_equal(regcomp(&re, "cost (.*)s", REG_EXTENDED), 0);
+	assert_true(fabs(match_last_number(&re, path) - 3.5) < 1e-9);
+	regfree(&re);
+	unlink(path);
+	free(path);
 }
 
 int main(void)
