@@ -105,11 +105,11 @@ const char *nvcc_arch_number(const char *arch)
 	return u ? u + 1 : arch;
 }
 
-/* The arch in a thread name such as "kern.cu [compute_80]", or NULL. */
-static char *arch_of_thread(const char *name)
+struct trace_str nvcc_thread_arch(struct trace_str thread)
 {
-	const char *open = strrchr(name, '['), *close = open ? strchr(open, ']') : NULL;
-	return close ? xstrndup(open + 1, (size_t)(close - open - 1)) : NULL;
+	const char *open = thread.s ? memrchr(thread.s, '[', thread.len) : NULL;
+	const char *close = open ? memchr(open, ']', thread.len - (size_t)(open - thread.s)) : NULL;
+	return close ? (struct trace_str){ open + 1, (size_t)(close - open - 1) } : (struct trace_str){ NULL, 0 };
 }
 
 static struct nvcc_device_phases *arch_slot(struct nvcc_trace *t, const char *arch)
@@ -162,13 +162,11 @@ static void on_trace_event(const struct trace_event *e, void *ctx)
 {
 	struct trace_read *r = ctx;
 	if (e->ph == 'M' && trace_str_is(e->name, "thread_name") && e->arg_name.s) {
-		char *name = xstrndup(e->arg_name.s, e->arg_name.len);
-		char *arch = arch_of_thread(name);
-		free(name);
-		if (!arch)
+		struct trace_str arch = nvcc_thread_arch(e->arg_name);
+		if (!arch.s)
 			return;
 		r->threads = xrealloc(r->threads, (r->nthreads + 1) * sizeof(*r->threads));
-		r->threads[r->nthreads++] = (struct thread_arch){ e->pid, e->tid, arch };
+		r->threads[r->nthreads++] = (struct thread_arch){ e->pid, e->tid, xstrndup(arch.s, arch.len) };
 		return;
 	}
 	if (e->ph != 'X')
@@ -176,13 +174,12 @@ static void on_trace_event(const struct trace_event *e, void *ctx)
 	for (size_t m = 0; m < sizeof(phase_events) / sizeof(phase_events[0]); m++) {
 		if (!trace_str_is(e->name, phase_events[m].event))
 			continue;
-		/* A duration is microseconds, at most a day's worth: sums stay finite. */
-		double us = e->dur > 0 ? fmin(e->dur, 86400e6) : 0;
+		long long us = e->dur > 0 ? trace_integer(e->dur, TRACE_TIME_LIMIT_US) : 0;
 		if (r->nevents == r->events_cap) {
 			r->events_cap = r->events_cap ? 2 * r->events_cap : 16;
 			r->events = xrealloc(r->events, r->events_cap * sizeof(*r->events));
 		}
-		r->events[r->nevents++] = (struct phase_event){ e->pid, e->tid, phase_events[m].slot, us / 1e6 };
+		r->events[r->nevents++] = (struct phase_event){ e->pid, e->tid, phase_events[m].slot, (double)us / 1e6 };
 		return;
 	}
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "timereport.h"
+#include "trace_scan.h"
 
 struct nvcc_job_time {
 	char *phase;	/* "gcc (preprocessing 4)", "cicc", "ptxas", "nvcc (driver)", … */
@@ -49,6 +50,9 @@ struct nvcc_trace {
  * "LINE[:COLUMN]: what". */
 char *nvcc_trace_read(const char *path, struct nvcc_trace *t);
 void nvcc_trace_free(struct nvcc_trace *t);
+/* The arch in an nvcc thread name, "kern.cu [compute_80]": compute_80 (the
+ * last brackets'); s is NULL when there is none. Points into thread. */
+struct trace_str nvcc_thread_arch(struct trace_str thread);
 /* sm_80 and compute_80 name the same arch: the number after the '_'. */
 const char *nvcc_arch_number(const char *arch);
 

@@ -7,6 +7,7 @@
 #include "trace_model.h"
 #include "arena.h"
 #include "json_stream.h"
+#include "nvcc_report.h"
 #include "progress.h"
 #include "util.h"
 
@@ -250,10 +251,6 @@ static bool is_gcc_tool(const char *s, size_t len)
 
 /* ---- one file ---- */
 
-/* Times past 2^40 us (12 days) are clamped, so that sums of millions of
- * them stay within 64 bits whatever a file holds. */
-#define TIME_LIMIT_US (1ll << 40)
-
 struct span {
 	int64_t ts, dur;
 	uint32_t str;		/* the detail (headers, templates, functions) or the name (phases, tools) */
@@ -412,12 +409,12 @@ static void on_event(const struct trace_event *e, void *ctx)
 	else
 		return;
 	bool by_detail = kind <= SPAN_CODEGEN;
-	int64_t ts = trace_integer(e->ts, TIME_LIMIT_US);
+	int64_t ts = trace_integer(e->ts, TRACE_TIME_LIMIT_US);
 	if (e->ph == 'X') {
 		if (by_detail && !e->detail.s)
 			return;
 		struct trace_str s = by_detail ? e->detail : e->name;
-		add_span(f, ts, trace_integer(e->dur, TIME_LIMIT_US), intern(f, s.s, s.len), e->pid, kind);
+		add_span(f, ts, trace_integer(e->dur, TRACE_TIME_LIMIT_US), intern(f, s.s, s.len), e->pid, kind);
 	} else if (e->ph == 'b' || e->ph == 'B') {
 		if (by_detail && !e->detail.s)
 			return;
@@ -470,17 +467,14 @@ static char *nvcc_pass(const struct file_scan *f, const struct proc_names *p)
 {
 	struct trace_str process = p->process == UINT32_MAX ? (struct trace_str){ "", 0 } : f->strs[p->process];
 	struct trace_str thread = p->thread == UINT32_MAX ? (struct trace_str){ "", 0 } : f->strs[p->thread];
-	const char *open = memchr(thread.s, '[', thread.len);
-	const char *close = open ? memchr(open, ']', thread.len - (size_t)(open - thread.s)) : NULL;
+	struct trace_str arch = nvcc_thread_arch(thread);
 	bool device_tool = trace_str_is(process, "cicc") || trace_str_is(process, "ptxas") ||
 			   (process.len > 18 && !memcmp(process.s, "gcc (preprocessing", 18));
-	if (!device_tool || !close)
+	if (!device_tool || !arch.s)
 		return xstrdup("host");
-	const char *arch = open + 1;
-	size_t len = (size_t)(close - arch);
-	if (len > 8 && !memcmp(arch, "compute_", 8))
-		return xasprintf("device sm_%.*s", (int)(len - 8), arch + 8);
-	return xasprintf("device %.*s", (int)len, arch);
+	if (arch.len > 8 && !memcmp(arch.s, "compute_", 8))
+		return xasprintf("device sm_%.*s", (int)(arch.len - 8), arch.s + 8);
+	return xasprintf("device %.*s", (int)arch.len, arch.s);
 }
 
 char *trace_pass_from_name(const char *path)

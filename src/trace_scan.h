@@ -26,6 +26,10 @@ struct trace_event {
 	double ts, dur;		/* microseconds; dur < 0 when absent */
 };
 
+/* Times past 2^40 us (12 days) are clamped, so that sums of millions of
+ * them stay within 64 bits whatever a file holds. */
+#define TRACE_TIME_LIMIT_US (1ll << 40)
+
 /* A number of the trace as an integer, clamped to +-limit (NaN: 0): the
  * JSON may hold any number, a conversion must not overflow. */
 long long trace_integer(double v, long long limit);

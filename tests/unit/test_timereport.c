@@ -263,7 +263,7 @@ static void test_nvcc_trace(void **state)
 	unlink(path);
 	free(path);
 	/* A thread named after its events still names them; a huge duration
-	 * stays a number. */
+	 * is clamped, not summed to infinity. */
 	path = write_temp("[{\"ph\":\"X\",\"name\":\"NVVM Optimizer\",\"pid\":3,\"tid\":4,\"ts\":0,\"dur\":250000},"
 			  "{\"ph\":\"X\",\"name\":\"Total PTXAS Time\",\"pid\":3,\"tid\":4,\"ts\":0,\"dur\":1e300},"
 			  "{\"ph\":\"X\",\"name\":\"Total PTXAS Time\",\"pid\":3,\"tid\":4,\"ts\":0,\"dur\":1e300},"
@@ -275,10 +275,16 @@ static void test_nvcc_trace(void **state)
 	assert_string_equal(t.archs[0].arch, "compute_90");
 	SECONDS(t.archs[0].cicc[PHASE_OPTIMIZER], 0.25);
 	SECONDS(t.archs[0].cicc[PHASE_CODEGEN], 0);
-	SECONDS(t.archs[0].ptxas, 2 * 86400.0);
+	SECONDS(t.archs[0].ptxas, 2 * (double)TRACE_TIME_LIMIT_US / 1e6);	/* clamped, as trace does */
 	nvcc_trace_free(&t);
 	unlink(path);
 	free(path);
+	const char *bracketed = "k[1].cu [compute_80]";
+	struct trace_str arch = nvcc_thread_arch((struct trace_str){ bracketed, strlen(bracketed) });
+	assert_int_equal(arch.len, 10);
+	assert_memory_equal(arch.s, "compute_80", 10);
+	assert_null(nvcc_thread_arch((struct trace_str){ "k.cu", 4 }).s);
+	assert_null(nvcc_thread_arch((struct trace_str){ "k.cu [", 6 }).s);
 	err = nvcc_trace_read("/nonexistent/trace.json", &t);
 	assert_string_equal(err, "1: cannot read it: No such file or directory");
 	free(err);
