@@ -186,8 +186,7 @@ int cmd_leak(int argc, char **argv)
 		OPT_DIR(&req.dir),
 		{ OPT_FLAG, 0, "all", &all, NULL, "every compile step, one row per TU and pass", 0, 0, NULL },
 		{ OPT_STRING, 0, "pattern", &o.pattern, "REGEX", "the file to look for: POSIX ERE on its absolute path", 0, 0, NULL },
-		{ OPT_STRING, 0, "project", &o.project, "DIR", "the project's own headers live here (default: the TU's git\n"
-			"work tree, else its directory and the command's -I dirs)", 0, 0, NULL },
+		OPT_PROJECT(&o.project),
 		OPT_PREPROCESS(&req),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
@@ -225,6 +224,7 @@ int cmd_leak(int argc, char **argv)
 		leak_scan_free(ss.v[s].data);
 	pp_sources_free(&ss);
 	header_groups_free(&o.groups);
+	free(o.project);
 	if (o.pattern)
 		regfree(&o.re);
 	return status;

@@ -38,7 +38,7 @@ static const char usage[] =
 struct pp_options {
 	struct header_groups groups;
 	struct weight_limits limits;
-	const char *project;
+	char *project;
 	long top;
 	bool all;
 };
@@ -422,7 +422,7 @@ int cmd_pp(int argc, char **argv)
 			"marking TUs whose device pass parses a host-only framework", 0, 0, NULL },
 		{ OPT_CALL, 0, "group", &o.groups, "NAME=REGEX", "add a group (tried first), or replace a default group's regex\n"
 			"(POSIX ERE on the path; repeatable)", 0, 0, add_group },
-		{ OPT_STRING, 0, "project", &o.project, "DIR", "the project's own headers live here", 0, 0, NULL },
+		OPT_PROJECT(&o.project),
 		OPT_TOP(&o.top, 0, "files to list per pass (default 10)"),
 		{ OPT_COUNT, 0, "lean", &o.limits.lean, "LINES", "lean below this many lines (default 150K)", 0, 0, NULL },
 		{ OPT_COUNT, 0, "heavy", &o.limits.heavy, "LINES", "heavy above this many lines (default 400K)", 0, 0, NULL },
@@ -458,5 +458,6 @@ int cmd_pp(int argc, char **argv)
 	free(views);
 	pp_sources_free(&ss);
 	header_groups_free(&o.groups);
+	free(o.project);
 	return status;
 }

@@ -56,7 +56,8 @@ struct trace_cmd {
 	bool all, json, files_mode, kernels;
 	long top, rows, parallel, read_jobs, granularity;
 	double timeout;
-	const char *pass, *project;
+	const char *pass;
+	char *project;	/* absolute (parse_project) */
 	struct trace_model model;
 	struct trace_input *inputs;
 	size_t ninputs;
@@ -256,7 +257,7 @@ static void probe_tus(struct trace_cmd *c, char **patterns, size_t npatterns)
 static void project_roots(const struct trace_cmd *c, struct header_context *ctx)
 {
 	if (c->project) {
-		strvec_push_nodup(&ctx->project, path_normalize(ctx->cwd, c->project));
+		strvec_push(&ctx->project, c->project);
 		return;
 	}
 	if (c->files_mode) {
@@ -694,8 +695,7 @@ int cmd_trace(int argc, char **argv)
 		OPT_TOP(&c.top, 1, "the K slowest compile steps of the last build (.ninja_log); with\n"
 			"FILEs, the same as --rows"),
 		{ OPT_INT, 0, "rows", &c.rows, "N", "rows per table (default 10; 0: all)", 0, 1000000000, NULL },
-		{ OPT_STRING, 0, "project", &c.project, "DIR", "the project's own headers live here (default: each TU's git\n"
-			"work tree, else its directory and -I directories outside /usr)", 0, 0, NULL },
+		OPT_PROJECT(&c.project),
 		{ OPT_STRING, 0, "pass", &c.pass, "PASS", "only host, device, or one device arch (gfx90a, sm_80)", 0, 0, NULL },
 		{ OPT_INT, 'j', "jobs", &c.read_jobs, "N", "read N trace files at once (default: the CPU count)", 1,
 		  PROC_MAX_RUNNING, NULL },
@@ -757,6 +757,7 @@ int cmd_trace(int argc, char **argv)
 	int status = failures_status(c.failures, "TU", "");
 	trace_model_free(&c.model);
 	header_groups_free(&c.groups);
+	free(c.project);
 	free(c.group_us);
 	free(c.group_headers);
 	for (size_t i = 0; i < c.ninputs; i++)

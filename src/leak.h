@@ -18,7 +18,7 @@
 
 struct leak_rule {
 	struct header_groups groups;	/* the heavy groups to find (without a pattern) */
-	const char *project;		/* --project, or NULL */
+	char *project;			/* --project (absolute), or NULL */
 	const char *pattern;		/* NULL: the heavy groups */
 	regex_t re;			/* the pattern, compiled */
 };

@@ -1,7 +1,9 @@
+#define _GNU_SOURCE
 #include "options.h"
 #include "cli.h"
 #include "util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,19 @@ char *parse_policy(void *policy_option, const char *arg)
 		return xasprintf("--policy is manifest or critical, not '%s'", arg);
 	p->given = true;
 	p->policy = strcmp(arg, "critical") ? POLICY_MANIFEST : POLICY_CRITICAL;
+	return NULL;
+}
+
+char *parse_project(void *path, const char *arg)
+{
+	char *abs = realpath(arg, NULL);
+	if (!abs || !is_directory(abs)) {
+		char *err = xasprintf("--project %s: %s", arg, abs ? "not a directory" : strerror(errno));
+		free(abs);
+		return err;
+	}
+	free(*(char **)path);	/* given twice: the last one holds */
+	*(char **)path = abs;
 	return NULL;
 }
 

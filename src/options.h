@@ -55,6 +55,12 @@ struct policy_option {
 char *parse_policy(void *policy_option, const char *arg);
 #define OPT_POLICY(v) { OPT_CALL, 0, "policy", (v), "P", "manifest or critical: the order ready steps start in\n" \
 			"(default: the installed ninja's)", 0, 0, parse_policy }
+/* --project DIR, for the commands that group headers (pp, trace): made
+ * absolute against the current directory, and it must exist. The value is
+ * a char * the command frees. */
+char *parse_project(void *path, const char *arg);
+#define OPT_PROJECT(v) { OPT_CALL, 0, "project", (v), "DIR", "the project's own headers live here (default: the TU's git\n" \
+			 "work tree, else its directory and -I directories outside /usr)", 0, 0, parse_project }
 /* What pp and leak share: a pp_request's device passes, concurrency and timeout. */
 #define OPT_PREPROCESS(req) \
 	{ OPT_FLAG, 0, "device", &(req)->device, NULL, "also the device passes, one per arch", 0, 0, NULL }, \

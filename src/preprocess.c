@@ -369,8 +369,6 @@ char *pp_request_check(const struct pp_request *req)
 		return xstrdup("name a TARGET, a preprocessed FILE.ii or -, or use --all");
 	if (req->nargs && req->all)
 		return xstrdup("TARGET and --all exclude each other");
-	if (req->project && !is_directory(req->project))
-		return xasprintf("--project %s is not a directory", req->project);
 	for (size_t i = 1; i < req->nargs; i++)
 		if (pp_is_file_arg(req->args[i]) != pp_is_file_arg(req->args[0]))
 			return xasprintf("name targets or preprocessed files (*.i, *.ii, -), not both: '%s', '%s'",

@@ -74,7 +74,7 @@ struct pp_request {
 	const char *cmd;	/* "pp", "leak": for messages */
 	const char *dir;	/* -C */
 	const struct ninja_build *build;	/* dir's graph when the caller has it loaded; NULL: load it */
-	const char *project;	/* --project, or NULL */
+	const char *project;	/* --project (absolute), or NULL */
 	char **args;		/* TARGET..., or FILE.ii... / "-" */
 	size_t nargs;
 	bool all, device;
@@ -108,8 +108,8 @@ char *pp_section_tu(const struct pp_source *src, size_t section, const struct he
 
 /* Is this argument preprocessed input ("-", *.i, *.ii) rather than a target? */
 bool pp_is_file_arg(const char *arg);
-/* What is wrong with a request (it names nothing, targets and --all,
- * targets and files, or a --project that is no directory), or NULL; the
+/* What is wrong with a request (it names nothing, targets and --all, or
+ * targets and files), or NULL; the
  * command says it as a usage error. */
 char *pp_request_check(const struct pp_request *req);
 /* Preprocess and scan what a checked request names. Targets are preprocessed

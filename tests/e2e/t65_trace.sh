@@ -86,6 +86,12 @@ if command -v clang++-19 >/dev/null 2>&1 && H=$(demo_dir hip); then
 	check "HIP: the project's own headers (its -I dir outside /usr) are the project's, in every pass" [ "$(json "$T/hip.json" 'all([g["headers"] for g in p["header_groups"] if g["group"] == "project"] == [sum(1 for h in d["headers"] if h["pass"] == p["name"] and "/demo-module/include/" in h["name"])] and any(h["pass"] == p["name"] and h["name"].endswith("/opus/launcher.h") for h in d["headers"]) for p in d["passes"])')" = True ]
 	run 0 "trace --project: another root" "$BW" trace -C "$H" opus_gemm_0.cuda.o --project "$H" --json
 	check "--project the build dir: none of the demo's headers is the project's" [ "$(json "$T/out" '[g["group"] for p in d["passes"] for g in p["header_groups"] if g["group"] == "project"]')" = "[]" ]
+	root=$(cd "$(dirname "$0")/../.." && pwd)
+	run 0 "trace --project, relative to where it runs (not to -C)" sh -c 'cd "$1" && shift && exec "$@"' sh "$root" \
+		"$BW" trace -C "$H" opus_gemm_0.cuda.o --project examples/demo-module/include --json
+	check "--project examples/demo-module/include: launcher.h is the project's in every pass" [ "$(json "$T/out" '[[g["headers"] > 0 for g in p["header_groups"] if g["group"] == "project"] for p in d["passes"]]')" = "[[True], [True], [True]]" ]
+	run 2 "trace --project that is no directory" "$BW" trace -C "$H" opus_gemm_0.cuda.o --project "$H/build.ninja"
+	contains "$T/err" "--project $H/build.ninja: not a directory" "says so, in one line"
 	check "HIP --kernels: the kernel per arch from the traced device jobs, with its code" [ "$(json "$T/hip.json" '[(k["arch"], k["vgprs"] > 0, k["spills"], k["code_bytes"] > 0) for k in d["kernels"]]')" = "[('gfx90a', True, 0, True), ('gfx942', True, 0, True)]" ]
 	check "HIP: the traced compile beside the build's own time" [ "$(json "$T/hip.json" 'd["tus"][0]["traced_compile_s"] > 0 and d["tus"][0]["logged_s"] > 0')" = True ]
 	check "HIP tree byte-identical" [ "$(tree_hash "$H")" = "$before" ]

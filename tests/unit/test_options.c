@@ -107,12 +107,34 @@ static void test_help(void **state)
 	free(buf);
 }
 
+/* --project is made absolute against the current directory (not -C's)
+ * and must be a directory; given twice, the last holds. */
+static void test_project(void **state)
+{
+	(void)state;
+	char *project = NULL, *cwd = getcwd(NULL, 0);
+	assert_null(parse_project(&project, "."));
+	assert_string_equal(project, cwd);
+	assert_null(parse_project(&project, "/"));
+	assert_string_equal(project, "/");
+	char *err = parse_project(&project, "/nonexistent/dir");
+	assert_string_equal(err, "--project /nonexistent/dir: No such file or directory");
+	free(err);
+	err = parse_project(&project, "/dev/null");
+	assert_string_equal(err, "--project /dev/null: not a directory");
+	free(err);
+	assert_string_equal(project, "/");
+	free(project);
+	free(cwd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_project),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }
