@@ -6,7 +6,8 @@
 #          chromium and Node.js (the report's browser tests), then
 #          playwright-core from npm into tests/browser (the driver)
 #   demo:  + pybind11 and Python headers for the demo module
-#   (clang-19 for the HIP demo: always for test, for demo without nvcc)
+#   (clang-19 for the HIP demo: always for test, for demo without nvcc;
+#   hipcc for test: the aiter-shaped tree whose .cu dispatcher it compiles)
 set -eu
 what=${1:-build}
 pkgs="gcc make libjansson-dev ninja-build"
@@ -25,7 +26,7 @@ fi
 # The fuzz harnesses link libFuzzer and the sanitizers from clang-19's runtime.
 # Debian packages npm apart from nodejs (NodeSource's nodejs carries it).
 if [ "$what" = test ]; then
-	pkgs="$pkgs libclang-rt-19-dev"
+	pkgs="$pkgs libclang-rt-19-dev hipcc"
 	command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 fi
 

@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const fix_names[NFIXES] = { "split", "fused", "launchers", "leak", "flat", "jobs" };
+const char *const fix_names[NFIXES] = { "split", "fused", "launchers", "leak", "raw", "flat", "jobs" };
 const char *const fix_titles[NFIXES] = {
 	"split the host and device passes: guard the framework with !__CUDA_ARCH__ / !__HIP_DEVICE_COMPILE__",
 	"one fused host TU for the instances' tensor glue, the instance TUs device-only (per-source -D)",
 	"take the framework out of the launchers (raw pointers; the tensor glue in a host TU)",
 	"remove the include that leaks the framework into a host TU",
+	"raw pointers (or a small struct) in the dispatcher's signatures instead of the framework's tensors",
 	"a flat sorted table instead of unordered_map<..., std::function<...>>",
 	"run as many jobs as there are CPUs",
 };
@@ -19,8 +20,8 @@ const char *const fix_titles[NFIXES] = {
  * the dispatch table's. Fixes that take the same part out of the same TU
  * do not add up. */
 enum { PART_HOST = 1, PART_DEVICE = 2, PART_TABLE = 4 };
-static const int fix_parts[NFIXES] = { PART_DEVICE, PART_HOST | PART_DEVICE, PART_HOST | PART_DEVICE, PART_HOST,
-				       PART_TABLE, 0 };
+static const int fix_parts[NFIXES] = { PART_DEVICE, PART_HOST | PART_DEVICE, PART_HOST | PART_DEVICE,
+				       PART_HOST | PART_DEVICE, PART_HOST | PART_DEVICE, PART_TABLE, 0 };
 
 static int parts_present(const struct tu_facts *t)
 {
@@ -28,8 +29,20 @@ static int parts_present(const struct tu_facts *t)
 	       (t->table_entries && !isnan(t->table_saving) ? PART_TABLE : 0);
 }
 
-/* Baseline seconds that `parts` take out of t. */
-static double part_seconds(const struct tu_facts *t, int parts)
+/* Which end of a range a prediction is for: the median, or the least
+ * (baseline at its least, savings at their most) or the most wall; or the
+ * savings' ends alone (the baseline's spread is the machine's, common to
+ * every step: it does not tell two steps apart). */
+enum bound { BOUND_MEDIAN, BOUND_LEAST, BOUND_MOST, BOUND_SAVINGS_MOST, BOUND_SAVINGS_LEAST };
+
+static double factor(double f)
+{
+	return f > 0 ? f : 1;
+}
+
+/* Baseline seconds that `parts` take out of t, at `bound`'s end (the
+ * header cost's spread; the table's probes share it). */
+static double part_seconds_at(const struct tu_facts *t, int parts, enum bound bound)
 {
 	parts &= parts_present(t);
 	double s = 0;
@@ -39,7 +52,14 @@ static double part_seconds(const struct tu_facts *t, int parts)
 		s += t->cost->device;
 	if (parts & PART_TABLE)
 		s += t->table_saving;
-	return s * t->scale;
+	double f = bound == BOUND_LEAST || bound == BOUND_SAVINGS_MOST ? factor(t->cost_hi)
+		 : bound == BOUND_MOST || bound == BOUND_SAVINGS_LEAST ? factor(t->cost_lo) : 1;
+	return s * t->scale * f;
+}
+
+static double part_seconds(const struct tu_facts *t, int parts)
+{
+	return part_seconds_at(t, parts, BOUND_MEDIAN);
 }
 
 /* A TU gets no cheaper than an empty one with its command. */
@@ -49,14 +69,20 @@ static double floor_of(const struct tu_facts *t, double d)
 	return empty < d ? empty : d;
 }
 
-/* The host TU that includes the framework itself (the binding TU): where
- * moved tensor glue goes. -1: none. */
+/* The binding TU (PYBIND11_MODULE, TORCH_LIBRARY), else the first host TU
+ * that includes the framework itself: where moved tensor glue goes. -1:
+ * none. */
 static long binding_tu(const struct advice_input *in)
 {
-	for (size_t i = 0; i < in->ntus; i++)
-		if (!in->tus[i].kernel && in->tus[i].includes_framework)
+	long first = -1;
+	for (size_t i = 0; i < in->ntus; i++) {
+		const struct tu_facts *t = &in->tus[i];
+		if (!t->kernel && t->binding)
 			return (long)i;
-	return -1;
+		if (!t->kernel && t->includes_framework && first < 0)
+			first = (long)i;
+	}
+	return first;
 }
 
 /* What the framework's headers cost a host compiler: the header probe of
@@ -80,13 +106,16 @@ static void add_tu(struct fix *f, size_t tu, double saving)
 	f->saving[f->ntus++] = saving;
 }
 
-/* The model with the chosen fixes applied. */
-static void model_with(const struct advice_input *in, const struct advice *a, const bool *chosen, struct model *m,
-		       struct sched_options *o)
+/* The model with the chosen fixes applied, at `bound`'s end of the
+ * baseline's and the savings' spread. */
+static void model_with(const struct advice_input *in, const struct advice *a, const bool *chosen, enum bound bound,
+		       struct model *m, struct sched_options *o)
 {
 	size_t n = in->build->n;
+	double spread = bound == BOUND_LEAST ? factor(in->spread_lo) : bound == BOUND_MOST ? factor(in->spread_hi) : 1;
 	double *seconds = xcalloc(n, sizeof(double));
-	memcpy(seconds, in->seconds, n * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		seconds[i] = in->seconds[i] * spread;
 	int *parts = xcalloc(in->ntus, sizeof(int));
 	for (int id = 0; id < NFIXES; id++)
 		for (size_t k = 0; chosen[id] && k < a->fixes[id].ntus; k++)
@@ -94,17 +123,17 @@ static void model_with(const struct advice_input *in, const struct advice *a, co
 	for (size_t i = 0; i < in->ntus; i++) {
 		const struct tu_facts *t = &in->tus[i];
 		double d = isnan(seconds[t->edge]) ? 0 : seconds[t->edge];
-		double cut = d - part_seconds(t, parts[i]), least = floor_of(t, d);
+		double cut = d - spread * part_seconds_at(t, parts[i], bound), least = floor_of(t, d);
 		seconds[t->edge] = cut > least ? cut : least;
 	}
 	long binding = binding_tu(in);
 	if (chosen[FIX_LAUNCHERS] && binding >= 0)
-		seconds[in->tus[binding].edge] += a->fixes[FIX_LAUNCHERS].added;
+		seconds[in->tus[binding].edge] += spread * a->fixes[FIX_LAUNCHERS].added;
 	model_from_build(m, in->build, seconds);
 	if (chosen[FIX_FUSED] && a->fixes[FIX_FUSED].ntus)
-		model_add_beside(m, in->tus[a->fixes[FIX_FUSED].tus[0]].edge, a->fixes[FIX_FUSED].added);
+		model_add_beside(m, in->tus[a->fixes[FIX_FUSED].tus[0]].edge, spread * a->fixes[FIX_FUSED].added);
 	if (chosen[FIX_LAUNCHERS] && binding < 0 && a->fixes[FIX_LAUNCHERS].ntus)
-		model_add_beside(m, in->tus[a->fixes[FIX_LAUNCHERS].tus[0]].edge, a->fixes[FIX_LAUNCHERS].added);
+		model_add_beside(m, in->tus[a->fixes[FIX_LAUNCHERS].tus[0]].edge, spread * a->fixes[FIX_LAUNCHERS].added);
 	*o = in->sched;
 	if (chosen[FIX_JOBS])
 		o->jobs = (int)in->cpus;
@@ -112,16 +141,33 @@ static void model_with(const struct advice_input *in, const struct advice *a, co
 	free(seconds);
 }
 
-static struct prediction predict_with(const struct advice_input *in, const struct advice *a, const bool *chosen)
+static struct prediction predict_at(const struct advice_input *in, const struct advice *a, const bool *chosen,
+				    enum bound bound)
 {
 	struct model m;
 	struct sched_options o;
 	struct prediction p = { 0 };
-	model_with(in, a, chosen, &m, &o);
+	model_with(in, a, chosen, bound, &m, &o);
 	if (!model_predict(&m, &o, &p))
 		p.wall = NAN;	/* a cycle or an interrupt: the caller checks */
 	model_free(&m);
 	return p;
+}
+
+static struct prediction predict_with(const struct advice_input *in, const struct advice *a, const bool *chosen)
+{
+	return predict_at(in, a, chosen, BOUND_MEDIAN);
+}
+
+static struct range range_with(const struct advice_input *in, const struct advice *a, const bool *chosen)
+{
+	return (struct range){ predict_at(in, a, chosen, BOUND_LEAST).wall, predict_at(in, a, chosen, BOUND_MOST).wall };
+}
+
+static struct range savings_range(const struct advice_input *in, const struct advice *a, const bool *chosen)
+{
+	return (struct range){ predict_at(in, a, chosen, BOUND_SAVINGS_MOST).wall,
+			       predict_at(in, a, chosen, BOUND_SAVINGS_LEAST).wall };
 }
 
 static char *tu_list(const struct advice_input *in, const struct fix *f)
@@ -244,9 +290,10 @@ static void rule_leak(const struct advice_input *in, struct fix *f)
 			continue;
 		hosts++;
 		if (t->host_framework && t->includes_framework)
-			strvec_push(&needing, t->name);
+			strvec_pushf(&needing, "%s%s", t->name, t->binding ? " (the binding)"
+							     : t->tensor_only ? " (only for tensors: see raw)" : "");
 		else if (t->host_framework && t->leak_fix && (parts_present(t) & PART_HOST))
-			add_tu(f, i, part_seconds(t, PART_HOST));
+			add_tu(f, i, part_seconds(t, PART_HOST | PART_DEVICE));
 	}
 	char *need = needing.n ? strvec_join(&needing, ", ") : NULL;
 	if (!f->ntus) {
@@ -255,12 +302,44 @@ static void rule_leak(const struct advice_input *in, struct fix *f)
 					      need ? need : "", need ? " include it themselves" : "");
 	} else {
 		const struct tu_facts *t = first_tu(in, f);
-		f->evidence = xasprintf("%s: %s; line to fix: %s; the framework is %zu of its %zu preprocessed host lines",
-					t->name, t->leak_chain, t->leak_fix, t->framework_lines, t->host_lines);
-		f->measured_by = cost_words(t->cost, "host pass");
+		f->evidence = xasprintf("%s: %s; line to fix: %s; the framework is %zu of its %zu preprocessed host lines%s",
+					t->name, t->leak_chain, t->leak_fix, t->framework_lines, t->host_lines,
+					t->device_passes ? " (its device passes parse it too)" : "");
+		f->measured_by = cost_words(t->cost, t->device_passes ? "host and device passes" : "host pass");
 	}
 	free(need);
 	strvec_clear(&needing);
+}
+
+/* A dispatcher (not the binding) that includes the framework itself but
+ * names it only as Tensor in its code: pointers or a small struct would
+ * do, and the conversion joins the binding TU, which parses it anyway. */
+static void rule_raw(const struct advice_input *in, struct fix *f)
+{
+	size_t hosts = 0;
+	for (size_t i = 0; i < in->ntus; i++) {
+		const struct tu_facts *t = &in->tus[i];
+		hosts += !t->kernel;
+		if (!t->kernel && !t->binding && t->includes_framework && t->tensor_only &&
+		    (parts_present(t) & PART_HOST))
+			add_tu(f, i, part_seconds(t, PART_HOST | PART_DEVICE));
+	}
+	if (!f->ntus) {
+		f->not_applicable = xasprintf("no host TU but the binding includes a framework only for tensors in its "
+					      "code (%zu host TU%s read)", hosts, hosts == 1 ? "" : "s");
+		return;
+	}
+	const struct tu_facts *t = first_tu(in, f);
+	char *list = tu_list(in, f);
+	f->evidence = xasprintf("%s include%s %s itself, and %s own code names it only as Tensor: it parses the "
+				"framework (%zu of %zu host lines) for its signatures", list, f->ntus == 1 ? "s" : "",
+				t->frameworks ? t->frameworks : "the framework", f->ntus == 1 ? "its" : "their",
+				t->framework_lines, t->host_lines);
+	char *cost = cost_words(t->cost, t->device_passes ? "host and device passes" : "host pass");
+	f->measured_by = xasprintf("%s; the tensors' conversion to pointers joins the binding TU, which parses the "
+				   "framework anyway (counted as 0 s)", cost);
+	free(cost);
+	free(list);
 }
 
 static void rule_flat(const struct advice_input *in, struct fix *f)
@@ -306,9 +385,11 @@ void advice_build(const struct advice_input *in, struct advice *a)
 	rule_out_of_kernels(in, &a->fixes[FIX_FUSED], true);
 	rule_out_of_kernels(in, &a->fixes[FIX_LAUNCHERS], false);
 	rule_leak(in, &a->fixes[FIX_LEAK]);
+	rule_raw(in, &a->fixes[FIX_RAW]);
 	rule_flat(in, &a->fixes[FIX_FLAT]);
 	rule_jobs(in, &a->fixes[FIX_JOBS]);
 	a->baseline = predict_with(in, a, none);
+	a->baseline_range = range_with(in, a, none);
 	for (int id = 0; id < NFIXES; id++) {
 		struct fix *f = &a->fixes[id];
 		f->applies = !f->not_applicable;
@@ -317,6 +398,7 @@ void advice_build(const struct advice_input *in, struct advice *a)
 		bool only[NFIXES] = { false };
 		only[id] = true;
 		f->alone = predict_with(in, a, only);
+		f->alone_range = range_with(in, a, only);
 	}
 
 	/* The plan: each step the fix that lowers the predicted wall most,
@@ -340,22 +422,31 @@ void advice_build(const struct advice_input *in, struct advice *a)
 		}
 		if (best < 0)
 			break;
+		struct range before = savings_range(in, a, chosen);
 		chosen[best] = true;
-		a->plan[a->nplan++] = (struct plan_step){ (enum fix_id)best, best_p };
+		struct range after = savings_range(in, a, chosen);
+		a->plan[a->nplan++] = (struct plan_step){ (enum fix_id)best, best_p, range_with(in, a, chosen),
+							  after.hi < before.lo };
 		now = best_p;
 	}
 
-	/* What sets the wall at the end: the critical path after the plan
-	 * (the graph's own edges; an added fused TU is named by the fix). */
+	/* What sets the wall at the end: the critical path after the plan,
+	 * a TU a fix adds named by what it is. */
 	struct model m;
 	struct sched_options o;
-	model_with(in, a, chosen, &m, &o);
+	model_with(in, a, chosen, BOUND_MEDIAN, &m, &o);
 	size_t *chain = xcalloc(m.n, sizeof(size_t));
 	size_t len = graph_longest_chain(m.nodes, m.n, chain);
 	a->final_chain = xcalloc(len ? len : 1, sizeof(size_t));
-	for (size_t i = 0; i < len; i++)
-		if (!m.nodes[chain[i]].free && chain[i] < in->build->n)
-			a->final_chain[a->nfinal++] = chain[i];
+	a->final_names = xcalloc(len ? len : 1, sizeof(char *));
+	for (size_t i = 0; i < len; i++) {
+		if (m.nodes[chain[i]].free)
+			continue;
+		a->final_chain[a->nfinal] = chain[i];
+		a->final_names[a->nfinal++] = chain[i] < in->build->n ? in->build->edges[chain[i]].outputs.v[0]
+					      : chosen[FIX_FUSED] && chain[i] == in->build->n ? "the fused host TU (new)"
+					      : "the launchers' tensor glue TU (new)";
+	}
 	a->final_critical = graph_longest_path(m.nodes, m.n, NULL);
 	free(chain);
 	model_free(&m);
@@ -373,5 +464,6 @@ void advice_free(struct advice *a)
 	}
 	free(a->plan);
 	free(a->final_chain);
+	free(a->final_names);
 	*a = (struct advice){ 0 };
 }

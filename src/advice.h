@@ -18,7 +18,7 @@
 #include "ninja.h"
 #include "whatif.h"
 
-enum fix_id { FIX_SPLIT, FIX_FUSED, FIX_LAUNCHERS, FIX_LEAK, FIX_FLAT, FIX_JOBS, NFIXES };
+enum fix_id { FIX_SPLIT, FIX_FUSED, FIX_LAUNCHERS, FIX_LEAK, FIX_RAW, FIX_FLAT, FIX_JOBS, NFIXES };
 extern const char *const fix_names[NFIXES];	/* "split", "fused", … */
 extern const char *const fix_titles[NFIXES];	/* what the fix is, in the playbook's words */
 
@@ -36,7 +36,10 @@ struct tu_facts {
 	size_t edge;
 	const char *name;	/* borrowed */
 	double scale;		/* baseline seconds per probed second (applied to savings) */
-	bool kernel;		/* it has device passes */
+	bool kernel;		/* a device pass compiles a kernel it defines or launches */
+	bool device_passes;	/* it has device passes (a dispatcher .cu has, and no kernel) */
+	bool binding;		/* the module's binding: PYBIND11_MODULE, TORCH_LIBRARY */
+	bool tensor_only;	/* its own code names the framework only as Tensor */
 	bool generated;		/* an instance generated into the build tree */
 	bool host_framework, device_framework;	/* a pass parses a heavy framework */
 	bool includes_framework;	/* the TU's own #include opens it (it needs it) */
@@ -45,6 +48,8 @@ struct tu_facts {
 	char *leak_fix;		/* "opus/tensor_args.h:13", or NULL */
 	size_t host_lines, framework_lines;	/* preprocessed host pass, and the framework's share */
 	const struct header_cost *cost;	/* for its command; NULL: not measured */
+	double cost_lo, cost_hi;	/* that cost's least and most over its median, from the
+					 * probes' repeats (0: no spread known, 1) */
 	double glue;		/* isolated s of host code beyond the headers (a probed instance); NaN: unknown */
 	size_t table_entries;	/* an unordered_map<…, std::function<…>> with this many entries; 0: none */
 	double table_saving;	/* isolated s: that table compiled apart minus a flat one; NaN: unknown */
@@ -61,6 +66,14 @@ struct advice_input {
 	size_t ntus;
 	struct sched_options sched;
 	long cpus;		/* for the parallelism rule */
+	double spread_lo, spread_hi;	/* the baseline builds' least and most wall over
+					 * their median (0: one build, 1) */
+};
+
+/* A predicted wall's range: the baseline at its least with the savings at
+ * their most, and the other way round. */
+struct range {
+	double lo, hi;
 };
 
 struct fix {
@@ -74,19 +87,28 @@ struct fix {
 	char *measured_by;	/* how its saving was derived */
 	char *not_applicable;	/* when it does not apply: what was checked, with the numbers */
 	struct prediction alone;	/* the wall with this fix alone */
+	struct range alone_range;
 };
 
 struct plan_step {
 	enum fix_id id;
 	struct prediction after;
+	struct range range;
+	bool distinct;		/* beyond noise: with the baseline as it is, its savings'
+				 * range and the step before's do not overlap */
 };
 
 struct advice {
 	struct prediction baseline;
+	struct range baseline_range;
 	struct fix fixes[NFIXES];
 	struct plan_step *plan;
 	size_t nplan;
-	size_t *final_chain;	/* edges of the critical path after the plan, first to last */
+	/* The critical path after the plan, first to last: nodes of the model
+	 * (an edge, or past the build's edges a TU a fix adds) and their names
+	 * (an edge's first output, or what the added TU is; borrowed). */
+	size_t *final_chain;
+	const char **final_names;
 	size_t nfinal;
 	double final_critical;
 };

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "dispatch_table.h"
 #include "leak.h"
+#include "load_probe.h"
 #include "measure.h"
 #include "ninja.h"
 #include "ninja_log.h"
@@ -24,6 +25,7 @@
 #include "preprocess.h"
 #include "progress.h"
 #include "snapshot.h"
+#include "source_facts.h"
 #include "stats.h"
 #include "steps.h"
 #include "tmpdir.h"
@@ -43,8 +45,10 @@ struct probe_group {
 	char *key;		/* rule + headers */
 	size_t donor;		/* the TU whose command compiles them */
 	struct strvec headers;	/* as spelled: "<torch/extension.h>" */
+	char *source;		/* the headers' probe TU, in the temp dir */
 	long headers_tu, empty_tu;	/* indexes in the pass probe; -1: none */
 	struct header_cost cost;
+	double cost_lo, cost_hi;	/* its spread: the probe's least and most wall over the median */
 	bool measured;
 };
 
@@ -71,13 +75,17 @@ struct advise_tu {
 struct advise {
 	const char *dir;
 	struct ninja_build build;
-	long jobs, parallel;
+	long jobs, parallel, repeats;
 	double timeout;
 	enum sched_policy policy;
 	char *policy_why;
-	double *seconds;	/* per edge: the baseline */
+	double *seconds;	/* per edge: the baseline, isolated once the curve is known */
 	char *baseline_source;
+	struct recent_builds recent;	/* the builds it comes from; n 0 when measured */
 	double recorded_wall;	/* the median wall of those builds; NaN when measured */
+	double spread_lo, spread_hi;	/* their least and most wall over the median */
+	struct load_curve load;	/* what running side by side costs here */
+	char *load_source;
 	struct measurement m;	/* when the baseline was measured */
 	bool measured;
 	struct advise_tu *tus;
@@ -95,19 +103,24 @@ struct advise {
 
 /* ---- the baseline ---- */
 
-/* The baseline: each step's median over the last builds in .ninja_log
- * that ran every TU, else rank's measurement. */
+/* The baseline: the last builds in .ninja_log that ran every TU (each
+ * step's median as recorded until the load curve is known, then isolated
+ * by it), else rank's measurement. */
 static void baseline(struct advise *ad, const bool *selected)
 {
 	struct ninja_build *b = &ad->build;
 	ad->seconds = xcalloc(b->n, sizeof(double));
 	char *err = NULL;
-	size_t builds = durations_from_recent_builds(ad->dir, b, selected, ADVISE_BUILDS, ad->seconds,
-						     &ad->recorded_wall, &err);
+	size_t builds = recent_builds_read(ad->dir, b, selected, ADVISE_BUILDS, &ad->recent, &err);
 	if (err)
 		warn("%s; measuring the TUs instead", err);
 	free(err);
 	if (builds) {
+		recent_builds_durations(&ad->recent, NULL, ad->seconds, NULL, NULL);
+		ad->recorded_wall = recent_builds_wall(&ad->recent);
+		struct summary walls = summarize(ad->recent.walls, ad->recent.n);
+		ad->spread_lo = walls.min / walls.median;
+		ad->spread_hi = walls.max / walls.median;
 		ad->baseline_source = builds == 1 ? xstrdup(".ninja_log: the latest build that ran every TU")
 			: xasprintf(".ninja_log: each step's median over the last %zu builds that ran every TU", builds);
 		return;
@@ -122,6 +135,13 @@ static void baseline(struct advise *ad, const bool *selected)
 	ad->seconds = measurement_seconds(&ad->m);
 	ad->baseline_source = xstrdup("rank's measurement: every TU re-run in isolation, contention measured side by side");
 	ad->recorded_wall = NAN;
+	ad->spread_lo = ad->spread_hi = 1;
+	for (size_t i = 0; i < ad->m.ntus; i++)
+		if (ad->m.tus[i].wall.n && ad->m.tus[i].wall.median > 0) {
+			double lo = ad->m.tus[i].wall.min / ad->m.tus[i].wall.median, hi = ad->m.tus[i].wall.max / ad->m.tus[i].wall.median;
+			ad->spread_lo = lo < ad->spread_lo ? lo : ad->spread_lo;
+			ad->spread_hi = hi > ad->spread_hi ? hi : ad->spread_hi;
+		}
 }
 
 /* ---- what preprocessing shows ---- */
@@ -164,14 +184,35 @@ static void record_lines(struct advise_tu *t, char *pass, const struct pp_sectio
 	header_summary_free(&hs);
 }
 
-static void read_pass(struct advise_tu *t, const struct leak_rule *rule, const struct pp_source *src, size_t k)
+/* Whether a device pass compiles a kernel: one defined or launched in the
+ * TU or a project header it includes (system headers and the compiler's
+ * own are not read). A dispatcher compiled as a .cu defines none. */
+static bool compiles_kernel(const struct advise *ad, const struct pp_section *sec)
+{
+	struct source_facts facts = { 0 };
+	for (size_t f = 0; f < sec->nfiles && !facts.defines_kernel && !facts.launches_kernel; f++) {
+		const struct pp_file *file = &sec->files[f];
+		if (file->system || !file->lines || file->name[0] == '<')
+			continue;
+		char *path = path_in(ad->dir, file->name);
+		source_facts_file(path, &facts);
+		free(path);
+	}
+	return facts.defines_kernel || facts.launches_kernel;
+}
+
+static void read_pass(const struct advise *ad, struct advise_tu *t, const struct leak_rule *rule,
+		      const struct pp_source *src, size_t k)
 {
 	bool device;
 	char *pass = pp_section_name(src, k, &device);
 	struct leak_view v;
 	leak_view_init(&v, src, k);
-	t->f.kernel |= device;
 	const struct pp_section *sec = leak_view_section(&v);
+	if (device) {
+		t->f.device_passes = true;
+		t->f.kernel |= compiles_kernel(ad, sec);
+	}
 	record_lines(t, pass, sec, &rule->groups, v.ctx);
 	size_t framework_lines = 0;
 	bool direct = false;
@@ -222,7 +263,7 @@ static void preprocess_tus(struct advise *ad)
 	for (size_t s = 0; s < ss.n; s++) {
 		struct advise_tu *t = tu_named(ad, ss.v[s].tu);
 		for (size_t k = 0; t && ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
-			read_pass(t, &rule, &ss.v[s], k);
+			read_pass(ad, t, &rule, &ss.v[s], k);
 		leak_scan_free(ss.v[s].data);
 	}
 	for (size_t i = 0; i < ad->ntus; i++)
@@ -287,11 +328,12 @@ static void write_flat(FILE *f, const void *arg)
 
 /* Write a probe TU (write(f, arg)) with the extension of t's source, and
  * add it, walls only, compiled with t's command: its index in the pass
- * probe, or -1 when that command cannot take it. */
+ * probe, or -1 when that command cannot take it. With `kept`, the probe
+ * TU's path (owned) when it was added. */
 static long add_source_probe(struct advise *ad, const struct advise_tu *t, void (*write)(FILE *, const void *),
-			     const void *arg, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+			     const void *arg, char **kept, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 static long add_source_probe(struct advise *ad, const struct advise_tu *t, void (*write)(FILE *, const void *),
-			     const void *arg, const char *fmt, ...)
+			     const void *arg, char **kept, const char *fmt, ...)
 {
 	char *sub = xasprintf("probe-%zu", ad->probe.ntus);
 	char *source = xasprintf("%s/%s%s", tmpdir_path(), sub, extension_of(source_of(ad, t)));
@@ -311,6 +353,10 @@ static long add_source_probe(struct advise *ad, const struct advise_tu *t, void 
 		pass_probe_add(&ad->probe, name, t->f.edge, &cmd)->walls_only = true;
 		free(name);
 		index = (long)ad->probe.ntus - 1;
+		if (kept) {
+			*kept = source;
+			source = NULL;
+		}
 	}
 	free(source);
 	free(sub);
@@ -327,8 +373,9 @@ static void add_tu_probe(struct advise *ad, struct advise_tu *t, bool want_phase
 	char *sub = xasprintf("probe-%zu", ad->probe.ntus);
 	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
 	free(sub);
-	bool walls_only = !want_phases || cmd.compiler == COMPILER_NVCC;
-	pass_probe_add(&ad->probe, t->f.name, t->f.edge, &cmd)->walls_only = walls_only;
+	struct pass_tu *p = pass_probe_add(&ad->probe, t->f.name, t->f.edge, &cmd);
+	p->walls_only = !want_phases || p->cmd.compiler == COMPILER_NVCC;
+	p->repeats = 1;	/* a whole kernel TU: its scale and verdict, not a saving */
 	t->probe_tu = (long)ad->probe.ntus - 1;
 }
 
@@ -357,9 +404,9 @@ static void plan_header_probes(struct advise *ad)
 		for (size_t h = 0; h < t->headers.n; h++)
 			strvec_push(&pg->headers, t->headers.v[h]);
 		t->group = (long)g;
-		pg->headers_tu = add_source_probe(ad, t, write_includes, &pg->headers, "header probe %zu (%s's command)", g,
+		pg->headers_tu = add_source_probe(ad, t, write_includes, &pg->headers, &pg->source, "header probe %zu (%s's command)", g,
 						  t->f.name);
-		pg->empty_tu = add_source_probe(ad, t, write_empty, NULL, "empty probe %zu (%s's command)", g, t->f.name);
+		pg->empty_tu = add_source_probe(ad, t, write_empty, NULL, NULL, "empty probe %zu (%s's command)", g, t->f.name);
 	}
 }
 
@@ -396,9 +443,9 @@ static void plan_table_probes(struct advise *ad, struct advise_tu *t, size_t ind
 	}
 	pp_plan_free(&plan);
 	if (t->f.table_entries) {
-		t->table_tu = add_source_probe(ad, t, write_map, &t->f.table_entries, "%s's table, %zu std::function entries",
+		t->table_tu = add_source_probe(ad, t, write_map, &t->f.table_entries, NULL, "%s's table, %zu std::function entries",
 					       t->f.name, t->f.table_entries);
-		t->flat_tu = add_source_probe(ad, t, write_flat, &t->f.table_entries, "%s's table, flat", t->f.name);
+		t->flat_tu = add_source_probe(ad, t, write_flat, &t->f.table_entries, NULL, "%s's table, flat", t->f.name);
 	}
 	compile_command_clear(&cmd);
 	free(outdir);
@@ -442,20 +489,44 @@ static void mark_generated(struct advise *ad)
 	free(dir);
 }
 
-/* The pass probe, phases and all, on the slowest kernel TU (is it kernel
- * work?), and its pass walls on one instance of each generated family
- * whose host pass parses a framework (the glue a fused TU takes over, and
- * the baseline/probed ratio). */
+/* What each host-role TU's own source says: the binding, or a dispatcher
+ * that names the framework only as Tensor. */
+static void read_sources(struct advise *ad)
+{
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		struct source_facts facts = { 0 };
+		char *path = path_in(ad->dir, source_of(ad, t));
+		if (!t->f.kernel && source_facts_file(path, &facts)) {
+			t->f.binding = facts.binds_module;
+			t->f.tensor_only = source_facts_tensor_only(&facts);
+		}
+		free(path);
+	}
+}
+
+/* Kernel TUs within this share of the slowest one's baseline are near the
+ * critical path: each whose device passes parse no framework (a build-side
+ * fix comes first where they do) gets the pass probe, phases and all, as
+ * the slowest does (is it kernel work?). */
+#define ADVISE_NEAR_SLOWEST 0.7
+
+/* The pass probe on the kernel TUs near the slowest one, and its pass
+ * walls on one instance of each generated family whose host pass parses
+ * a framework (the glue a fused TU takes over, and the baseline/probed
+ * ratio). */
 static void plan_tu_probes(struct advise *ad)
 {
-	long slowest = -1;
+	double slowest = 0;
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (ad->tus[i].f.kernel && ad->seconds[ad->tus[i].f.edge] > slowest)
+			slowest = ad->seconds[ad->tus[i].f.edge];
 	for (size_t i = 0; i < ad->ntus; i++) {
 		const struct advise_tu *t = &ad->tus[i];
-		if (t->f.kernel && (slowest < 0 || ad->seconds[t->f.edge] > ad->seconds[ad->tus[slowest].f.edge]))
-			slowest = (long)i;
+		double s = ad->seconds[t->f.edge];
+		if (t->f.kernel && slowest > 0 && (s == slowest || (s >= ADVISE_NEAR_SLOWEST * slowest && !t->f.device_framework)))
+			add_tu_probe(ad, &ad->tus[i], true);
 	}
-	if (slowest >= 0)
-		add_tu_probe(ad, &ad->tus[slowest], true);
 	for (size_t i = 0; i < ad->ntus; i++) {
 		struct advise_tu *t = &ad->tus[i];
 		if (!t->f.kernel || !t->f.generated || !t->f.host_framework)
@@ -513,6 +584,61 @@ static void warm_up(struct advise *ad)
 	}
 }
 
+/* ---- the load curve ---- */
+
+/* The heavy compile steps of the build that can run at once: the job
+ * count, the CPUs and the TUs bound it. */
+static size_t load_levels(const struct advise *ad)
+{
+	long top = ad->jobs < cpu_count() ? ad->jobs : cpu_count();
+	return top < (long)ad->ntus ? (size_t)(top > 0 ? top : 1) : ad->ntus;
+}
+
+/* The curve from a header probe (the framework parsed with a TU's own
+ * command: what the build's heavy steps do; the group whose TU is
+ * quickest, for the time it takes) run 1, 2, 4, … at once, then the
+ * recorded builds' durations isolated by it. */
+static void calibrate_load(struct advise *ad)
+{
+	long quickest = -1;
+	for (size_t g = 0; g < ad->ngroups; g++)
+		if (ad->groups[g].source && (quickest < 0 || ad->seconds[ad->tus[ad->groups[g].donor].f.edge] <
+								 ad->seconds[ad->tus[ad->groups[quickest].donor].f.edge]))
+			quickest = (long)g;
+	size_t levels = load_levels(ad);
+	if (ad->measured) {
+		load_curve_linear(&ad->load, ad->m.contention.share, ad->m.contention.cores);
+		ad->load_source = contention_text(&ad->m.contention);
+		return;
+	}
+	if (quickest < 0 || levels < 2) {
+		ad->load = (struct load_curve){ .cores = (double)cpu_count() };
+		ad->load_source = xstrdup(levels < 2 ? "none: one job at a time" : "none: no header probe to run side by side");
+	} else {
+		const struct probe_group *pg = &ad->groups[quickest];
+		struct compile_command *cmds = xcalloc(levels, sizeof(*cmds));
+		size_t n = 0;
+		for (; n < levels; n++) {
+			char *sub = xasprintf("load-%zu", n);
+			bool ok = probe_command(ad, &ad->tus[pg->donor], sub, pg->source, &cmds[n]);
+			free(sub);
+			if (!ok)
+				break;
+		}
+		load_probe_measure(ad->dir, cmds, n, ad->repeats, ad->timeout, &ad->load, &ad->failures);
+		for (size_t i = 0; i < n; i++)
+			compile_command_clear(&cmds[i]);
+		free(cmds);
+		ad->load.cores = (double)cpu_count();
+		char *headers = strvec_join(&pg->headers, ", ");
+		ad->load_source = xasprintf("the header probe (%s) compiled with %s's command, 1 to %zu at once, "
+					     "at least %ld walls a level", headers, ad->tus[pg->donor].f.name, n, ad->repeats);
+		free(headers);
+	}
+	if (ad->recent.n)
+		recent_builds_durations(&ad->recent, &ad->load, ad->seconds, NULL, NULL);
+}
+
 /* ---- from the probes to the facts ---- */
 
 static double ptxas_seconds(const struct pass_tu *p, const char *arch)
@@ -547,6 +673,9 @@ static void read_probes(struct advise *ad)
 			continue;
 		}
 		pg->measured = true;
+		/* The headers' spread: their probe's walls over its median. */
+		pg->cost_lo = h->wall.median > 0 ? h->wall.min / h->wall.median : 1;
+		pg->cost_hi = h->wall.median > 0 ? h->wall.max / h->wall.median : 1;
 		pg->cost.base_host = pass_tu_side(e, PASS_HOST);
 		pg->cost.base_device = pass_tu_side(e, PASS_DEVICE);
 		pg->cost.host = positive(pass_tu_side(h, PASS_HOST) - pg->cost.base_host);
@@ -569,8 +698,11 @@ static void read_probes(struct advise *ad)
 		struct advise_tu *t = &ad->tus[i];
 		if (isnan(t->f.scale))
 			t->f.scale = typical;
-		if (t->group >= 0 && ad->groups[t->group].measured)
+		if (t->group >= 0 && ad->groups[t->group].measured) {
 			t->f.cost = &ad->groups[t->group].cost;
+			t->f.cost_lo = ad->groups[t->group].cost_lo;
+			t->f.cost_hi = ad->groups[t->group].cost_hi;
+		}
 		const struct pass_tu *p = probed(ad, t->probe_tu);
 		if (p) {
 			const struct verdict *v = &p->bd.verdict;
@@ -656,8 +788,12 @@ void advise_print(const struct advise *ad)
 	       ad->ntus == 1 ? "" : "s", ad->dir, ad->baseline_source);
 	if (!isnan(ad->recorded_wall))
 		printf(" (recorded wall %.2f s)", ad->recorded_wall);
-	printf("\npredicted wall at -j %ld (%s: %s): %s%.2f s%s; the %s binds\n\n", ad->jobs, policy_words[ad->policy],
-	       ad->policy_why, c_bold(stdout), a->baseline.wall, c_reset(stdout), a->baseline.binds);
+	printf("\npredicted wall at -j %ld (%s: %s): %s%.2f s%s, %.2f-%.2f; the %s binds\n", ad->jobs,
+	       policy_words[ad->policy], ad->policy_why, c_bold(stdout), a->baseline.wall, c_reset(stdout),
+	       a->baseline_range.lo, a->baseline_range.hi, a->baseline.binds);
+	char *curve = load_curve_text(&ad->load);
+	printf("load curve (slowdown by jobs at once): %s; from %s\n\n", curve, ad->load_source);
+	free(curve);
 
 	size_t n;
 	const struct fix **v = ranked(a, &n);
@@ -673,7 +809,8 @@ void advise_print(const struct advise *ad)
 		table_cell(tab, "%s", fix_names[v[i]->id]);
 		table_cell(tab, "%s", tus);
 		table_cell(tab, "%s", sav);
-		table_cell(tab, "%.2f s (%+.0f%%)", v[i]->alone.wall, percent(v[i]->alone.wall, a->baseline.wall));
+		table_cell(tab, "%.2f s, %.2f-%.2f (%+.0f%%)", v[i]->alone.wall, v[i]->alone_range.lo, v[i]->alone_range.hi,
+			   percent(v[i]->alone.wall, a->baseline.wall));
 		free(tus);
 		free(sav);
 	}
@@ -697,25 +834,33 @@ void advise_print(const struct advise *ad)
 	table_column(tab, "step", true);
 	table_column(tab, "fix", false);
 	table_column(tab, "predicted wall", true);
+	table_column(tab, "range", true);
 	table_column(tab, "vs baseline", true);
+	table_column(tab, "beyond noise", false);
 	table_column(tab, "binds", false);
 	table_cell(tab, "0");
 	table_cell(tab, "baseline");
 	table_cell(tab, "%.2f s", a->baseline.wall);
+	table_cell(tab, "%.2f-%.2f", a->baseline_range.lo, a->baseline_range.hi);
+	table_cell(tab, "-");
 	table_cell(tab, "-");
 	table_cell(tab, "%s", a->baseline.binds);
 	for (size_t s = 0; s < a->nplan; s++) {
 		table_cell(tab, "%zu", s + 1);
 		table_cell(tab, "%s", fix_names[a->plan[s].id]);
 		table_cell(tab, "%.2f s", a->plan[s].after.wall);
+		table_cell(tab, "%.2f-%.2f", a->plan[s].range.lo, a->plan[s].range.hi);
 		table_cell(tab, "%+.0f%%", percent(a->plan[s].after.wall, a->baseline.wall));
+		table_cell(tab, "%s", a->plan[s].distinct ? "yes" : "no: overlaps the step before");
 		table_cell(tab, "%s", a->plan[s].after.binds);
 	}
 	table_print(tab, stdout);
 	table_free(tab);
+	printf("ranges: the baseline builds' least and most wall (%.2fx-%.2fx their median) with the header probes' "
+	       "least and most savings\n", ad->spread_lo > 0 ? ad->spread_lo : 1, ad->spread_hi > 0 ? ad->spread_hi : 1);
 	printf("at the end, the critical path (%.2f s):", a->final_critical);
 	for (size_t i = 0; i < a->nfinal; i++)
-		printf("%s %s", i ? " ->" : "", ad->build.edges[a->final_chain[i]].outputs.v[0]);
+		printf("%s %s", i ? " ->" : "", a->final_names[i]);
 	printf("\n");
 	for (size_t i = 0; i < ad->ntus; i++) {
 		if (!ad->tus[i].f.codegen_bound)
@@ -736,10 +881,22 @@ void advise_print(const struct advise *ad)
 			printf("  %s: %s\n", fix_names[id], a->fixes[id].not_applicable);
 }
 
-static json_t *json_prediction(const struct prediction *p)
+static json_t *json_prediction(const struct prediction *p, const struct range *r)
 {
-	return json_build("{s:o, s:o, s:o, s:s}", "wall_s", json_seconds(p->wall), "critical_path_s",
-			  json_seconds(p->critical), "work_bound_s", json_seconds(p->work), "binds", p->binds);
+	return json_build("{s:o, s:[o, o], s:o, s:o, s:s}", "wall_s", json_seconds(p->wall), "range_s",
+			  json_seconds(r->lo), json_seconds(r->hi), "critical_path_s", json_seconds(p->critical),
+			  "work_bound_s", json_seconds(p->work), "binds", p->binds);
+}
+
+static json_t *json_load_curve(const struct advise *ad)
+{
+	json_t *levels = json_array();
+	for (size_t i = 0; i < ad->load.n; i++)
+		json_array_append_new(levels, json_build("{s:f, s:f, s:[f, f], s:I}", "jobs", ad->load.jobs[i], "slowdown",
+			round(ad->load.slowdown[i] * 1000) / 1000, "range", round(ad->load.lo[i] * 1000) / 1000,
+			round(ad->load.hi[i] * 1000) / 1000, "walls", (json_int_t)ad->load.samples[i]));
+	return json_build("{s:o, s:f, s:s}", "levels", levels, "cores", ad->load.cores, "measured_by",
+			  ad->load_source ? ad->load_source : "");
 }
 
 static json_t *json_probe(const struct advise *ad, long i)
@@ -773,8 +930,9 @@ static json_t *json_tu(const struct advise *ad, const struct advise_tu *t)
 		for (size_t i = 0; i < p->bd.n; i++)
 			json_array_append_new(passes, json_pass_breakdown(&p->bd.passes[i]));
 	}
-	return json_build("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "target", t->f.name, "kind",
-		t->f.kernel ? "kernel TU" : "host TU", "baseline_s", json_seconds(ad->seconds[t->f.edge]),
+	return json_build("{s:s, s:s, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", "target", t->f.name, "kind",
+		t->f.kernel ? "kernel TU" : "host TU", "device_passes", t->f.device_passes, "binding", t->f.binding,
+		"tensor_only", t->f.tensor_only, "baseline_s", json_seconds(ad->seconds[t->f.edge]),
 		"frameworks", t->f.frameworks ? json_string(t->f.frameworks) : json_null(),
 		"leak_chain", t->f.leak_chain ? json_string(t->f.leak_chain) : json_null(),
 		"leak_fix", t->f.leak_fix ? json_string(t->f.leak_fix) : json_null(), "lines", lines,
@@ -787,9 +945,10 @@ json_t *advise_document(const struct advise *ad)
 	json_t *doc = json_document("advise", ad->dir, ad->failures);
 	json_object_set_new(doc, "jobs", json_integer(ad->jobs));
 	json_object_set_new(doc, "policy", json_string(ad->policy == POLICY_CRITICAL ? "critical" : "manifest"));
-	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o}", "durations", ad->baseline_source,
-		"recorded_wall_s", json_seconds(ad->recorded_wall), "predicted", json_prediction(&a->baseline),
-		"contention", ad->measured ? json_contention(&ad->m.contention) : json_null()));
+	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o, s:o}", "durations", ad->baseline_source,
+		"recorded_wall_s", json_seconds(ad->recorded_wall), "predicted", json_prediction(&a->baseline, &a->baseline_range),
+		"contention", ad->measured ? json_contention(&ad->m.contention) : json_null(),
+		"load_curve", json_load_curve(ad)));
 	json_t *fixes = json_array(), *checked = json_array();
 	size_t n;
 	const struct fix **v = ranked(a, &n);
@@ -801,7 +960,7 @@ json_t *advise_document(const struct advise *ad)
 		json_array_append_new(fixes, json_build("{s:s, s:s, s:o, s:o, s:s, s:s, s:o}", "fix", fix_names[v[i]->id],
 			"title", fix_titles[v[i]->id], "tus", tus, "added_s", json_seconds(v[i]->added),
 			"evidence", v[i]->evidence, "measured_by", v[i]->measured_by,
-			"predicted", json_prediction(&v[i]->alone)));
+			"predicted", json_prediction(&v[i]->alone, &v[i]->alone_range)));
 	}
 	free(v);
 	for (int id = 0; id < NFIXES; id++)
@@ -812,12 +971,13 @@ json_t *advise_document(const struct advise *ad)
 	json_object_set_new(doc, "not_applicable", checked);
 	json_t *plan = json_array();
 	for (size_t s = 0; s < a->nplan; s++)
-		json_array_append_new(plan, json_build("{s:i, s:s, s:o}", "step", (int)s + 1, "fix", fix_names[a->plan[s].id],
-						       "predicted", json_prediction(&a->plan[s].after)));
+		json_array_append_new(plan, json_build("{s:i, s:s, s:o, s:b}", "step", (int)s + 1, "fix", fix_names[a->plan[s].id],
+						       "predicted", json_prediction(&a->plan[s].after, &a->plan[s].range),
+						       "beyond_noise", a->plan[s].distinct));
 	json_object_set_new(doc, "plan", plan);
 	json_t *chain = json_array(), *kernel = json_array(), *probes = json_array();
 	for (size_t i = 0; i < a->nfinal; i++)
-		json_array_append_new(chain, json_string(ad->build.edges[a->final_chain[i]].outputs.v[0]));
+		json_array_append_new(chain, json_string(a->final_names[i]));
 	json_object_set_new(doc, "final", json_build("{s:o, s:o}", "critical_path", chain, "critical_path_s",
 						     json_seconds(a->final_critical)));
 	for (size_t i = 0; i < ad->ntus; i++)
@@ -876,6 +1036,7 @@ void advise_free(struct advise *ad)
 	free(ad->tus);
 	for (size_t g = 0; g < ad->ngroups; g++) {
 		free(ad->groups[g].key);
+		free(ad->groups[g].source);
 		strvec_clear(&ad->groups[g].headers);
 		free(ad->groups[g].cost.headers);
 		free(ad->groups[g].cost.command_of);
@@ -889,6 +1050,8 @@ void advise_free(struct advise *ad)
 	free(ad->seconds);
 	free(ad->curve);
 	free(ad->baseline_source);
+	free(ad->load_source);
+	recent_builds_free(&ad->recent);
 	free(ad->policy_why);
 	ninja_build_free(&ad->build);
 	free(ad);
@@ -924,6 +1087,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->jobs = o->jobs ? o->jobs : jobs_default(o->cmd);
 	ad->parallel = o->parallel < PROC_MAX_RUNNING ? o->parallel : PROC_MAX_RUNNING;
 	ad->timeout = o->timeout;
+	ad->repeats = o->repeats > 0 ? o->repeats : ADVISE_REPEATS;
 	ad->kernels = o->kernels;
 	snapshot_guard(ad->dir);
 	ninja_load(ad->dir, &ad->build);
@@ -949,8 +1113,9 @@ struct advise *advise_collect(const struct advise_options *o)
 
 	preprocess_tus(ad);
 	mark_generated(ad);
-	ad->probe = (struct pass_probe){ .dir = ad->dir, .build = &ad->build, .repeats = 1, .parallel = ad->parallel,
-					.timeout = ad->timeout, .th = { 5.0, 0.7 } };
+	read_sources(ad);
+	ad->probe = (struct pass_probe){ .dir = ad->dir, .build = &ad->build, .repeats = ad->repeats,
+					.parallel = ad->parallel, .timeout = ad->timeout, .th = { 5.0, 0.7 } };
 	plan_header_probes(ad);
 	for (size_t i = 0; i < ad->ntus; i++)
 		if (!ad->tus[i].f.kernel)
@@ -958,6 +1123,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	plan_tu_probes(ad);
 	steps_note_stripped(&ad->stripped);
 	warm_up(ad);
+	calibrate_load(ad);
 	pass_probe_run(&ad->probe);
 	ad->failures += ad->probe.failures;
 	read_probes(ad);
@@ -967,9 +1133,10 @@ struct advise *advise_collect(const struct advise_options *o)
 	struct tu_facts *facts = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*facts));
 	for (size_t i = 0; i < ad->ntus; i++)
 		facts[i] = ad->tus[i].f;
-	const struct advice_input in = { &ad->build, ad->seconds, facts, ad->ntus,
-					 { (int)ad->jobs, ad->policy, ad->m.contention.samples ? ad->m.contention.cores : 0,
-					   ad->m.contention.share }, cpu_count() };
+	const struct advice_input in = { .build = &ad->build, .seconds = ad->seconds, .tus = facts, .ntus = ad->ntus,
+					 .sched = { .jobs = (int)ad->jobs, .policy = ad->policy, .cores = ad->load.cores,
+						    .curve = &ad->load },
+					 .cpus = cpu_count(), .spread_lo = ad->spread_lo, .spread_hi = ad->spread_hi };
 	advice_build(&in, &ad->advice);
 	free(facts);
 	jobs_curve(ad, &in.sched);

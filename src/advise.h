@@ -20,10 +20,16 @@ struct advise_options {
 	long parallel;		/* probes at once (capped at PROC_MAX_RUNNING) */
 	double timeout;		/* per compile; 0: none */
 	struct policy_option policy;
+	long repeats;		/* runs of each header, empty and table probe, walls a level of
+				 * the load curve; 0: ADVISE_REPEATS */
 	bool kernels;		/* the kernel-work entries' worst kernel: one more compile of each */
 	char **targets;		/* limit the TUs considered; none: all */
 	size_t ntargets;
 };
+
+/* What a spread needs: runs of every header, empty and table probe, and
+ * walls a level of the load curve. */
+#define ADVISE_REPEATS 3
 
 struct advise;
 

@@ -11,7 +11,7 @@
 
 static const char usage[] =
 	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
-	"                        [--parallel P] [--timeout S] [--kernels] [--json]\n"
+	"                        [--parallel P] [-r R] [--timeout S] [--kernels] [--json]\n"
 	"\n"
 	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
 	"after it, predicted before anything is changed; then the plan (the fixes in the\n"
@@ -22,12 +22,19 @@ static const char usage[] =
 	"and more jobs; a codegen-bound kernel is named as kernel work.\n"
 	"\n"
 	"Measured here, in a private temp dir (the build dir stays byte-identical): the\n"
-	"baseline durations (each step's median over the last 5 builds in .ninja_log that ran\n"
-	"every TU, else every TU re-run as rank does), every TU preprocessed as it compiles (pp, leak), the passes of the slowest\n"
-	"kernel TU and of one instance per family, and probe TUs compiled with a TU's own\n"
-	"command: its framework headers against an empty TU (host and device passes apart),\n"
-	"and its dispatch table against a flat one. Probe savings are scaled to the\n"
-	"baseline by each TU's baseline/probed wall. TARGET limits the TUs considered.\n"
+	"baseline (the last 5 builds in .ninja_log that ran every TU, else every TU re-run\n"
+	"as rank does), the load curve (a header probe run 1, 2, 4, ... at once: how much\n"
+	"slower a compile runs beside others here; each recorded step's duration is\n"
+	"turned into an isolated time by it, and every prediction schedules with it, so\n"
+	"a fix that takes heavy TUs out also speeds the ones left), every TU preprocessed\n"
+	"as it compiles (pp, leak), the passes of the kernel TUs near the slowest and of\n"
+	"one instance per family, and probe TUs compiled with a TU's own command: its\n"
+	"framework headers against an empty TU (host and device passes apart), and its\n"
+	"dispatch table against a flat one, each run R times. A TU's role comes from\n"
+	"its text: a .cu that defines or launches no kernel is a host TU. Every wall is\n"
+	"printed with its range (the baseline builds' spread and the probes'), and each\n"
+	"step of the plan says whether it is beyond the probes' noise. TARGET limits the\n"
+	"TUs considered.\n"
 	"\n";
 
 /* Builds of .ninja_log the baseline takes its medians over. */
@@ -42,6 +49,8 @@ int cmd_advise(int argc, char **argv)
 		OPT_PARALLEL(&o.parallel, "run P probes at once (default: CPUs; savings are scaled by\n"
 			     "each TU's baseline/probed wall, which carries the contention)"),
 		OPT_TIMEOUT(&o.timeout, "give up on a compile or probe after S seconds (counts as failed)"),
+		{ OPT_INT, 'r', "repeats", &o.repeats, "R", "runs of each header, empty and table probe, and walls a level\n"
+		  "of the load curve (default 3: fewer gives no spread)", 1, 100, NULL },
 		{ OPT_FLAG, 0, "kernels", &o.kernels, NULL, "name the worst kernel of each kernel-work TU (registers, spills,\n"
 		  "code size: one more compile of it, as passes --kernels)", 0, 0, NULL },
 		OPT_JSON(&json),

@@ -76,8 +76,9 @@ static void predict(struct rank *r)
 	double *seconds = measurement_seconds(&r->m);
 	model_from_build(&r->model, &r->build, seconds);
 	free(seconds);
-	const struct sched_options o = { (int)r->jobs, r->policy, r->m.contention.samples ? r->m.contention.cores : 0,
-					 r->m.contention.share };
+	const struct sched_options o = { .jobs = (int)r->jobs, .policy = r->policy,
+					 .cores = r->m.contention.samples ? r->m.contention.cores : 0,
+					 .contention = r->m.contention.share };
 	bool ok = model_predict(&r->model, &o, &r->prediction);
 	proc_exit_if_interrupted();
 	if (!ok)

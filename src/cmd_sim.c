@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "graph.h"
+#include "load_curve.h"
 #include "ninja.h"
 #include "ninja_log.h"
 #include "out_json.h"
@@ -25,7 +26,7 @@
 
 static const char usage[] =
 	"usage: buildwall sim [-C BUILD_DIR] [--from log | --from RANK.json] [-j LIST]\n"
-	"                     [--policy manifest|critical] [EDITS] [--json]\n"
+	"                     [--policy manifest|critical] [EDITS] [--contention] [--json]\n"
 	"\n"
 	"Simulate ninja running the build's dependency graph (from ninja) with measured\n"
 	"durations: the latest build in .ninja_log (default), or a saved 'rank --json'\n"
@@ -33,6 +34,9 @@ static const char usage[] =
 	"its two lower bounds, the critical path and total work / jobs, and which binds.\n"
 	"The policy follows the installed ninja: up to 1.11 ready steps start in manifest\n"
 	"order; from 1.12 the step with the longest path ahead starts first.\n"
+	"A step's progress follows the load: with n jobs running it advances at\n"
+	"1 / slowdown(n) (the contention calibrated beside isolated times, the cores\n"
+	"shared past --cores); --contention shows that curve.\n"
 	"\n"
 	"The edits (--scale, --split, --fuse, --remove, --cores) are repeatable; T names a\n"
 	"step as everywhere: its output, basename or a glob.\n"
@@ -60,6 +64,7 @@ struct sim {
 	/* With --from RANK.json: the recorded build against rank's isolated
 	 * times; the prediction then shares this machine's cores too. */
 	struct contention contention;
+	bool show_curve;	/* --contention */
 	enum sched_policy policy;
 	char *policy_why;
 	long *jobs;
@@ -266,7 +271,8 @@ struct result {
 static struct prediction predict(const struct sim *s, const struct model *m, long jobs)
 {
 	struct prediction p;
-	const struct sched_options o = { (int)jobs, s->policy, s->cores, s->contention.share };
+	const struct sched_options o = { .jobs = (int)jobs, .policy = s->policy, .cores = s->cores,
+					 .contention = s->contention.share };
 	bool ok = model_predict(m, &o, &p);
 	proc_exit_if_interrupted();
 	if (!ok)
@@ -275,6 +281,40 @@ static struct prediction predict(const struct sim *s, const struct model *m, lon
 }
 
 
+
+/* The load curve the scheduler applies: the contention's share per job
+ * beside, the cores shared past their count. */
+static void sim_curve(const struct sim *s, struct load_curve *c)
+{
+	load_curve_linear(c, s->contention.share, s->cores);
+}
+
+static void print_curve(const struct sim *s)
+{
+	struct load_curve c;
+	sim_curve(s, &c);
+	printf("load curve (a step's slowdown by the jobs running at once, applied moment by moment):\n");
+	struct table *tab = table_new();
+	table_column(tab, "jobs at once", true);
+	table_column(tab, "slowdown", true);
+	for (size_t i = 0; i < s->njobs; i++) {
+		table_cell(tab, "%ld", s->jobs[i]);
+		table_cell(tab, "%.3f", load_curve_at(&c, (double)s->jobs[i]));
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+}
+
+static json_t *json_curve(const struct sim *s)
+{
+	struct load_curve c;
+	sim_curve(s, &c);
+	json_t *rows = json_array();
+	for (size_t i = 0; i < s->njobs; i++)
+		json_array_append_new(rows, json_build("{s:I, s:f}", "jobs", (json_int_t)s->jobs[i], "slowdown",
+						       round(load_curve_at(&c, (double)s->jobs[i]) * 1000) / 1000));
+	return rows;
+}
 
 static void render(const struct sim *s, const struct result *res, bool json)
 {
@@ -290,6 +330,7 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		json_object_set_new(doc, "cores", s->cores > 0 ? json_real(s->cores) : json_null());
 		json_object_set_new(doc, "edits", edits);
 		json_object_set_new(doc, "contention", json_contention(&s->contention));
+		json_object_set_new(doc, "load_curve", json_curve(s));
 		json_object_set_new(doc, "steps_without_time", json_integer((json_int_t)s->unknown));
 		json_t *rows = json_array();
 		for (size_t i = 0; i < s->njobs; i++) {
@@ -322,6 +363,8 @@ static void render(const struct sim *s, const struct result *res, bool json)
 	}
 	if (s->unknown)
 		printf("note: %zu step%s without a time counted as 0 s\n", s->unknown, s->unknown == 1 ? "" : "s");
+	if (s->show_curve)
+		print_curve(s);
 	printf("\n");
 	struct table *tab = table_new();
 	table_column(tab, "-j", true);
@@ -382,6 +425,8 @@ int cmd_sim(int argc, char **argv)
 		{ OPT_CALL, 0, "fuse", &s, "T1,T2,...", "the steps become one, taking the sum of their times", 0, 0, add_fuse },
 		{ OPT_CALL, 0, "remove", &s, "T", "T takes no time", 0, 0, add_remove },
 		{ OPT_INT, 0, "cores", &cores, "C", "jobs beyond C cores share them (default: no limit)", 1, 4096, NULL },
+		{ OPT_FLAG, 0, "contention", &s.show_curve, NULL, "show the load curve applied: each job count's slowdown", 0, 0,
+		  NULL },
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};

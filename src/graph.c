@@ -120,6 +120,9 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 {
 	struct sim m = { .nodes = nodes, .n = n, .s = s };
 	int jobs = o->jobs < 1 ? 1 : o->jobs;
+	struct load_curve linear;
+	load_curve_linear(&linear, o->contention, o->cores);
+	const struct load_curve *curve = o->curve ? o->curve : &linear;
 	s->start = xcalloc(n, sizeof(double));
 	s->end = xcalloc(n, sizeof(double));
 	s->makespan = 0;
@@ -167,10 +170,9 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 			acyclic = m.done == n;	/* nothing runs, nothing is ready */
 			continue;
 		}
-		/* Jobs beyond the cores share them; advance to the next end. */
-		double speed = o->cores > 0 && nrunning > o->cores ? o->cores / (double)nrunning : 1;
-		double side_by_side = o->cores > 0 && nrunning > o->cores ? o->cores : (double)nrunning;
-		speed /= 1 + (o->contention > 0 ? o->contention : 0) * (side_by_side - 1);
+		/* Every running job advances at the speed the load allows;
+		 * advance to the next end. */
+		double speed = 1 / load_curve_at(curve, (double)nrunning);
 		double step = left[running[0]];
 		for (size_t k = 1; k < nrunning; k++)
 			if (left[running[k]] < step)

@@ -3,6 +3,8 @@
 #ifndef BUILDWALL_GRAPH_H
 #define BUILDWALL_GRAPH_H
 
+#include "load_curve.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -32,6 +34,8 @@ struct sched_options {
 				 * (each runs at cores/running speed); 0: no limit */
 	double contention;	/* each other job running on its own core slows a
 				 * job by this share (memory, caches): speed / (1 + c (n - 1)) */
+	const struct load_curve *curve;	/* measured instead: speed 1 / slowdown(n);
+					 * NULL: the two above */
 };
 
 /* Simulate the build. Returns false when the graph has a cycle, or when

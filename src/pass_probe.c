@@ -192,9 +192,17 @@ static void record_replayed(struct pass_tu *t, const struct proc *plain, const s
  *   nvcc:   a plain run with --time alone (the TU's wall and every job's:
  *           nvcc runs them one after another and times each), then one
  *           with the device trace and the host compiler's -ftime-report. */
+static long tu_repeats(const struct pass_probe *ps, const struct pass_tu *t)
+{
+	return t->repeats > 0 && t->repeats < ps->repeats ? t->repeats : ps->repeats;
+}
+
 static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long whole_runs, bool whole_only, struct proc *p)
 {
 	const char *name = t->name;
+	long repeats = tu_repeats(ps, t);
+	if (whole_runs > repeats)
+		whole_runs = repeats;
 	strvec_clear(&t->argv);
 	free(t->log);
 	t->log = NULL;
@@ -206,7 +214,7 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 		for (size_t i = 0; i < t->jobs.n; i++)
 			job_make_temp_parents(&t->jobs.v[i]);
 	}
-	if ((t->stage == STAGE_JOBS || t->stage == STAGE_NVCC) && t->round >= ps->repeats)
+	if ((t->stage == STAGE_JOBS || t->stage == STAGE_NVCC) && t->round >= repeats)
 		t->stage = STAGE_DONE;
 	if (t->stage == STAGE_DONE)
 		return false;
@@ -227,7 +235,7 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 			strvec_push(&t->argv, "-ftime-report");
 		}
 		progress_set("%s: nvcc %s (run %ld/%ld)", name, t->second ? "with its traces" : "--time", t->round + 1,
-			     ps->repeats);
+			     repeats);
 	} else {
 		const struct job *j = &t->jobs.v[t->job];
 		for (size_t a = 0; a < j->argv.n; a++)
@@ -259,7 +267,7 @@ static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, co
 	if (t->stage == STAGE_WHOLE) {
 		record_whole(t, p);
 	} else if (t->stage == STAGE_NVCC && !t->second) {
-		if (t->nwalls < (size_t)ps->repeats)	/* else --top's re-timing gave it */
+		if (t->nwalls < (size_t)tu_repeats(ps, t))	/* else --top's re-timing gave it */
 			record_whole(t, p);
 		char *csv = xasprintf("%s/time-%zu-%ld.csv", tmpdir_path(), ti, t->round);
 		free(t->nvcc_walls);

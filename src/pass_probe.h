@@ -47,6 +47,7 @@ struct pass_tu {
 	bool failed;
 	char *failure;
 	bool walls_only;	/* no instrumented runs: pass walls, no phases */
+	long repeats;		/* its runs, fewer than the probe's; 0: the probe's */
 	const char *timed_by;	/* who timed the jobs */
 	struct breakdown bd;
 	/* Where its probe is (the pool runs several TUs' probes at once): the

@@ -36,12 +36,12 @@ bool durations_from_dir(const char *dir, const struct ninja_build *b, double *se
 	return true;
 }
 
-/* The last complete builds, as a ring of per-edge durations. */
+/* The last complete builds, as a ring of per-edge starts and ends. */
 struct recent {
 	const struct ninja_build *b;
 	const bool *needed;
 	size_t max, n, next;
-	double *seconds;	/* max rows of b->n */
+	double *start, *end;	/* max rows of b->n */
 	double *walls;
 };
 
@@ -50,11 +50,15 @@ static void keep_if_complete(struct ninja_log *build, bool rewritten, void *ctx)
 	struct recent *r = ctx;
 	if (rewritten || !build->n)
 		return;
-	double *row = r->seconds + r->next * r->b->n;
-	durations_from_log(r->b, build, row);
-	for (size_t i = 0; i < r->b->n; i++)
-		if (r->needed[i] && isnan(row[i]))
+	const struct ninja_build *b = r->b;
+	double *start = r->start + r->next * b->n, *end = r->end + r->next * b->n;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct log_entry *e = ninja_log_find(build, b->edges[i].outputs.v[0]);
+		start[i] = e ? e->start_ms / 1000.0 : NAN;
+		end[i] = e ? e->end_ms / 1000.0 : NAN;
+		if (r->needed[i] && !e)
 			return;	/* a partial rebuild: not a baseline */
+	}
 	uint32_t first = build->entries[0].start_ms, last = build->entries[0].end_ms;
 	for (size_t i = 0; i < build->n; i++) {
 		first = build->entries[i].start_ms < first ? build->entries[i].start_ms : first;
@@ -65,29 +69,64 @@ static void keep_if_complete(struct ninja_log *build, bool rewritten, void *ctx)
 	r->n += r->n < r->max;
 }
 
-size_t durations_from_recent_builds(const char *dir, const struct ninja_build *b, const bool *needed,
-				    size_t max_builds, double *seconds, double *wall, char **err)
+size_t recent_builds_read(const char *dir, const struct ninja_build *b, const bool *needed, size_t max_builds,
+			  struct recent_builds *rb, char **err)
 {
-	struct recent r = { .b = b, .needed = needed, .max = max_builds };
-	r.seconds = xcalloc(max_builds * (b->n ? b->n : 1), sizeof(double));
-	r.walls = xcalloc(max_builds, sizeof(double));
+	struct recent r = { .b = b, .needed = needed, .max = max_builds ? max_builds : 1 };
+	size_t cells = r.max * (b->n ? b->n : 1);
+	r.start = xcalloc(cells, sizeof(double));
+	r.end = xcalloc(cells, sizeof(double));
+	r.walls = xcalloc(r.max, sizeof(double));
 	char *path = xasprintf("%s/.ninja_log", dir);
 	*err = NULL;
 	ninja_log_each(path, true, keep_if_complete, &r, err);
 	free(path);
-	double *column = xcalloc(max_builds, sizeof(double));
-	for (size_t i = 0; i < b->n; i++) {
-		size_t k = 0;
-		for (size_t j = 0; j < r.n; j++)
-			if (!isnan(r.seconds[j * b->n + i]))
-				column[k++] = r.seconds[j * b->n + i];
-		seconds[i] = k ? median_of(column, k) : NAN;
+	*rb = (struct recent_builds){ .n = *err ? 0 : r.n, .edges = b->n, .start = r.start, .end = r.end, .walls = r.walls };
+	return rb->n;
+}
+
+void recent_builds_durations(const struct recent_builds *rb, const struct load_curve *curve, double *median,
+			     double *lo, double *hi)
+{
+	size_t n = rb->edges;
+	double *rows = xcalloc((rb->n ? rb->n : 1) * (n ? n : 1), sizeof(double));
+	for (size_t j = 0; j < rb->n; j++) {
+		const double *start = rb->start + j * n, *end = rb->end + j * n;
+		double *row = rows + j * n;
+		if (curve)
+			load_curve_isolate(curve, start, end, n, row);
+		else
+			for (size_t i = 0; i < n; i++)
+				row[i] = end[i] - start[i];
 	}
-	*wall = r.n ? median_of(r.walls, r.n) : NAN;
+	double *column = xcalloc(rb->n ? rb->n : 1, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		for (size_t j = 0; j < rb->n; j++)
+			if (!isnan(rows[j * n + i]))
+				column[k++] = rows[j * n + i];
+		struct summary s = summarize(column, k);
+		median[i] = k ? s.median : NAN;
+		if (lo)
+			lo[i] = k ? s.min : NAN;
+		if (hi)
+			hi[i] = k ? s.max : NAN;
+	}
 	free(column);
-	free(r.walls);
-	free(r.seconds);
-	return *err ? 0 : r.n;
+	free(rows);
+}
+
+double recent_builds_wall(const struct recent_builds *rb)
+{
+	return rb->n ? median_of(rb->walls, rb->n) : NAN;
+}
+
+void recent_builds_free(struct recent_builds *rb)
+{
+	free(rb->start);
+	free(rb->end);
+	free(rb->walls);
+	*rb = (struct recent_builds){ 0 };
 }
 
 static void model_add(struct model *m, double duration, bool free_node, const size_t *deps, size_t ndeps)

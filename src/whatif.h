@@ -19,13 +19,29 @@ void durations_from_log(const struct ninja_build *b, struct ninja_log *log, doub
  * NULL for a log that is simply not there). */
 bool durations_from_dir(const char *dir, const struct ninja_build *b, double *seconds, struct ninja_log *keep,
 			char **err);
-/* Each edge's median duration over the last `max_builds` builds of dir's
- * .ninja_log that ran every edge marked in `needed` (one recorded build
- * on a shared machine varies by +-10 %), NaN where none has it; *wall:
- * the median of those builds' walls. Returns how many builds that was
- * (0: none, or the log unreadable: *err says why, owned). */
-size_t durations_from_recent_builds(const char *dir, const struct ninja_build *b, const bool *needed,
-				    size_t max_builds, double *seconds, double *wall, char **err);
+/* The last `max_builds` builds of dir's .ninja_log that ran every edge
+ * marked in `needed` (one recorded build on a shared machine varies by
+ * +-10 %): per build and edge its start and end, seconds (NaN: not in that
+ * build), and each build's wall.
+ *
+ * Ownership: recent_builds_read fills rb, which recent_builds_free frees. */
+struct recent_builds {
+	size_t n, edges;	/* builds; edges of the graph (a row each) */
+	double *start, *end;	/* n rows of `edges` */
+	double *walls;
+};
+/* Returns how many builds that was (0: none, or the log unreadable:
+ * *err says why, owned). */
+size_t recent_builds_read(const char *dir, const struct ninja_build *b, const bool *needed, size_t max_builds,
+			  struct recent_builds *rb, char **err);
+/* Each edge's median over the builds of its duration: as recorded, or
+ * with `curve` its isolated time (the load it ran beside taken out); lo
+ * and hi (each may be NULL) the least and most. NaN where no build has it. */
+void recent_builds_durations(const struct recent_builds *rb, const struct load_curve *curve, double *median,
+			     double *lo, double *hi);
+/* The median of the builds' walls; NaN for none. */
+double recent_builds_wall(const struct recent_builds *rb);
+void recent_builds_free(struct recent_builds *rb);
 
 /* A graph we can edit: nodes with owned dependency lists. */
 struct model {

@@ -15,7 +15,7 @@ cp "$T/out" "$E2E_WORK/advise.json"
 check "the envelope names advise" [ "$(json "$T/advise.json" '(d["schema"], d["command"])')" = "('buildwall/1', 'advise')" ]
 check "advise leaves the tree byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 fixes() { json "$T/advise.json" "sorted(f['fix'] for f in d['fixes'])"; }
-check "the five planted fixes apply" [ "$(fixes)" = "['flat', 'fused', 'launchers', 'leak', 'split']" ]
+check "the five planted fixes apply, not raw (the dispatcher needs no tensors of its own)" [ "$(fixes)" = "['flat', 'fused', 'launchers', 'leak', 'split']" ]
 tus() { json "$T/advise.json" "[t['target'] for f in d['fixes'] if f['fix'] == '$1' for t in f['tus']]"; }
 check "split: the TUs whose device pass parses the framework, not bigtile" [ "$(tus split)" = "['opus_gemm_0.cuda.o', 'opus_epilogue.cuda.o']" ]
 check "fused: the generated instance" [ "$(tus fused)" = "['opus_gemm_0.cuda.o']" ]
@@ -33,6 +33,13 @@ check "fixes ranked by predicted wall alone" [ "$(json "$T/advise.json" '[f["pre
 check "the plan lowers the wall at every step" [ "$(json "$T/advise.json" 'len(d["plan"]) >= 1 and all(b["predicted"]["wall_s"] < a for a, b in zip([d["baseline"]["predicted"]["wall_s"]] + [s["predicted"]["wall_s"] for s in d["plan"]], d["plan"]))')" = True ]
 check "the baseline prediction reproduces the recorded build within 10 %" [ "$(json "$T/advise.json" 'abs(d["baseline"]["predicted"]["wall_s"] - d["baseline"]["recorded_wall_s"]) <= 0.1 * d["baseline"]["recorded_wall_s"]')" = True ]
 check "at the end the codegen-bound kernel sets the wall" [ "$(json "$T/advise.json" 'd["final"]["critical_path"][0]')" = "opus_gemm_bigtile.cuda.o" ]
+# The load curve: a header probe alone (3 walls) and two at once, on this
+# machine; every recorded duration isolated by it, every wall a range.
+check "the load curve: measured alone and two at once, 3 walls or more a level" [ "$(json "$T/advise.json" '[(l["jobs"], l["walls"] >= 3) for l in d["baseline"]["load_curve"]["levels"]]')" = "[(1.0, True), (2.0, True)]" ]
+check "the load curve says what it ran" [ "$(json "$T/advise.json" '"1 to 2 at once" in d["baseline"]["load_curve"]["measured_by"]')" = True ]
+check "every predicted wall lies in its range" [ "$(json "$T/advise.json" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]] + [f["predicted"] for f in d["fixes"]])')" = True ]
+check "each plan step says whether it is beyond noise" [ "$(json "$T/advise.json" 'all(isinstance(s["beyond_noise"], bool) for s in d["plan"])')" = True ]
+check "roles from content: the four .cu TUs and the two host TUs" [ "$(json "$T/advise.json" 'sorted((t["target"], t["kind"], t["binding"]) for t in d["tus"])')" = "[('opus_dispatch.o', 'host TU', False), ('opus_epilogue.cuda.o', 'kernel TU', False), ('opus_gemm_0.cuda.o', 'kernel TU', False), ('opus_gemm_bigtile.cuda.o', 'kernel TU', False), ('opus_pybind.o', 'host TU', True)]" ]
 check "bigtile is kernel work" [ "$(json "$T/advise.json" '[(k["target"], k["codegen_share"] > 0.7) for k in d["kernel_work"]]')" = "[('opus_gemm_bigtile.cuda.o', True)]" ]
 check "more jobs: checked, with the numbers" [ "$(json "$T/advise.json" '[c["checked"] for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "['-j 2 for 5 compile steps on 2 CPUs']" ]
 
@@ -62,15 +69,18 @@ check "the plan's last wall is within 15 % of the optimized variant's (or inside
 before=$(tree_hash "$demo")	# rebuilt by ab
 
 # Nothing left to fix on the optimized variant but the kernel.
-run 0 "advise on the optimized variant" "$BW" advise -C "$opt" -j 2 --json
+# One run a probe here: these checks are of what applies, not of a spread.
+run 0 "advise on the optimized variant" "$BW" advise -C "$opt" -j 2 -r 1 --json
 cp "$T/out" "$T/optimized.json"
 check "optimized: no fix of the five applies" [ "$(json "$T/optimized.json" '[f["fix"] for f in d["fixes"] if f["fix"] != "jobs"]')" = "[]" ]
-check "optimized: what was checked is said" [ "$(json "$T/optimized.json" 'sorted(c["fix"] for c in d["not_applicable"])')" = "['flat', 'fused', 'jobs', 'launchers', 'leak', 'split']" ]
+check "optimized: what was checked is said" [ "$(json "$T/optimized.json" 'sorted(c["fix"] for c in d["not_applicable"])')" = "['flat', 'fused', 'jobs', 'launchers', 'leak', 'raw', 'split']" ]
 check "optimized: bigtile named as kernel work" [ "$(json "$T/optimized.json" '[k["target"] for k in d["kernel_work"]]')" = "['opus_gemm_bigtile.cuda.o']" ]
-run 0 "advise table" "$BW" advise -C "$demo" -j 2 opus_dispatch.o opus_pybind.o
+run 0 "advise table" "$BW" advise -C "$demo" -j 2 -r 1 opus_dispatch.o opus_pybind.o
 contains "$T/out" "line to fix: opus/tensor_args.h:13" "the table carries the evidence"
 contains "$T/out" "plan (predicted" "the table has the plan"
 contains "$T/out" "checked, does not apply:" "the table says what does not apply"
+contains "$T/out" "load curve (slowdown by jobs at once): 1 job 1.00, 2 jobs" "the table shows the load curve"
+contains "$T/out" "beyond noise" "the plan says which steps are beyond noise"
 contains "$T/out" "split: no kernel TUs" "TARGET limits the TUs considered"
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
 

@@ -59,9 +59,10 @@ static void load(struct module *mod, int jobs)
 	disp->cost = &cxx;
 	disp->table_entries = 40;
 	disp->table_saving = 1.5;
-	bind->host_framework = bind->includes_framework = true;
+	bind->host_framework = bind->includes_framework = bind->binding = true;
 	bind->cost = &cxx;
-	mod->in = (struct advice_input){ &mod->b, mod->seconds, mod->tus, 6, { jobs, POLICY_CRITICAL, 0, 0 }, 2 };
+	mod->in = (struct advice_input){ .build = &mod->b, .seconds = mod->seconds, .tus = mod->tus, .ntus = 6,
+					 .sched = { .jobs = jobs, .policy = POLICY_CRITICAL }, .cpus = 2 };
 }
 
 static size_t tu_index(const char *name)
@@ -163,12 +164,131 @@ static void test_more_jobs(void **state)
 	ninja_build_free(&mod.b);
 }
 
+
+/* A dispatcher that includes the framework itself for Tensor signatures
+ * only: the raw rule, with the header probe's host cost; the binding
+ * (not the dispatcher) takes the moved glue. */
+static void test_raw_pointers(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	struct tu_facts *disp = &mod.tus[tu_index("disp.o")];
+	disp->leak_chain = disp->leak_fix = NULL;
+	disp->includes_framework = disp->tensor_only = true;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	const struct fix *raw = &a.fixes[FIX_RAW];
+	assert_true(raw->applies);
+	assert_int_equal(raw->ntus, 1);
+	assert_int_equal(raw->tus[0], tu_index("disp.o"));
+	assert_true(fabs(raw->saving[0] - 4) < 1e-9);
+	assert_non_null(strstr(raw->evidence, "only as Tensor"));
+	assert_false(a.fixes[FIX_LEAK].applies);
+	assert_non_null(strstr(a.fixes[FIX_LEAK].not_applicable, "disp.o (only for tensors: see raw)"));
+	assert_non_null(strstr(a.fixes[FIX_LEAK].not_applicable, "bind.o (the binding)"));
+	/* The launchers' glue joins the binding TU, listed after the dispatcher. */
+	bool chosen_launchers = false;
+	for (size_t s = 0; s < a.nplan; s++)
+		chosen_launchers |= a.plan[s].id == FIX_LAUNCHERS;
+	assert_true(chosen_launchers);
+	advice_free(&a);
+	/* Not the binding, and not a TU whose code uses more than tensors. */
+	disp->tensor_only = false;
+	advice_build(&mod.in, &a);
+	assert_false(a.fixes[FIX_RAW].applies);
+	assert_string_equal(a.fixes[FIX_RAW].not_applicable,
+			    "no host TU but the binding includes a framework only for tensors in its code (2 host TUs read)");
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
+/* Ranges: the baseline builds' spread scales every duration (the wall
+ * with it, exactly); the savings' spread widens a step's range beyond
+ * that; a step whose range overlaps the one before is not beyond noise. */
+static void test_ranges(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	struct advice a;
+	advice_build(&mod.in, &a);
+	/* One build, no probe spread: every range is its point. */
+	assert_true(fabs(a.baseline_range.lo - a.baseline.wall) < 1e-9);
+	assert_true(fabs(a.plan[0].range.hi - a.plan[0].after.wall) < 1e-9);
+	assert_true(a.plan[0].distinct);
+	double base = a.baseline.wall, first = a.plan[0].after.wall;
+	advice_free(&a);
+
+	mod.in.spread_lo = 0.9;
+	mod.in.spread_hi = 1.1;
+	advice_build(&mod.in, &a);
+	assert_true(fabs(a.baseline_range.lo - 0.9 * base) < 1e-9);
+	assert_true(fabs(a.baseline_range.hi - 1.1 * base) < 1e-9);
+	/* No savings spread yet: the step scales like the baseline. */
+	assert_true(fabs(a.plan[0].range.lo - 0.9 * first) < 1e-9);
+	assert_true(fabs(a.plan[0].range.hi - 1.1 * first) < 1e-9);
+	advice_free(&a);
+
+	for (size_t i = 0; i < 6; i++) {
+		mod.tus[i].cost_lo = 0.5;
+		mod.tus[i].cost_hi = 1.5;
+	}
+	mod.in.spread_lo = mod.in.spread_hi = 1;
+	advice_build(&mod.in, &a);
+	/* Savings at their most give the least wall, and the other way round. */
+	assert_true(a.plan[0].range.lo < a.plan[0].after.wall && a.plan[0].after.wall < a.plan[0].range.hi);
+	/* The first step saves far more than its spread. */
+	assert_true(a.plan[0].distinct);
+	advice_free(&a);
+	/* The machine's spread is common to every step: it widens the
+	 * ranges, not what tells the steps apart. */
+	mod.in.spread_lo = 0.5;
+	mod.in.spread_hi = 1.5;
+	advice_build(&mod.in, &a);
+	assert_true(a.plan[0].distinct);
+	assert_true(a.plan[0].range.lo < a.baseline_range.hi);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
+/* At the end, a TU the plan adds is named on the critical path when it
+ * sets the wall: heavy instances (40 s, 32 s of it the framework) fused
+ * into one host TU of 25 + 0.3 + 10 s of glue, beside a 26 s binding. */
+static void test_final_path_names_the_fused_tu(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 8);
+	static struct header_cost instance = { 30, 2, 0.5, 0.5, "<torch/extension.h>", "k0.o" };
+	static struct header_cost binding = { 25, 0, 0.3, 0, "<torch/extension.h>", "bind.o" };
+	for (size_t i = 0; i < 2; i++) {
+		mod.tus[i].cost = &instance;
+		mod.tus[i].glue = 10;
+		mod.seconds[mod.tus[i].edge] = 40;
+	}
+	mod.tus[5].cost = &binding;
+	mod.seconds[mod.tus[5].edge] = 26;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	assert_int_equal(a.plan[0].id, FIX_FUSED);
+	assert_int_equal(a.nfinal, 2);
+	assert_string_equal(a.final_names[0], "the fused host TU (new)");
+	assert_string_equal(a.final_names[1], "m.so");
+	assert_true(fabs(a.final_critical - (25 + 0.3 + 10 + 1)) < 1e-9);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_and_savings),
 		cmocka_unit_test(test_plan_does_not_count_twice),
 		cmocka_unit_test(test_more_jobs),
+		cmocka_unit_test(test_raw_pointers),
+		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_final_path_names_the_fused_tu),
 	};
 	return cmocka_run_group_tests_name("advice", tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@ static char *read_err;
 /* ninja up to 1.11: manifest order, one job a core. */
 static bool schedule_manifest(const struct graph_node *n, size_t count, int jobs, struct schedule *s)
 {
-	const struct sched_options o = { jobs, POLICY_MANIFEST, 0, 0 };
+	const struct sched_options o = { .jobs = jobs, .policy = POLICY_MANIFEST, .cores = 0, .contention = 0 };
 	return graph_schedule(n, count, &o, s);
 }
 
@@ -68,14 +68,14 @@ static void test_critical_policy_and_bounds(void **state)
 	assert_true(schedule_manifest(n, 4, 2, &s));
 	assert_true(s.makespan == 8);	/* a, b first; c at 3, d at 4..8 */
 	schedule_free(&s);
-	const struct sched_options crit = { 2, POLICY_CRITICAL, 0, 0 };
+	const struct sched_options crit = { .jobs = 2, .policy = POLICY_CRITICAL, .cores = 0, .contention = 0 };
 	assert_true(graph_schedule(n, 4, &crit, &s));
 	assert_true(s.makespan == 6);	/* c, a; d at 1..5, b at 3..6 */
 	assert_true(s.start[2] == 0 && s.start[3] == 1);
 	schedule_free(&s);
 	/* Four 2 s jobs on 4 slots but 2 cores: each runs at half speed. */
 	struct graph_node eq[4] = { { 2, false, NULL, 0 }, { 2, false, NULL, 0 }, { 2, false, NULL, 0 }, { 2, false, NULL, 0 } };
-	const struct sched_options shared = { 4, POLICY_MANIFEST, 2, 0 };
+	const struct sched_options shared = { .jobs = 4, .policy = POLICY_MANIFEST, .cores = 2, .contention = 0 };
 	assert_true(graph_schedule(eq, 4, &shared, &s));
 	assert_float_equal(s.makespan, 4, 1e-9);
 	schedule_free(&s);

@@ -30,7 +30,7 @@ static void load(struct ninja_build *b, double *seconds)
 static struct prediction predict(const struct model *m, long jobs)
 {
 	struct prediction p;
-	const struct sched_options o = { (int)jobs, POLICY_MANIFEST, 0, 0 };
+	const struct sched_options o = { .jobs = (int)jobs, .policy = POLICY_MANIFEST, .cores = 0, .contention = 0 };
 	assert_true(model_predict(m, &o, &p));
 	return p;
 }
@@ -112,17 +112,18 @@ static void test_scheduler_with_contention(void **state)
 	struct graph_node n[2] = { { 10, false, NULL, 0 }, { 10, false, NULL, 0 } };
 	struct model m = { n, NULL, 2 };
 	struct prediction p;
-	const struct sched_options alone = { 2, POLICY_MANIFEST, 0, 0 }, side = { 2, POLICY_MANIFEST, 0, 0.2 };
+	const struct sched_options alone = { .jobs = 2, .policy = POLICY_MANIFEST };
+	const struct sched_options side = { .jobs = 2, .policy = POLICY_MANIFEST, .contention = 0.2 };
 	assert_true(model_predict(&m, &alone, &p));
 	assert_true(fabs(p.wall - 10) < 1e-9);
 	assert_true(model_predict(&m, &side, &p));
 	assert_true(fabs(p.wall - 12) < 1e-9);
 	/* -j 1: nothing beside it, no slowdown. */
-	const struct sched_options one = { 1, POLICY_MANIFEST, 0, 0.2 };
+	const struct sched_options one = { .jobs = 1, .policy = POLICY_MANIFEST, .cores = 0, .contention = 0.2 };
 	assert_true(model_predict(&m, &one, &p));
 	assert_true(fabs(p.wall - 20) < 1e-9);
 	/* -j 4 on 1 core: shared, and no one beside it on another core. */
-	const struct sched_options shared = { 2, POLICY_MANIFEST, 1, 0.2 };
+	const struct sched_options shared = { .jobs = 2, .policy = POLICY_MANIFEST, .cores = 1, .contention = 0.2 };
 	assert_true(model_predict(&m, &shared, &p));
 	assert_true(fabs(p.wall - 20) < 1e-9);
 }
@@ -188,15 +189,31 @@ static void test_recent_builds(void **state)
 	fclose(f);
 	bool needed[5] = { false };
 	needed[ninja_edge_of(&b, "a.o")] = needed[ninja_edge_of(&b, "b.o")] = true;
-	double seconds[5], wall;
+	double seconds[5], lo[5], hi[5];
 	char *err = NULL;
-	assert_int_equal(durations_from_recent_builds(dir, &b, needed, 5, seconds, &wall, &err), 3);
+	struct recent_builds rb;
+	assert_int_equal(recent_builds_read(dir, &b, needed, 5, &rb, &err), 3);
 	assert_null(err);
-	assert_true(seconds[ninja_edge_of(&b, "a.o")] == 10 && seconds[ninja_edge_of(&b, "b.o")] == 2);
-	assert_true(wall == 11);
+	recent_builds_durations(&rb, NULL, seconds, lo, hi);
+	size_t a = (size_t)ninja_edge_of(&b, "a.o"), bo = (size_t)ninja_edge_of(&b, "b.o");
+	assert_true(seconds[a] == 10 && seconds[bo] == 2);
+	assert_true(lo[a] == 8 && hi[a] == 12);
+	assert_true(recent_builds_wall(&rb) == 11);
+	/* Isolated by a curve of 1.5 at two jobs: a.o ran 6 s beside b.o, c.o
+	 * and d.o (4 s of its own work), then alone: 6, 8 and 10 s. */
+	struct load_curve c = { 0 };
+	double alone[] = { 2 }, two[] = { 3 };
+	load_curve_add_level(&c, 1, alone, 1, alone, 1);
+	load_curve_add_level(&c, 2, alone, 1, two, 1);
+	recent_builds_durations(&rb, &c, seconds, lo, hi);
+	assert_true(fabs(seconds[a] - 8) < 1e-9 && fabs(lo[a] - 6) < 1e-9 && fabs(hi[a] - 10) < 1e-9);
+	assert_true(fabs(seconds[bo] - 2 / 1.5) < 1e-9);
+	recent_builds_free(&rb);
 	/* At most the last two: a.o 10 and 12. */
-	assert_int_equal(durations_from_recent_builds(dir, &b, needed, 2, seconds, &wall, &err), 2);
-	assert_true(seconds[ninja_edge_of(&b, "a.o")] == 11);
+	assert_int_equal(recent_builds_read(dir, &b, needed, 2, &rb, &err), 2);
+	recent_builds_durations(&rb, NULL, seconds, NULL, NULL);
+	assert_true(seconds[a] == 11);
+	recent_builds_free(&rb);
 	ninja_build_free(&b);
 	free(path);
 	free(dir);

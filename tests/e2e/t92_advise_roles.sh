@@ -1,0 +1,148 @@
+# advise on an aiter-shaped tree: every source but the binding compiled by
+# hipcc as .cu, the dispatcher too. A TU's role comes from its text: the
+# dispatcher defines no kernel, so it is a host TU, and its leak is named
+# with the line to fix as leak names it; a second dispatcher that includes
+# the framework only for tensors in its signatures gets the raw-pointer
+# rule. The tree stays byte-identical.
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+
+if ! command -v hipcc >/dev/null 2>&1; then
+	not_ok "hipcc installed (make test installs Debian's hipcc)"
+	finish
+	exit 0
+fi
+A=$T/aiter
+mkdir -p "$A/fw/torch" "$A/csrc/include" "$A/csrc/kernels" "$A/build"
+# A framework laid out like torch's, light to parse: the path is what
+# makes it one.
+cat >"$A/fw/torch/extension.h" <<'H'
+#pragma once
+#include <torch/tensor.h>
+#define PYBIND11_MODULE(name, m) void pybind_init_##name(int m)
+H
+cat >"$A/fw/torch/tensor.h" <<'H'
+#pragma once
+namespace torch {
+class Tensor {
+public:
+	void *data_ptr() const { return p_; }
+	long size(int d) const { return d ? 1 : n_; }
+private:
+	void *p_ = nullptr;
+	long n_ = 0;
+};
+} // namespace torch
+H
+cat >"$A/csrc/include/gemm_args.h" <<'H'
+#pragma once
+struct GemmArgs {
+	const float *a;
+	float *c;
+	int n;
+};
+H
+cat >"$A/csrc/include/tensor_util.h" <<'H'
+#pragma once
+#include <torch/extension.h>
+#include "gemm_args.h"
+inline GemmArgs args_from(const torch::Tensor &a, torch::Tensor &c)
+{
+	return GemmArgs{ static_cast<const float *>(a.data_ptr()), static_cast<float *>(c.data_ptr()), (int)a.size(0) };
+}
+H
+cat >"$A/csrc/include/dispatch.h" <<'H'
+#pragma once
+#include "gemm_args.h"
+#include "tensor_util.h"
+void gemm_0_launch(const GemmArgs &args);
+void gemm_1_launch(const GemmArgs &args);
+bool dispatch(int key, const GemmArgs &args);
+H
+for k in 0 1; do
+	cat >"$A/csrc/kernels/gemm_$k.cu" <<H
+#include "opus/gpu.h"
+#include "gemm_args.h"
+__global__ void gemm_$k(const float *a, float *c, int n)
+{
+	unsigned i = opus_thread_x();
+	if ((int)i < n)
+		c[i] = opus_fma(a[i], $k.5f, c[i]);
+}
+void gemm_${k}_launch(const GemmArgs &args)
+{
+	OPUS_LAUNCH(gemm_$k, dim3(1), dim3(64), args.a, args.c, args.n);
+}
+H
+done
+cat >"$A/csrc/dispatch.cu" <<'H'
+// aiter's dispatcher: a .cu, compiled by hipcc, defining no kernel.
+#include "dispatch.h"
+bool dispatch(int key, const GemmArgs &args)
+{
+	switch (key) {
+	case 0: gemm_0_launch(args); return true;
+	case 1: gemm_1_launch(args); return true;
+	}
+	return false;
+}
+H
+cat >"$A/csrc/select.cu" <<'H'
+// Picks an instance from the tensors' shapes: the framework only for
+// the signature.
+#include <torch/extension.h>
+int pick(const torch::Tensor &a, const torch::Tensor &c)
+{
+	return a.size(0) > 64 && c.size(0) > 64 ? 1 : 0;
+}
+H
+cat >"$A/csrc/bind.cpp" <<'H'
+#include <torch/extension.h>
+#include "dispatch.h"
+PYBIND11_MODULE(aiter_demo, m)
+{
+	(void)m;
+}
+H
+cat >"$A/build/build.ninja" <<H
+hipflags = -x hip --offload-arch=gfx90a -nogpulib -nogpuinc -O1 -I$A/csrc/include -I$here/../../examples/demo-module/include -isystem $A/fw
+rule hipcc
+  command = hipcc \$hipflags -c \$in -o \$out
+rule cxx
+  command = g++ -std=c++17 -I$A/csrc/include -isystem $A/fw -c \$in -o \$out
+rule so
+  command = g++ -shared \$in -o \$out
+build gemm_0.cuda.o: hipcc $A/csrc/kernels/gemm_0.cu
+build gemm_1.cuda.o: hipcc $A/csrc/kernels/gemm_1.cu
+build dispatch.cuda.o: hipcc $A/csrc/dispatch.cu
+build select.cuda.o: hipcc $A/csrc/select.cu
+build bind.o: cxx $A/csrc/bind.cpp
+build aiter_demo.so: so gemm_0.cuda.o gemm_1.cuda.o dispatch.cuda.o select.cuda.o bind.o
+H
+B=$A/build
+if ! ninja -C "$B" -j 2 >"$T/build.log" 2>&1 || ! { ninja -C "$B" -t clean >/dev/null && ninja -C "$B" -j 2 >>"$T/build.log" 2>&1; }; then
+	not_ok "the aiter-shaped tree builds with hipcc" "$(tail -n 20 "$T/build.log")"
+	finish
+	exit 0
+fi
+before=$(tree_hash "$A")
+run 0 "advise on the aiter-shaped tree" "$BW" advise -C "$B" -j 2 -r 1 --json
+cp "$T/out" "$T/advise.json"
+kind() { json "$T/advise.json" "[(t['kind'], t['device_passes'], t['binding']) for t in d['tus'] if t['target'] == '$1'][0]"; }
+check "the hipcc dispatcher is a host TU with device passes" [ "$(kind dispatch.cuda.o)" = "('host TU', True, False)" ]
+check "the kernel instances are kernel TUs" [ "$(kind gemm_0.cuda.o) $(kind gemm_1.cuda.o)" = "('kernel TU', True, False) ('kernel TU', True, False)" ]
+check "the binding is found by its PYBIND11_MODULE" [ "$(kind bind.o)" = "('host TU', False, True)" ]
+tus() { json "$T/advise.json" "[t['target'] for f in d['fixes'] if f['fix'] == '$1' for t in f['tus']]"; }
+check "leak: the hipcc dispatcher" [ "$(tus leak)" = "['dispatch.cuda.o']" ]
+evidence() { json "$T/advise.json" "[f['evidence'] for f in d['fixes'] if f['fix'] == '$1'][0]"; }
+case $(evidence leak) in
+*"line to fix: tensor_util.h:2;"*) ok "leak: the line to fix, as leak names it" ;;
+*) not_ok "leak: the line to fix, as leak names it" "$(evidence leak)" ;;
+esac
+run 0 "leak on the same dispatcher" "$BW" leak -C "$B" dispatch.cuda.o
+contains "$T/out" "line to fix: tensor_util.h:2 includes <torch/extension.h>" "leak names the same line"
+check "raw: the dispatcher that needs the framework for its signatures only" [ "$(tus raw)" = "['select.cuda.o']" ]
+case $(evidence raw) in *"only as Tensor"*) ok "raw: says why" ;; *) not_ok "raw: says why" "$(evidence raw)" ;; esac
+check "split: nothing (no kernel TU's device pass parses the framework)" [ "$(tus split)" = "[]" ]
+check "advise leaves the tree byte-identical" [ "$(tree_hash "$A")" = "$before" ]
+finish

@@ -1,0 +1,73 @@
+/* A TU's role from its text: kernels defined or launched, the binding,
+ * and a dispatcher that names the framework only as Tensor. */
+#include "unit.h"
+#include "source_facts.h"
+
+static struct source_facts scan(const char *text)
+{
+	struct source_facts f = { 0 };
+	source_facts_scan(text, strlen(text), &f);
+	return f;
+}
+
+static void test_kernels(void **state)
+{
+	(void)state;
+	assert_true(scan("template <int K>\n__global__ void gemm(float *c) {}\n").defines_kernel);
+	assert_true(scan("void run() { k<<<1, 64>>>(p); }\n").launches_kernel);
+	/* A prologue that defines the word, comments and strings are no kernel. */
+	struct source_facts f = scan("#define __global__ __attribute__((global))\n"
+				     "#  define LAUNCH(k) k<<<1, 1>>>() \\\n   __global__\n"
+				     "// __global__ void old();\n/* k<<<1,1>>>(); __global__ */\n"
+				     "const char *s = \"__global__ <<<\";\nint dispatch(int);\n");
+	assert_false(f.defines_kernel);
+	assert_false(f.launches_kernel);
+	/* An identifier that merely contains it. */
+	assert_false(scan("int my__global__x;\n").defines_kernel);
+}
+
+static void test_binding_and_tensors(void **state)
+{
+	(void)state;
+	assert_true(scan("PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def(\"f\", &f); }\n").binds_module);
+	assert_true(scan("TORCH_LIBRARY(opus, m) {}\n").binds_module);
+	/* A dispatcher with tensors in its signatures only. */
+	struct source_facts d = scan("#include <torch/extension.h>\n"
+				     "using Fn = std::function<void(torch::Tensor, torch::Tensor)>;\n"
+				     "void run(int key, at::Tensor a, torch :: Tensor b) { table.at(key)(a, b); }\n");
+	assert_int_equal(d.framework_names, 4);
+	assert_int_equal(d.tensor_names, 4);
+	assert_true(source_facts_tensor_only(&d));
+	assert_false(d.binds_module);
+	/* A check macro or another framework name needs the framework. */
+	assert_false(source_facts_tensor_only(&(struct source_facts){ 0 }));
+	struct source_facts c = scan("void run(torch::Tensor a) { TORCH_CHECK(a.dim() == 2); }\n");
+	assert_false(source_facts_tensor_only(&c));
+	c = scan("void run(torch::Tensor a) { auto s = at::cuda::getCurrentCUDAStream(); }\n");
+	assert_int_equal(c.framework_names, 2);
+	assert_false(source_facts_tensor_only(&c));
+	/* c10::X inside another scope (my::c10::X) is not the framework. */
+	assert_int_equal(scan("int x = my::c10::thing;\n").framework_names, 0);
+}
+
+static void test_file(void **state)
+{
+	(void)state;
+	char *path = write_temp("__global__ void k() {}\n");
+	struct source_facts f = { 0 };
+	assert_true(source_facts_file(path, &f));
+	assert_true(f.defines_kernel);
+	remove(path);
+	free(path);
+	assert_false(source_facts_file("/nonexistent/buildwall/x.cu", &f));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernels),
+		cmocka_unit_test(test_binding_and_tensors),
+		cmocka_unit_test(test_file),
+	};
+	return cmocka_run_group_tests_name("source_facts", tests, NULL, NULL);
+}
