@@ -87,9 +87,13 @@ for t in $(seq "$trials"); do
 done
 
 printf '%-4s %-10s %11s %15s %30s %7s\n' step fix predicted range "measured: median (min-max)" error
-python3 - "$work/advise.json" "$work/walls" "$work/steps" >"$work/table" <<'PY'
+python3 - "$work/advise.json" "$work/walls" "$work/steps" "$phase" >"$work/table" <<'PY'
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))
+# Measured in another sitting than the plan: the machine may run the same
+# baseline faster or slower there, alike for every step; the predictions
+# are rebased on the baseline measured beside the steps.
+rebase = sys.argv[4] == "measure"
 walls = {}
 for line in open(sys.argv[2]):
     k, t, w = line.split()
@@ -99,10 +103,14 @@ for line in open(sys.argv[3]):
     k, fix, _ = line.split()
     names[int(k)] = fix
 steps = [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]]
+factor = statistics.median(walls[0]) / steps[0]["wall_s"] if rebase else 1
+if rebase:
+    print("rebased: every prediction x %.3f (the baseline measured here over the one predicted)" % factor)
 misses = 0
 for k in sorted(walls):
     wall, p = statistics.median(walls[k]), steps[k]
-    lo, hi = p["range_s"]
+    lo, hi = factor * p["range_s"][0], factor * p["range_s"][1]
+    p = dict(p, wall_s=factor * p["wall_s"])
     err = abs(p["wall_s"] - wall)
     inside = lo <= wall <= hi
     miss = err > max(0.1 * wall, 1.0) and not inside
