@@ -563,6 +563,11 @@ static void plan_chart(FILE *f, const struct report_docs *d, double base)
 	double max = base;
 	if (ab)
 		max = fmax(max, fmax(num(ab, "median_a"), num(ab, "median_b")));
+	/* Room for the baseline's range, the widest. */
+	const json_t *base_range = json_object_get(json_object_get(json_object_get(d->advise, "baseline"), "predicted"),
+						   "range_s");
+	if (json_array_size(base_range) == 2)
+		max = fmax(max, json_number_value(json_array_get(base_range, 1)));
 	double bw = (double)CHART_W / n, scale = 200 / (max * 1.1);
 	fprintf(f, "<h3>The plan, predicted%s</h3>\n<svg class=\"chart plan\" viewBox=\"0 0 %d 250\" role=\"img\" "
 		"aria-label=\"plan\">\n", ab ? " (and measured by ab)" : "", LABEL_W + CHART_W + 20);
@@ -574,6 +579,15 @@ static void plan_chart(FILE *f, const struct report_docs *d, double base)
 			s ? "after " : "baseline", s ? str(step, "fix") : "", wall);
 		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%.1f s</text><text class=\"label-x\" x=\"%.1f\" "
 			"y=\"228\">%s</text>", x + bw * 0.15, 206 - wall * scale, wall, x + bw * 0.15, s ? "" : "baseline");
+		/* The predicted range, as a whisker over the bar (older documents have none). */
+		const json_t *predicted = s ? json_object_get(step, "predicted")
+					    : json_object_get(json_object_get(d->advise, "baseline"), "predicted");
+		const json_t *range = json_object_get(predicted, "range_s");
+		if (json_array_size(range) == 2) {
+			double lo = json_number_value(json_array_get(range, 0)), hi = json_number_value(json_array_get(range, 1));
+			fprintf(f, "<line class=\"range\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"><title>range "
+				"%.2f-%.2f s</title></line>", x + bw * 0.4, x + bw * 0.4, 210 - lo * scale, 210 - hi * scale, lo, hi);
+		}
 		if (s) {
 			fprintf(f, "<text class=\"label-x\" x=\"%.1f\" y=\"242\">%zu. ", x + bw * 0.15, s);
 			html_text(f, str(step, "fix"));
@@ -790,6 +804,7 @@ static const char style[] =
 	".ph-optimizer{fill:var(--p2)}.ph-codegen{fill:var(--p3)}.ph-other{fill:var(--p4)}.ph-unsplit{fill:var(--k4);"
 	"fill-opacity:.6}.g0{fill:#dc2626}.g1{fill:#ea580c}.g2{fill:#ca8a04}.g3{fill:#2563eb}.g4{fill:#059669}"
 	".g5{fill:#7c3aed}.g6{fill:#6b7280}.g7{fill:#0891b2}.bar{fill:var(--p0)}.measured{fill:var(--k3)}"
+	".range{stroke:var(--fg);stroke-width:2}"
 	".series{fill:none;stroke-width:2}.s0{stroke:var(--p0);background:var(--p0)}.s1{stroke:var(--p3);"
 	"stroke-dasharray:5 3;background:var(--p3)}.s2{stroke:var(--p2);stroke-dasharray:2 3;background:var(--p2)}"
 	".point{fill:var(--p0)}.legend span{margin-right:1.2em;white-space:nowrap}.legend i{display:inline-block;"

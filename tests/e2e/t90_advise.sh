@@ -7,7 +7,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
 before=$(tree_hash "$demo")
-run 0 "advise --json on the small baseline demo" "$BW" advise -C "$demo" -j 2 --json
+# One run of each probe (-r 1): the repeats and their ranges are t92's
+# (small probes); here the predictions are checked against builds.
+run 0 "advise --json on the small baseline demo" "$BW" advise -C "$demo" -j 2 -r 1 --json
 cp "$T/out" "$T/advise.json"
 # For report's browser test (t97): this advice and the build it started from.
 cp "$T/out" "$E2E_WORK/advise.json"
@@ -33,9 +35,9 @@ check "fixes ranked by predicted wall alone" [ "$(json "$T/advise.json" '[f["pre
 check "the plan lowers the wall at every step" [ "$(json "$T/advise.json" 'len(d["plan"]) >= 1 and all(b["predicted"]["wall_s"] < a for a, b in zip([d["baseline"]["predicted"]["wall_s"]] + [s["predicted"]["wall_s"] for s in d["plan"]], d["plan"]))')" = True ]
 check "the baseline prediction reproduces the recorded build within 10 %" [ "$(json "$T/advise.json" 'abs(d["baseline"]["predicted"]["wall_s"] - d["baseline"]["recorded_wall_s"]) <= 0.1 * d["baseline"]["recorded_wall_s"]')" = True ]
 check "at the end the codegen-bound kernel sets the wall" [ "$(json "$T/advise.json" 'd["final"]["critical_path"][0]')" = "opus_gemm_bigtile.cuda.o" ]
-# The load curve: a header probe alone (3 walls) and two at once, on this
-# machine; every recorded duration isolated by it, every wall a range.
-check "the load curve: measured alone and two at once, 3 walls or more a level" [ "$(json "$T/advise.json" '[(l["jobs"], l["walls"] >= 3) for l in d["baseline"]["load_curve"]["levels"]]')" = "[(1.0, True), (2.0, True)]" ]
+# The load curve: a header probe alone and two at once, on this machine;
+# every recorded duration isolated by it, every wall a range.
+check "the load curve: measured alone and two at once" [ "$(json "$T/advise.json" '[(l["jobs"], l["walls"]) for l in d["baseline"]["load_curve"]["levels"]]')" = "[(1.0, 1), (2.0, 2)]" ]
 check "the load curve says what it ran" [ "$(json "$T/advise.json" '"1 to 2 at once" in d["baseline"]["load_curve"]["measured_by"]')" = True ]
 check "every predicted wall lies in its range" [ "$(json "$T/advise.json" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]] + [f["predicted"] for f in d["fixes"]])')" = True ]
 check "each plan step says whether it is beyond noise" [ "$(json "$T/advise.json" 'all(isinstance(s["beyond_noise"], bool) for s in d["plan"])')" = True ]
@@ -69,7 +71,6 @@ check "the plan's last wall is within 15 % of the optimized variant's (or inside
 before=$(tree_hash "$demo")	# rebuilt by ab
 
 # Nothing left to fix on the optimized variant but the kernel.
-# One run a probe here: these checks are of what applies, not of a spread.
 run 0 "advise on the optimized variant" "$BW" advise -C "$opt" -j 2 -r 1 --json
 cp "$T/out" "$T/optimized.json"
 check "optimized: no fix of the five applies" [ "$(json "$T/optimized.json" '[f["fix"] for f in d["fixes"] if f["fix"] != "jobs"]')" = "[]" ]

@@ -126,7 +126,7 @@ if ! ninja -C "$B" -j 2 >"$T/build.log" 2>&1 || ! { ninja -C "$B" -t clean >/dev
 	exit 0
 fi
 before=$(tree_hash "$A")
-run 0 "advise on the aiter-shaped tree" "$BW" advise -C "$B" -j 2 -r 1 --json
+run 0 "advise on the aiter-shaped tree" "$BW" advise -C "$B" -j 2 --json
 cp "$T/out" "$T/advise.json"
 kind() { json "$T/advise.json" "[(t['kind'], t['device_passes'], t['binding']) for t in d['tus'] if t['target'] == '$1'][0]"; }
 check "the hipcc dispatcher is a host TU with device passes" [ "$(kind dispatch.cuda.o)" = "('host TU', True, False)" ]
@@ -144,5 +144,10 @@ contains "$T/out" "line to fix: tensor_util.h:2 includes <torch/extension.h>" "l
 check "raw: the dispatcher that needs the framework for its signatures only" [ "$(tus raw)" = "['select.cuda.o']" ]
 case $(evidence raw) in *"only as Tensor"*) ok "raw: says why" ;; *) not_ok "raw: says why" "$(evidence raw)" ;; esac
 check "split: nothing (no kernel TU's device pass parses the framework)" [ "$(tus split)" = "[]" ]
+# The default repeats: the load curve's levels and the probes have their
+# spread, every wall its range.
+check "the load curve: alone and two at once, 3 walls or more a level" [ "$(json "$T/advise.json" '[(l["jobs"], l["walls"] >= 3) for l in d["baseline"]["load_curve"]["levels"]]')" = "[(1.0, True), (2.0, True)]" ]
+check "every predicted wall lies in its range, the range not a point" [ "$(json "$T/advise.json" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]]) and d["baseline"]["predicted"]["range_s"][0] < d["baseline"]["predicted"]["range_s"][1]')" = True ]
+check "the baseline prediction reproduces the recorded builds within 10 %" [ "$(json "$T/advise.json" 'abs(d["baseline"]["predicted"]["wall_s"] - d["baseline"]["recorded_wall_s"]) <= 0.1 * d["baseline"]["recorded_wall_s"]')" = True ]
 check "advise leaves the tree byte-identical" [ "$(tree_hash "$A")" = "$before" ]
 finish
