@@ -4,8 +4,9 @@
 # fixes so far for every step, and TRIALS rounds of one clean rebuild of
 # each, interleaved (baseline, step 1, step 2, ...), so that drift hits
 # every step alike. Per step: the prediction with its range, the median
-# measured wall and the error. Fails when a step misses by more than 10 %
-# (or 1 s) and its measured median lies outside the predicted range.
+# measured wall and the error, as predicted and rebased on the baseline
+# measured beside the steps. Fails when a rebased step misses by more than
+# 10 % (or 1 s) and its measured median lies outside its range.
 #
 # MODULE=demo (the demo module: configure --fixes; DEMO_SIZE=small|full,
 # default full, BACKEND auto) or MODULE=torch-ext (bench/gen_torch_ext.py:
@@ -87,13 +88,15 @@ for t in $(seq "$trials"); do
 done
 
 printf '%-4s %-10s %11s %15s %30s %7s\n' step fix predicted range "measured: median (min-max)" error
-python3 - "$work/advise.json" "$work/walls" "$work/steps" "$phase" >"$work/table" <<'PY'
+python3 - "$work/advise.json" "$work/walls" "$work/steps" >"$work/table" <<'PY'
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))
-# Measured in another sitting than the plan: the machine may run the same
-# baseline faster or slower there, alike for every step; the predictions
-# are rebased on the baseline measured beside the steps.
-rebase = sys.argv[4] == "measure"
+# The machine's phase moves every step alike (here a clean build of the
+# same tree varies by 10-20 % between phases, and a plan made in another
+# sitting meets another phase): each table is printed as predicted, then
+# rebased on the baseline measured beside the steps (the ratio to the
+# baseline is what advise predicts). A step misses when, rebased, it is
+# off by more than 10 % (or 1 s) and outside its range.
 walls = {}
 for line in open(sys.argv[2]):
     k, t, w = line.split()
@@ -103,23 +106,23 @@ for line in open(sys.argv[3]):
     k, fix, _ = line.split()
     names[int(k)] = fix
 steps = [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]]
-factor = statistics.median(walls[0]) / steps[0]["wall_s"] if rebase else 1
-if rebase:
-    print("rebased: every prediction x %.3f (the baseline measured here over the one predicted)" % factor)
 misses = 0
-for k in sorted(walls):
-    wall, p = statistics.median(walls[k]), steps[k]
-    lo, hi = factor * p["range_s"][0], factor * p["range_s"][1]
-    p = dict(p, wall_s=factor * p["wall_s"])
-    err = abs(p["wall_s"] - wall)
-    inside = lo <= wall <= hi
-    miss = err > max(0.1 * wall, 1.0) and not inside
-    misses += miss
-    print("%-4d %-10s %9.2f s %6.2f-%6.2f s %13.2f s (%5.2f-%5.2f) %6.1f%%%s" % (k, names[k], p["wall_s"], lo, hi,
-          wall, min(walls[k]), max(walls[k]), 100 * err / wall, "  MISS" if miss else "" if err <= 0.1 * wall else "  (in range)"))
+for rebase in (False, True):
+    factor = statistics.median(walls[0]) / steps[0]["wall_s"] if rebase else 1
+    if rebase:
+        print("rebased: every prediction x %.3f (the baseline measured beside the steps over the one predicted)" % factor)
+    for k in sorted(walls):
+        wall, p = statistics.median(walls[k]), steps[k]
+        lo, hi, predicted = factor * p["range_s"][0], factor * p["range_s"][1], factor * p["wall_s"]
+        err = abs(predicted - wall)
+        inside = lo <= wall <= hi
+        miss = err > max(0.1 * wall, 1.0) and not inside
+        misses += miss and rebase
+        print("%-4d %-10s %9.2f s %6.2f-%6.2f s %13.2f s (%5.2f-%5.2f) %6.1f%%%s" % (k, names[k], predicted, lo, hi,
+              wall, min(walls[k]), max(walls[k]), 100 * err / wall, "  MISS" if miss else "" if err <= 0.1 * wall else "  (in range)"))
 print("misses %d" % misses)
 PY
 grep -v '^misses' "$work/table"
 echo "(measured: $trials rounds of one clean rebuild per step, interleaved)"
 echo "at the end: $(field "$work/advise.json" "' -> '.join(d['final']['critical_path'])") ($(field "$work/advise.json" "d['final']['critical_path_s']") s predicted)"
-grep -q '^misses 0$' "$work/table" || { echo "a step is off by more than 10 % (or 1 s) and outside its range"; exit 1; }
+grep -q '^misses 0$' "$work/table" || { echo "a step, rebased, is off by more than 10 % (or 1 s) and outside its range"; exit 1; }
