@@ -405,6 +405,7 @@ void advice_build(const struct advice_input *in, struct advice *a)
 	 * while one still lowers it (by more than 0.5 %). */
 	bool chosen[NFIXES] = { false };
 	struct prediction now = a->baseline;
+	struct range noise = savings_range(in, a, chosen);	/* the step before's, savings' spread only */
 	a->plan = xcalloc(NFIXES, sizeof(*a->plan));
 	for (;;) {
 		int best = -1;
@@ -422,11 +423,11 @@ void advice_build(const struct advice_input *in, struct advice *a)
 		}
 		if (best < 0)
 			break;
-		struct range before = savings_range(in, a, chosen);
 		chosen[best] = true;
 		struct range after = savings_range(in, a, chosen);
 		a->plan[a->nplan++] = (struct plan_step){ (enum fix_id)best, best_p, range_with(in, a, chosen),
-							  after.hi < before.lo };
+							  after.hi < noise.lo };
+		noise = after;
 		now = best_p;
 	}
 

@@ -28,6 +28,7 @@
 #include "source_facts.h"
 #include "stats.h"
 #include "steps.h"
+#include "strmap.h"
 #include "tmpdir.h"
 #include "util.h"
 
@@ -86,6 +87,8 @@ struct advise {
 	double spread_lo, spread_hi;	/* their least and most wall over the median */
 	struct load_curve load;	/* what running side by side costs here */
 	char *load_source;
+	struct strmap kernel_files;	/* project file -> 1 when it defines or launches a kernel */
+	struct strvec kernel_file_names;	/* its keys */
 	struct measurement m;	/* when the baseline was measured */
 	bool measured;
 	struct advise_tu *tus;
@@ -187,21 +190,31 @@ static void record_lines(struct advise_tu *t, char *pass, const struct pp_sectio
 /* Whether a device pass compiles a kernel: one defined or launched in the
  * TU or a project header it includes (system headers and the compiler's
  * own are not read). A dispatcher compiled as a .cu defines none. */
-static bool compiles_kernel(const struct advise *ad, const struct pp_section *sec)
+static bool compiles_kernel(struct advise *ad, const struct pp_section *sec)
 {
-	struct source_facts facts = { 0 };
-	for (size_t f = 0; f < sec->nfiles && !facts.defines_kernel && !facts.launches_kernel; f++) {
+	for (size_t f = 0; f < sec->nfiles; f++) {
 		const struct pp_file *file = &sec->files[f];
 		if (file->system || !file->lines || file->name[0] == '<')
 			continue;
-		char *path = path_in(ad->dir, file->name);
-		source_facts_file(path, &facts);
-		free(path);
+		/* Every TU includes the same project headers: each read once. */
+		size_t kernel = strmap_get(&ad->kernel_files, file->name, strlen(file->name));
+		if (kernel == STRMAP_NONE) {
+			struct source_facts facts = { 0 };
+			char *path = path_in(ad->dir, file->name);
+			source_facts_file(path, &facts);
+			free(path);
+			kernel = facts.defines_kernel || facts.launches_kernel;
+			strvec_push(&ad->kernel_file_names, file->name);
+			const char *key = ad->kernel_file_names.v[ad->kernel_file_names.n - 1];
+			strmap_put(&ad->kernel_files, key, strlen(key), kernel);
+		}
+		if (kernel)
+			return true;
 	}
-	return facts.defines_kernel || facts.launches_kernel;
+	return false;
 }
 
-static void read_pass(const struct advise *ad, struct advise_tu *t, const struct leak_rule *rule,
+static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_rule *rule,
 		      const struct pp_source *src, size_t k)
 {
 	bool device;
@@ -1052,6 +1065,8 @@ void advise_free(struct advise *ad)
 	free(ad->baseline_source);
 	free(ad->load_source);
 	recent_builds_free(&ad->recent);
+	strmap_free(&ad->kernel_files);
+	strvec_clear(&ad->kernel_file_names);
 	free(ad->policy_why);
 	ninja_build_free(&ad->build);
 	free(ad);

@@ -38,7 +38,6 @@ static const char usage[] =
 	"TUs considered.\n"
 	"\n";
 
-/* Builds of .ninja_log the baseline takes its medians over. */
 int cmd_advise(int argc, char **argv)
 {
 	struct advise_options o = { .cmd = "advise", .dir = ".", .parallel = cpu_count() };
@@ -47,8 +46,8 @@ int cmd_advise(int argc, char **argv)
 		OPT_DIR(&o.dir),
 		OPT_BUILD_JOBS(&o.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
 		OPT_POLICY(&o.policy),
-		OPT_PARALLEL(&o.parallel, "run P probes at once (default: CPUs; savings are scaled by\n"
-			     "each TU's baseline/probed wall, which carries the contention)"),
+		OPT_PARALLEL(&o.parallel, "run P probes at once (default: CPUs; a saving is scaled by its\n"
+			     "TU's isolated baseline over its probed wall: the contention cancels)"),
 		OPT_TIMEOUT(&o.timeout, "give up on a compile or probe after S seconds (counts as failed)"),
 		{ OPT_INT, 'r', "repeats", &o.repeats, "R", "runs of each header, empty and table probe, and walls a level\n"
 		  "of the load curve (default 3: fewer gives no spread)", 1, 100, NULL },
