@@ -5,7 +5,7 @@ BUILD   ?= build
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
-LIBS     = -ljansson -lm -pthread
+LIBS     = -ljansson -lsqlite3 -lm -pthread
 # UBSan findings abort, so a test under `make asan` fails on them.
 SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # `make V=1` shows the full compiler commands.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Debian packages a make target needs: as root, with apt-get;
 # otherwise print the exact apt-get line and stop.
-#   build: compiler, jansson (JSON), ninja (buildwall asks ninja itself)
+#   build: compiler, jansson (JSON), SQLite (the history), ninja (buildwall
+#          asks ninja itself)
 #   test:  + cmocka (unit tests), python3 (JSON checks), the demo's headers,
 #          chromium and Node.js (the report's browser tests), then
 #          playwright-core from npm into tests/browser (the driver)
@@ -10,7 +11,7 @@
 #   hipcc for test: the aiter-shaped tree whose .cu dispatcher it compiles)
 set -eu
 what=${1:-build}
-pkgs="gcc make libjansson-dev ninja-build"
+pkgs="gcc make libjansson-dev libsqlite3-dev ninja-build"
 case $what in
 build) ;;
 test) pkgs="$pkgs libcmocka-dev python3 pybind11-dev python3-dev procps chromium nodejs" ;;

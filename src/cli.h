@@ -45,5 +45,8 @@ int cmd_advise(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

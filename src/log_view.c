@@ -17,7 +17,7 @@
  * block costs ~110 bytes a line (8 reads and 14 MB for a million steps). */
 #define NAMES_BLOCK 131072
 
-char *log_view_load(struct log_view *v, const char *dir, const char *path, long back)
+static char *load_build(struct log_view *v, const char *dir, const char *path, long back)
 {
 	*v = (struct log_view){ .dir = dir, .path = path, .back = back, .names_block = NAMES_BLOCK };
 	char *err;
@@ -32,15 +32,34 @@ char *log_view_load(struct log_view *v, const char *dir, const char *path, long 
 				 v->nbuilds == 1 ? "" : "s");
 	}
 	timeline_build(&v->build, &v->tl);
-	if (dir) {
-		ninja_log_load_names(&v->build);	/* every step is looked up in the graph */
-		struct ninja_build b;
-		ninja_load(dir, &b);
-		recorded_analyze(&b, &v->build, &v->tl, &v->rec);
-		ninja_build_free(&b);
-		v->have_graph = true;
-	}
 	return NULL;
+}
+
+static void analyze(struct log_view *v, const struct ninja_build *b)
+{
+	ninja_log_load_names(&v->build);	/* every step is looked up in the graph */
+	recorded_analyze(b, &v->build, &v->tl, &v->rec);
+	v->have_graph = true;
+}
+
+char *log_view_load(struct log_view *v, const char *dir, const char *path, long back)
+{
+	char *err = load_build(v, dir, path, back);
+	if (err || !dir)
+		return err;
+	struct ninja_build b;
+	ninja_load(dir, &b);
+	analyze(v, &b);
+	ninja_build_free(&b);
+	return NULL;
+}
+
+char *log_view_load_graph(struct log_view *v, const struct ninja_build *b, const char *path, long back)
+{
+	char *err = load_build(v, b->dir, path, back);
+	if (!err)
+		analyze(v, b);
+	return err;
 }
 
 /* Most weighted time first; ties in log order, so the order is the same

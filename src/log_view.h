@@ -29,6 +29,8 @@ struct log_view {
 /* Read build `back` of the log at path (and dir's graph, when dir is not
  * NULL). NULL, or what is wrong with the input (owned by the caller). */
 char *log_view_load(struct log_view *v, const char *dir, const char *path, long back);
+/* The same against a graph the caller loaded (and keeps). */
+char *log_view_load_graph(struct log_view *v, const struct ninja_build *b, const char *path, long back);
 /* The indexes of the k steps with the most weighted time (k 0: all),
  * heaviest first, equals in log order (owned by the caller; k of them, or
  * all). */

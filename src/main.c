@@ -67,6 +67,9 @@ static const struct command commands[] = {
 	{ "ab", cmd_ab, "did the change help: A against B, a whole build or one TU, with a 95 % interval" },
 	{ "trace", cmd_trace, "which headers, templates and functions cost the time, host and device passes alike" },
 	{ "report", cmd_report, "the whole diagnosis as one self-contained HTML page" },
+	{ "record", cmd_record, "put the latest build into the history: wall, critical path, every step" },
+	{ "history", cmd_history, "a module's recorded walls over time, and the TUs that moved most" },
+	{ "check", cmd_check, "a CI gate: fail when the wall grew beyond noise, naming the TU that grew" },
 };
 
 static void print_usage(FILE *f)
@@ -75,10 +78,10 @@ static void print_usage(FILE *f)
 	      "Find what holds up the build wall of a GPU kernel module, without touching the build.\n\n"
 	      "commands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-6s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-7s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nEvery command takes --help and --json (schema " "buildwall/1" ", docs/json.md).\n"
-	      "Exit status: 0 ok, 2 usage or bad input, 3 a build or compile failed,\n"
-	      "4 buildwall's own fault (no memory, no room in TMPDIR, a failed write), 130 interrupted.\n", f);
+	      "Exit status: 0 ok (check: within), 1 check: over, 2 usage or bad input, 3 a build or\n"
+	      "compile failed, 4 buildwall's own fault (no memory, no room in TMPDIR, a failed write),\n130 interrupted.\n", f);
 }
 
 int main(int argc, char **argv)

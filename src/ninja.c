@@ -413,23 +413,30 @@ static void add_deps(const struct ninja_build *b, struct ninja_edge *e, const st
 	}
 }
 
+void ninja_outputs(const char *dir, struct strvec *outputs, struct strvec *rules)
+{
+	const char *args[] = { "targets", "all" };
+	ninja_tool_lines(dir, args, 2, outputs);
+	for (size_t i = 0; i < outputs->n; i++) {
+		/* "path: rule"; the path may itself hold ": ", the rule does not. */
+		char *line = outputs->v[i], *sep = NULL;
+		for (char *s = strstr(line, ": "); s; s = strstr(s + 1, ": "))
+			sep = s;
+		if (sep)
+			*sep = '\0';
+		if (rules)
+			strvec_push(rules, sep ? sep + 2 : "");
+	}
+}
+
 void ninja_load(const char *dir, struct ninja_build *b)
 {
 	ninja_check_dir(dir);
 	memset(b, 0, sizeof(*b));
 	b->dir = xstrdup(dir);
 
-	const char *targets_args[] = { "targets", "all" };
 	struct strvec targets = { 0 };
-	ninja_tool_lines(dir, targets_args, 2, &targets);
-	for (size_t i = 0; i < targets.n; i++) {
-		/* "path: rule"; the path may itself hold ": ", the rule does not. */
-		char *line = targets.v[i], *sep = NULL;
-		for (char *s = strstr(line, ": "); s; s = strstr(s + 1, ": "))
-			sep = s;
-		if (sep)
-			*sep = '\0';
-	}
+	ninja_outputs(dir, &targets, NULL);
 	if (!targets.n)
 		die(EXIT_BAD_INPUT, "%s: build.ninja defines no build edges", dir);
 

@@ -39,6 +39,10 @@ struct ninja_build {
 const char *ninja_program(void);
 /* Check that dir exists and holds a build.ninja; dies with exit 2 if not. */
 void ninja_check_dir(const char *dir);
+/* Every output the manifest builds and (rules not NULL) its rule, in
+ * manifest order, from `ninja -t targets all` alone: what is cheap to ask
+ * when the graph is not needed. */
+void ninja_outputs(const char *dir, struct strvec *outputs, struct strvec *rules);
 /* Load the whole build graph; dies with a clear message when ninja fails. */
 void ninja_load(const char *dir, struct ninja_build *b);
 void ninja_build_free(struct ninja_build *b);

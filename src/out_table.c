@@ -105,6 +105,7 @@ bool color_enabled(FILE *f)
 }
 
 const char *c_bold(FILE *f) { return color_enabled(f) ? "\033[1m" : ""; }
+const char *c_red(FILE *f) { return color_enabled(f) ? "\033[1;31m" : ""; }
 const char *c_reset(FILE *f) { return color_enabled(f) ? "\033[0m" : ""; }
 
 char *format_kib(long kib)

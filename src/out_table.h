@@ -22,6 +22,7 @@ void table_free(struct table *t);
 /* Colour escapes, or "" when f is not a TTY or NO_COLOR is set. */
 bool color_enabled(FILE *f);
 const char *c_bold(FILE *f);
+const char *c_red(FILE *f);
 const char *c_reset(FILE *f);
 
 /* "1.2 GiB", "812 MiB", "64 KiB" from kibibytes. */

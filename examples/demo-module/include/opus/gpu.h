@@ -11,7 +11,7 @@
 #if !defined(OPUS_BIGTILE_KS) && defined(__HIP__)
 #define OPUS_BIGTILE_KS 6, 8, 10, 12
 #elif !defined(OPUS_BIGTILE_KS)
-#define OPUS_BIGTILE_KS 12
+#define OPUS_BIGTILE_KS 16
 #endif
 
 // The host-heavy TU's compile-time key checks (src/kernels/opus_epilogue.cu):

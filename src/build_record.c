@@ -1,0 +1,415 @@
+#define _GNU_SOURCE
+#include "build_record.h"
+#include "driver.h"
+#include "headers.h"
+#include "proc.h"
+#include "timeline.h"
+#include "tmpdir.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- identity: two FNV-1a lanes with different bases, 128 bits ---- */
+
+#define FNV_PRIME 0x100000001b3ULL
+
+void identity_init(struct identity_hash *h)
+{
+	*h = (struct identity_hash){ 0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL };
+}
+
+void identity_merge(struct identity_hash *sum, const struct identity_hash *part)
+{
+	sum->a += part->a;
+	sum->b += part->b;
+}
+
+void identity_add(struct identity_hash *h, const char *field, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		h->a = (h->a ^ (unsigned char)field[i]) * FNV_PRIME;
+		h->b = (h->b ^ (unsigned char)field[i]) * FNV_PRIME + 1;
+	}
+	/* A separator no field holds, so ("ab", "c") is not ("a", "bc"). */
+	h->a = (h->a ^ 0x1f) * FNV_PRIME;
+	h->b = (h->b ^ 0x1f) * FNV_PRIME + 1;
+}
+
+void identity_add_number(struct identity_hash *h, double value)
+{
+	char text[32];
+	int n = snprintf(text, sizeof(text), "%.3f", value);
+	identity_add(h, text, (size_t)n);
+}
+
+char *identity_hex(const struct identity_hash *h)
+{
+	return xasprintf("%016llx%016llx", (unsigned long long)h->a, (unsigned long long)h->b);
+}
+
+/* ---- where the builds ran ---- */
+
+char *record_first_line(char *const *argv, const char *cwd, const char *pattern)
+{
+	char *out = xasprintf("%s/record-output.txt", tmpdir_path());
+	char *git_env[] = { "GIT_OPTIONAL_LOCKS=0", NULL };	/* git status must not rewrite the index */
+	struct proc p = { .argv = argv, .cwd = cwd, .out_path = out, .err_path = "/dev/null", .timeout_s = 30,
+			  .env_extra = git_env };
+	proc_run(&p);
+	proc_exit_if_interrupted();
+	char *text = proc_succeeded(&p) ? read_text_file(out) : NULL;
+	remove(out);
+	free(out);
+	if (!text)
+		return NULL;
+	char *line = text, *found = NULL;
+	while (*line && !found) {
+		size_t len = strcspn(line, "\n");
+		char *l = xstrndup(line, len);
+		if (!pattern || strstr(l, pattern))
+			found = l;
+		else
+			free(l);
+		line += len + (line[len] == '\n');
+	}
+	free(text);
+	return found;
+}
+
+static char *cpu_model(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+	char *model = NULL;
+	while (f && !model && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		if (has_prefix(line, "model name") && colon) {
+			colon += 1 + strspn(colon + 1, " \t");
+			model = xstrndup(colon, strcspn(colon, "\n"));
+		}
+	}
+	if (f)
+		fclose(f);
+	return model ? model : xstrdup("unknown");
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void build_outputs_load(struct build_outputs *o, const char *dir)
+{
+	*o = (struct build_outputs){ 0 };
+	struct strvec outputs = { 0 }, rules = { 0 };
+	ninja_outputs(dir, &outputs, &rules);
+	const char *linked = NULL;
+	for (size_t i = 0; i < outputs.n; i++) {
+		if (!strcmp(rules.v[i], "phony"))
+			continue;
+		const char *out = outputs.v[i];
+		if (has_suffix(out, ".o") || has_suffix(out, ".obj"))
+			strvec_push(&o->compiles, out);
+		else if (step_kind_of(out, strlen(out)) == KIND_LINK)
+			linked = out;
+	}
+	if (o->compiles.n)
+		qsort(o->compiles.v, o->compiles.n, sizeof(char *), compare_strings);
+	if (linked) {
+		o->module = xstrdup(base_name(linked));
+		char *dot = strchr(o->module, '.');
+		if (dot && dot != o->module)
+			*dot = '\0';
+	} else {
+		char *abs = realpath(dir, NULL);
+		o->module = xstrdup(base_name(abs ? abs : dir));
+		free(abs);
+	}
+	strvec_clear(&outputs);
+	strvec_clear(&rules);
+}
+
+void build_outputs_free(struct build_outputs *o)
+{
+	strvec_clear(&o->compiles);
+	free(o->module);
+	*o = (struct build_outputs){ 0 };
+}
+
+/* "nvcc release 13.0, V13.0.88; c++ (Debian 12.2.0-14) 12.2.0": each
+ * compiler the compile steps run, once; one step per rule is asked (a
+ * rule's command names its compiler). */
+static char *compiler_versions(const char *dir, const struct ninja_build *b)
+{
+	struct strvec programs = { 0 }, versions = { 0 }, rules = { 0 };
+	for (size_t i = 0; i < b->n; i++) {
+		if (!ninja_edge_is_compile(&b->edges[i]) || !b->edges[i].command)
+			continue;
+		const char *rule = b->edges[i].rule ? b->edges[i].rule : "";
+		if (strvec_contains(&rules, rule))
+			continue;
+		strvec_push(&rules, rule);
+		struct compile_command cmd = { 0 };
+		char *err = driver_parse(b->edges[i].command, dir, &cmd);
+		if (!err && cmd.argv.n && !strvec_contains(&programs, cmd.argv.v[0]))
+			strvec_push(&programs, cmd.argv.v[0]);
+		free(err);
+		compile_command_clear(&cmd);
+	}
+	for (size_t i = 0; i < programs.n; i++) {
+		char *argv[] = { programs.v[i], "--version", NULL };
+		bool nvcc = driver_identify(programs.v[i]) == COMPILER_NVCC;
+		char *line = record_first_line(argv, dir, nvcc ? "release" : NULL);
+		if (line)
+			strvec_push_nodup(&versions, xasprintf("%s: %s", base_name(programs.v[i]), line));
+		free(line);
+	}
+	char *joined = versions.n ? strvec_join(&versions, "; ") : NULL;
+	strvec_clear(&rules);
+	strvec_clear(&programs);
+	strvec_clear(&versions);
+	return joined;
+}
+
+/* The sources' directory: that of the first compile step whose source is
+ * in a git work tree (generated sources in the build dir often are not),
+ * else of the first compile step's source. */
+static char *sources_dir(const char *dir, const struct ninja_build *b)
+{
+	char *first = NULL;
+	for (size_t i = 0; i < b->n; i++) {
+		if (!ninja_edge_is_compile(&b->edges[i]) || !b->edges[i].inputs.n)
+			continue;
+		char *path = path_normalize(dir, b->edges[i].inputs.v[0]);
+		char *slash = strrchr(path, '/');
+		if (slash && slash != path)
+			*slash = '\0';
+		char *top = header_git_work_tree(path);
+		if (top) {
+			free(top);
+			free(first);
+			return path;
+		}
+		if (first)
+			free(path);
+		else
+			first = path;
+	}
+	return first;
+}
+
+void record_context_init(struct record_context *c, const char *dir, const struct ninja_build *b, const char *module,
+			 bool compilers)
+{
+	*c = (struct record_context){ .cpus = cpu_count(), .model = cpu_model(), .module = xstrdup(module) };
+	if (!dir)
+		return;
+	c->build_dir = realpath(dir, NULL);
+	if (!b)
+		return;
+	c->compilers = compilers ? compiler_versions(dir, b) : NULL;
+	char *src = sources_dir(dir, b);
+	if (src && is_directory(src)) {
+		c->source_dir = xstrdup(src);
+		char *head[] = { "git", "rev-parse", "HEAD", NULL };
+		c->commit = record_first_line(head, src, NULL);
+		char *status[] = { "git", "status", "--porcelain", "--untracked-files=no", NULL };
+		char *changed = c->commit ? record_first_line(status, src, NULL) : NULL;
+		c->dirty = changed != NULL;
+		free(changed);
+	}
+	free(src);
+}
+
+void record_context_free(struct record_context *c)
+{
+	free(c->module);
+	free(c->commit);
+	free(c->model);
+	free(c->compilers);
+	free(c->build_dir);
+	free(c->source_dir);
+	strvec_clear(&c->labels);
+	*c = (struct record_context){ 0 };
+}
+
+/* ---- the builds ---- */
+
+/* A step's part of its build's identity: added, so the steps' order does
+ * not matter (a log document lists them heaviest first). */
+static void step_identity(struct identity_hash *build, const char *output, size_t output_len, const char *hash,
+			  size_t hash_len, double start, double end)
+{
+	struct identity_hash h;
+	identity_init(&h);
+	identity_add(&h, output, output_len);
+	identity_add(&h, hash, hash_len);
+	identity_add_number(&h, start);
+	identity_add_number(&h, end);
+	identity_merge(build, &h);
+}
+
+static void add_step(struct build_record *r, const char *target, const char *kind, double seconds)
+{
+	r->steps = xrealloc(r->steps, (r->nsteps + 1) * sizeof(*r->steps));
+	r->steps[r->nsteps++] = (struct record_step){ xstrdup(target), kind, seconds };
+}
+
+void build_record_from_view(struct build_record *r, const struct log_view *v, const struct build_outputs *o,
+			    const char *module)
+{
+	*r = (struct build_record){ .source = ".ninja_log", .recorded_at = time(NULL), .critical = NAN };
+	const struct timeline *tl = &v->tl;
+	struct identity_hash h;
+	identity_init(&h);
+	identity_add(&h, module, strlen(module));
+	size_t compiles_seen = 0;
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct step *s = &tl->steps[i];
+		struct log_name name = step_line(tl, s, 0);
+		char *target = xstrndup(name.output, name.output_len);
+		step_identity(&h, name.output, name.output_len, name.hash, name.hash_len, step_start(tl, s), step_end(tl, s));
+		compiles_seen += bsearch(&target, o->compiles.v, o->compiles.n, sizeof(char *), compare_strings) != NULL;
+		add_step(r, target, step_kind_names[s->kind], step_duration(tl, s));
+		free(target);
+	}
+	r->identity = identity_hex(&h);
+	r->wall = tl->wall;
+	r->jobs = tl->slots;
+	r->complete = o->compiles.n && compiles_seen >= o->compiles.n;
+	if (v->have_graph && v->rec.ncritical) {
+		struct strvec path = { 0 };
+		for (size_t i = 0; i < v->rec.ncritical; i++)
+			strvec_push(&path, r->steps[v->rec.critical[i]].target);
+		r->critical_path = strvec_join(&path, " > ");
+		r->critical = v->rec.critical_s;
+		strvec_clear(&path);
+	}
+}
+
+static double number(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static char *from_log_document(json_t *doc, const char *module, struct build_record *r)
+{
+	json_t *steps = json_object_get(doc, "steps");
+	if (!json_is_array(steps))
+		return xstrdup("a log document without steps[] (log --json of one build)");
+	*r = (struct build_record){ .source = "log document", .recorded_at = time(NULL), .critical = NAN };
+	size_t n = json_array_size(steps);
+	struct identity_hash h;
+	identity_init(&h);
+	identity_add(&h, module, strlen(module));
+	for (size_t k = 0; k < n; k++) {
+		json_t *s = json_array_get(steps, k);
+		const char *output = json_string_value(json_object_get(s, "output"));
+		const char *hash = json_string_value(json_object_get(s, "hash"));
+		const char *kind = json_string_value(json_object_get(s, "kind"));
+		double start = number(s, "start_s"), end = number(s, "end_s");
+		if (!output || !hash || isnan(start) || isnan(end))
+			return xasprintf("steps[%zu]: needs output, hash, start_s and end_s", k);
+		step_identity(&h, output, strlen(output), hash, strlen(hash), start, end);
+		const char *known = "other";
+		for (int i = 0; i < NKINDS; i++)
+			if (kind && !strcmp(kind, step_kind_names[i]))
+				known = step_kind_names[i];
+		add_step(r, output, known, end - start);
+	}
+	r->identity = identity_hex(&h);
+	r->wall = number(doc, "wall_s");
+	r->jobs = (long)number(doc, "max_running");
+	r->critical = number(doc, "critical_path_s");
+	json_t *path = json_object_get(doc, "critical_path");
+	if (json_is_array(path) && json_array_size(path)) {
+		struct strvec names = { 0 };
+		for (size_t i = 0; i < json_array_size(path); i++) {
+			const char *o = json_string_value(json_object_get(json_array_get(path, i), "output"));
+			strvec_push(&names, o ? o : "?");
+		}
+		r->critical_path = strvec_join(&names, " > ");
+		strvec_clear(&names);
+	}
+	/* Whether every compile ran is the graph's to say; a document has none. */
+	r->complete = true;
+	return isnan(r->wall) ? xstrdup("a log document without wall_s") : NULL;
+}
+
+char *build_records_from_document(json_t *doc, const char *module, struct build_record **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	const char *command = json_string_value(json_object_get(doc, "command"));
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	if (!schema || strcmp(schema, "buildwall/1"))
+		return xstrdup("not a buildwall/1 document");
+	if (command && !strcmp(command, "log")) {
+		*out = xcalloc(1, sizeof(**out));
+		char *err = from_log_document(doc, module, *out);
+		if (err) {
+			build_record_free(*out);
+			free(*out);
+			*out = NULL;
+			return err;
+		}
+		*n = 1;
+		return NULL;
+	}
+	if (command && !strcmp(command, "wall")) {
+		/* Each trial is a clean build with its wall and nothing else. */
+		json_t *trials = json_object_get(doc, "trials");
+		const char *line = json_string_value(json_object_get(doc, "build_command"));
+		size_t count = json_array_size(trials);
+		if (!count)
+			return xstrdup("a wall document without trials[]");
+		*out = xcalloc(count, sizeof(**out));
+		for (size_t i = 0; i < count; i++) {
+			json_t *t = json_array_get(trials, i);
+			struct build_record *r = &(*out)[(*n)++];
+			*r = (struct build_record){ .source = "wall document", .recorded_at = time(NULL), .critical = NAN,
+						    .wall = number(t, "wall_s"), .complete = true };
+			json_t *jobs = json_object_get(doc, "jobs");
+			r->jobs = json_is_integer(jobs) ? (long)json_integer_value(jobs) : 0;
+			if (isnan(r->wall))
+				return xasprintf("trials[%zu]: no wall_s", i);
+			struct identity_hash h;
+			identity_init(&h);
+			identity_add(&h, module, strlen(module));
+			identity_add(&h, line ? line : "", line ? strlen(line) : 0);
+			identity_add_number(&h, number(t, "trial"));
+			identity_add_number(&h, r->wall);
+			identity_add_number(&h, number(t, "cpu_s"));
+			r->identity = identity_hex(&h);
+		}
+		return NULL;
+	}
+	return xasprintf("a '%s' document: record takes log and wall documents", command ? command : "?");
+}
+
+void build_record_add_lines(struct build_record *r, const char *target, const char *pass, const char *group,
+			    size_t lines)
+{
+	r->lines = xrealloc(r->lines, (r->nlines + 1) * sizeof(*r->lines));
+	r->lines[r->nlines++] = (struct record_lines){ xstrdup(target), xstrdup(pass), xstrdup(group), lines };
+}
+
+void build_record_free(struct build_record *r)
+{
+	for (size_t i = 0; i < r->nsteps; i++)
+		free(r->steps[i].target);
+	for (size_t i = 0; i < r->nlines; i++) {
+		free(r->lines[i].target);
+		free(r->lines[i].pass);
+		free(r->lines[i].group);
+	}
+	free(r->steps);
+	free(r->lines);
+	free(r->identity);
+	free(r->critical_path);
+	*r = (struct build_record){ 0 };
+}

@@ -1,0 +1,569 @@
+/* buildwall check: a CI gate. The clean builds in the tree's .ninja_log
+ * against a budget, or against the recorded builds of a reference (a
+ * commit, a label) with regression's statistics; exit 1 when over, with
+ * the reason in one line: how much, its interval, and the TU that grew
+ * most with the header group its preprocessed lines grew by. */
+#define _GNU_SOURCE
+#include "build_record.h"
+#include "cli.h"
+#include "headers.h"
+#include "history_db.h"
+#include "log_view.h"
+#include "options.h"
+#include "out_json.h"
+#include "out_table.h"
+#include "regression.h"
+#include "stats.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK_EXIT_OVER 1
+#define CHECK_REFERENCE_BUILDS 30	/* the newest reference builds compared */
+
+static const char usage[] =
+	"usage: buildwall check [-C BUILD_DIR] (--budget S | --against REF [--max-regression P]) [--builds N]\n"
+	"                       [--module NAME] [--any-machine] [--db PATH] [--json]\n"
+	"\n"
+	"Exit 0 when the module's wall is within, 1 when it is over, with the reason in one\n"
+	"line. The candidate is the last N clean builds (every compile step ran) in BUILD_DIR's\n"
+	"own .ninja_log (default 5): build, or rebuild a few times, then check.\n"
+	"\n"
+	"--budget S: over when the candidate's median wall exceeds S seconds ('30', '30s', '2m').\n"
+	"--against REF: the recorded clean builds (buildwall record) of the same module on this\n"
+	"machine (same CPUs and model; --any-machine: any) whose commit is REF (a hash prefix,\n"
+	"or a name git resolves in the sources: main, HEAD~1) or whose label is REF (K=V); the\n"
+	"newest 30, less any that is one of the candidate's builds. The estimate is candidate /\n"
+	"reference, the ratio of the geometric mean walls, with a 95 % Student's t interval on\n"
+	"the difference of mean log walls (variance pooled); over when it is slower by more than\n"
+	"P (default 5 %) and the interval excludes no change. With fewer than 3 builds in all\n"
+	"there is no interval: it says too few to decide and exits 0. Named with it: the steps\n"
+	"whose median duration grew most, and for the first the header group whose lines grew\n"
+	"most in one of its passes, when both sides were recorded with --pp.\n"
+	"\n";
+
+struct check {
+	const char *dir, *against, *module;
+	double budget, max_regression;
+	long builds;
+	bool any_machine;
+	struct record_context ctx;
+	struct build_record *cand;
+	size_t ncand;
+	struct history_build *ref;
+	size_t nref;
+	char *ref_name;		/* how the reference is shown: "main@1a2b3c4d", "variant=fused" */
+	struct regression reg;
+	double cand_median;
+	bool over_budget;
+	/* The steps that grew most, largest first. */
+	struct grown {
+		char *target;
+		double ref_s, cand_s;
+		char *pass, *group;	/* the lines that grew most, or NULL */
+		size_t ref_lines, cand_lines;
+	} grew[3];
+	size_t ngrew;
+	char *reason;
+};
+
+static char *parse_budget(void *value, const char *arg)
+{
+	char *copy = xstrdup(arg);
+	size_t n = strlen(copy);
+	double scale = 1, v;
+	if (n && (copy[n - 1] == 's' || copy[n - 1] == 'm')) {
+		scale = copy[n - 1] == 'm' ? 60 : 1;
+		copy[n - 1] = '\0';
+	}
+	bool ok = parse_double(copy, &v) && v > 0;
+	free(copy);
+	if (!ok)
+		return xasprintf("--budget takes seconds ('30', '30s') or minutes ('2m'), not '%s'", arg);
+	*(double *)value = v * scale;
+	return NULL;
+}
+
+static char *parse_regression(void *value, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (end != arg && *end == '%' && !end[1])
+		v /= 100;
+	else if (end == arg || *end)
+		return xasprintf("--max-regression is a share (0.05) or a percentage (5%%), not '%s'", arg);
+	if (!(v >= 0 && v < 10))
+		return xasprintf("--max-regression must lie between 0 and 1000 %%, not '%s'", arg);
+	*(double *)value = v;
+	return NULL;
+}
+
+/* The last `builds` clean builds of the tree's log, newest first. */
+static void read_candidate(struct check *c)
+{
+	/* The graph only to resolve a commit's name in the sources' git tree:
+	 * the rest needs the outputs alone (a check answers in a blink). */
+	struct build_outputs o;
+	build_outputs_load(&o, c->dir);
+	const char *module = c->module ? c->module : o.module;
+	if (c->against && !strchr(c->against, '=')) {
+		struct ninja_build b;
+		ninja_load(c->dir, &b);
+		record_context_init(&c->ctx, c->dir, &b, module, false);
+		ninja_build_free(&b);
+	} else {
+		record_context_init(&c->ctx, c->dir, NULL, module, false);
+	}
+	char *log = path_in(c->dir, ".ninja_log");
+	c->cand = xcalloc((size_t)c->builds, sizeof(*c->cand));
+	struct log_view v;
+	char *err = log_view_load(&v, NULL, log, 0);
+	if (err)
+		die(EXIT_BAD_INPUT, "%s", err);
+	long nbuilds = v.nbuilds;
+	for (long back = 0; back < nbuilds && c->ncand < (size_t)c->builds; back++) {
+		if (back && (err = log_view_load(&v, NULL, log, back)))
+			die(EXIT_BAD_INPUT, "%s", err);
+		struct build_record r;
+		build_record_from_view(&r, &v, &o, c->ctx.module);
+		if (r.complete)
+			c->cand[c->ncand++] = r;
+		else
+			build_record_free(&r);
+		log_view_free(&v);
+	}
+	if (!c->ncand)
+		die(EXIT_BAD_INPUT, "%s: none of its %ld build%s ran every compile step: build the module from clean, then check",
+		    log, nbuilds, nbuilds == 1 ? "" : "s");
+	double *walls = xcalloc(c->ncand, sizeof(double));
+	for (size_t i = 0; i < c->ncand; i++)
+		walls[i] = c->cand[i].wall;
+	c->cand_median = median_of(walls, c->ncand);
+	free(walls);
+	free(log);
+	build_outputs_free(&o);
+}
+
+static bool is_hex(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+	return n >= 4 && !s[n];
+}
+
+/* A name git resolves in the sources' work tree: its full hash, or NULL. */
+static char *resolve_commit(const struct check *c, const char *ref)
+{
+	if (!c->ctx.source_dir)
+		return NULL;
+	char *spec = xasprintf("%s^{commit}", ref);
+	char *argv[] = { "git", "rev-parse", "--verify", "--quiet", spec, NULL };
+	char *hash = record_first_line(argv, c->ctx.source_dir, NULL);
+	free(spec);
+	return hash;
+}
+
+static bool is_candidate(const struct check *c, const char *identity)
+{
+	for (size_t i = 0; i < c->ncand; i++)
+		if (!strcmp(c->cand[i].identity, identity))
+			return true;
+	return false;
+}
+
+static void read_reference(struct check *c, struct history_db *h)
+{
+	struct history_filter f = { .module = c->ctx.module, .complete = true, .limit = CHECK_REFERENCE_BUILDS };
+	if (!c->any_machine) {
+		f.cpus = c->ctx.cpus;
+		f.model = c->ctx.model;
+	}
+	char *commit = NULL, *err;
+	if (strchr(c->against, '=')) {
+		f.label = c->against;
+		c->ref_name = xstrdup(c->against);
+	} else {
+		bool hex = is_hex(c->against);
+		commit = hex ? xstrdup(c->against) : resolve_commit(c, c->against);
+		if (!commit)
+			die(EXIT_BAD_INPUT, "--against %s: neither K=V nor a commit git knows in %s", c->against,
+			    c->ctx.source_dir ? c->ctx.source_dir : "the sources (no git work tree)");
+		f.commit = commit;
+		c->ref_name = hex ? xstrndup(commit, 12) : xasprintf("%s@%.12s", c->against, commit);
+	}
+	struct history_build *all;
+	size_t n;
+	if ((err = history_db_builds(h, &f, &all, &n)))
+		die(EXIT_BAD_INPUT, "%s", err);
+	if (!n && commit && strlen(commit) < 40) {	/* a prefix git may still resolve in full */
+		char *full = resolve_commit(c, commit);
+		if (full) {
+			f.commit = full;
+			history_builds_free(all, n);
+			if ((err = history_db_builds(h, &f, &all, &n)))
+				die(EXIT_BAD_INPUT, "%s", err);
+		}
+		free(full);
+	}
+	c->ref = xcalloc(n ? n : 1, sizeof(*c->ref));
+	for (size_t i = 0; i < n; i++) {
+		if (is_candidate(c, all[i].identity)) {
+			history_build_clear(&all[i]);
+			continue;
+		}
+		c->ref[c->nref++] = all[i];
+	}
+	free(all);
+	free(commit);
+	if (!c->nref)
+		die(EXIT_BAD_INPUT, "%s: no recorded clean build of %s matches %s%s%s (buildwall record -C DIR%s)", h->path,
+		    c->ctx.module, c->against, c->any_machine ? "" : " on this machine: ",
+		    c->any_machine ? "" : c->ctx.model, strchr(c->against, '=') ? " --label K=V" : " at that commit");
+}
+
+/* A TU's growth in one pass: the heavy framework groups (torch, pybind11,
+ * Python: what a fix removes; they drag in the standard library, which
+ * grows more lines) that grew, in the groups' order, with their lines
+ * summed; else the one group that grew most. */
+struct pass_growth {
+	struct strvec groups;
+	size_t before, after;
+	bool heavy;
+};
+
+static size_t lines_of(const struct record_lines *v, size_t n, const char *target, const char *pass, const char *group)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].target, target) && !strcmp(v[i].pass, pass) && !strcmp(v[i].group, group))
+			return v[i].lines;
+	return 0;
+}
+
+static void pass_growth(const char *target, const char *pass, const struct header_groups *groups,
+			const struct record_lines *ref, size_t nref, const struct record_lines *cand, size_t ncand,
+			struct pass_growth *out)
+{
+	*out = (struct pass_growth){ 0 };
+	size_t best = 0;
+	const char *best_group = NULL;
+	for (size_t g = 0; g < groups->n; g++) {
+		const char *title = groups->v[g].title;
+		size_t before = lines_of(ref, nref, target, pass, title), after = lines_of(cand, ncand, target, pass, title);
+		if (after <= before)
+			continue;
+		if (groups->v[g].heavy) {
+			strvec_push(&out->groups, title);
+			out->before += before;
+			out->after += after;
+			out->heavy = true;
+		} else if (!out->heavy && after - before > best) {
+			best = after - before;
+			best_group = title;
+		}
+	}
+	if (!out->heavy && best_group) {
+		strvec_push(&out->groups, best_group);
+		out->before = lines_of(ref, nref, target, pass, best_group);
+		out->after = lines_of(cand, ncand, target, pass, best_group);
+	}
+}
+
+/* The pass of the target whose lines grew most (heavy frameworks first,
+ * the host pass on a tie): what check names. */
+static void grown_lines(struct grown *g, const struct record_lines *ref, size_t nref, const struct record_lines *cand,
+			size_t ncand)
+{
+	struct header_groups groups;
+	header_groups_init(&groups);
+	struct pass_growth best = { 0 };
+	for (size_t i = 0; i < ncand; i++) {
+		if (strcmp(cand[i].target, g->target) || (g->pass && !strcmp(g->pass, cand[i].pass)))
+			continue;
+		bool seen = false;	/* each pass once */
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(cand[j].target, g->target) && !strcmp(cand[j].pass, cand[i].pass);
+		if (seen)
+			continue;
+		struct pass_growth pg;
+		pass_growth(g->target, cand[i].pass, &groups, ref, nref, cand, ncand, &pg);
+		/* The host pass wins within 5 %: a device pass that parses the
+		 * framework again parses a few lines more of it (its arch macros). */
+		double delta = (double)(pg.after - pg.before), best_delta = (double)(best.after - best.before);
+		bool host = !strcmp(cand[i].pass, "host"), best_host = g->pass && !strcmp(g->pass, "host");
+		bool larger = host ? delta >= 0.95 * best_delta : best_host ? delta > best_delta / 0.95 : delta > best_delta;
+		if (pg.groups.n && (pg.heavy > best.heavy || (pg.heavy == best.heavy && larger))) {
+			strvec_clear(&best.groups);
+			best = pg;
+			free(g->pass);
+			g->pass = xstrdup(cand[i].pass);
+		} else {
+			strvec_clear(&pg.groups);
+		}
+	}
+	if (best.groups.n) {
+		g->group = strvec_join(&best.groups, ", ");
+		g->ref_lines = best.before;
+		g->cand_lines = best.after;
+	} else {
+		free(g->pass);
+		g->pass = NULL;
+	}
+	strvec_clear(&best.groups);
+	header_groups_free(&groups);
+}
+
+/* Lines recorded (--pp) for the newest build of a list that has them. */
+static void newest_lines(struct history_db *h, const int64_t *ids, size_t n, struct record_lines **out, size_t *count)
+{
+	*out = NULL;
+	*count = 0;
+	for (size_t i = n; i-- > 0 && !*count;) {
+		char *err = history_db_lines(h, ids[i], out, count);
+		if (err)
+			die(EXIT_BAD_INPUT, "%s", err);
+	}
+}
+
+static int by_growth(const void *a, const void *b)
+{
+	const struct grown *x = a, *y = b;
+	double dx = x->cand_s - x->ref_s, dy = y->cand_s - y->ref_s;
+	return (dx < dy) - (dx > dy);
+}
+
+static void find_growth(struct check *c, struct history_db *h)
+{
+	int64_t *ids = xcalloc(c->nref, sizeof(int64_t));
+	for (size_t i = 0; i < c->nref; i++)
+		ids[i] = c->ref[i].id;
+	struct history_step *steps;
+	size_t nsteps;
+	char *err = history_db_steps(h, ids, c->nref, &steps, &nsteps);
+	if (err)
+		die(EXIT_BAD_INPUT, "%s", err);
+	/* Each candidate step's median over the candidate builds. */
+	const struct build_record *newest = &c->cand[0];
+	struct grown all[3] = { 0 };
+	size_t nall = 0;
+	double *values = xcalloc(c->ncand, sizeof(double));
+	for (size_t s = 0; s < newest->nsteps; s++) {
+		const char *target = newest->steps[s].target;
+		size_t nv = 0;
+		for (size_t b = 0; b < c->ncand; b++)
+			for (size_t k = 0; k < c->cand[b].nsteps; k++)
+				if (!strcmp(c->cand[b].steps[k].target, target)) {
+					values[nv++] = c->cand[b].steps[k].seconds;
+					break;
+				}
+		struct grown g = { .target = (char *)target, .cand_s = median_of(values, nv) };
+		for (size_t k = 0; k < nsteps; k++)
+			if (!strcmp(steps[k].target, target))
+				g.ref_s = steps[k].seconds;
+		if (!(g.cand_s - g.ref_s > 0))
+			continue;
+		/* Keep the three largest. */
+		size_t at = nall < 3 ? nall++ : 2;
+		if (nall == 3 && at == 2 && by_growth(&g, &all[2]) >= 0)
+			continue;
+		all[at] = g;
+		qsort(all, nall, sizeof(all[0]), by_growth);
+	}
+	free(values);
+	struct record_lines *ref_lines, *cand_lines = NULL;
+	size_t nref_lines, ncand_lines = 0;
+	newest_lines(h, ids, c->nref, &ref_lines, &nref_lines);
+	for (size_t b = 0; b < c->ncand && !ncand_lines; b++) {
+		int64_t id = history_db_find(h, c->cand[b].identity);
+		if (id > 0)
+			newest_lines(h, &id, 1, &cand_lines, &ncand_lines);
+	}
+	for (size_t i = 0; i < nall; i++) {
+		c->grew[c->ngrew] = all[i];
+		c->grew[c->ngrew].target = xstrdup(all[i].target);
+		if (i == 0 && nref_lines && ncand_lines)
+			grown_lines(&c->grew[c->ngrew], ref_lines, nref_lines, cand_lines, ncand_lines);
+		c->ngrew++;
+	}
+	history_lines_free(ref_lines, nref_lines);
+	history_lines_free(cand_lines, ncand_lines);
+	history_steps_free(steps, nsteps);
+	free(ids);
+}
+
+static char *count_text(size_t n)
+{
+	return n >= 10000 ? xasprintf("%.0fK", (double)n / 1000) : n >= 1000 ? xasprintf("%.1fK", (double)n / 1000)
+								 : xasprintf("%zu", n);
+}
+
+/* "opus_gemm_0.cuda.o +6.1 s, its host pass parses torch/ATen/c10 again (+118K lines)" */
+static char *grown_text(const struct grown *g)
+{
+	char *text = g->ref_s == 0 ? xasprintf("%s +%.1f s (a new step)", g->target, g->cand_s)
+				   : xasprintf("%s +%.1f s", g->target, g->cand_s - g->ref_s);
+	if (!g->group)
+		return text;
+	char *delta = count_text(g->cand_lines - g->ref_lines);
+	char *more = g->ref_lines ? xasprintf("its %s pass parses %s more lines of %s", g->pass, delta, g->group)
+				  : xasprintf("its %s pass parses %s again (+%s lines)", g->pass, g->group, delta);
+	char *out = xasprintf("%s, %s", text, more);
+	free(delta);
+	free(more);
+	free(text);
+	return out;
+}
+
+static void decide(struct check *c)
+{
+	struct strvec parts = { 0 };
+	if (c->budget > 0) {
+		c->over_budget = c->cand_median > c->budget;
+		strvec_pushf(&parts, "wall %.1f s (median of %zu), %s the %.1f s budget%s", c->cand_median, c->ncand,
+			     c->over_budget ? "over" : "within", c->budget, "");
+	}
+	if (c->against) {
+		const struct regression *r = &c->reg;
+		double pct = 100 * (r->ratio - 1);
+		if (r->decided)
+			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%; %zu against %zu builds)",
+				     c->cand_median, pct, pct >= 0 ? "over" : "under", c->ref_name, 100 * (r->ratio_lo - 1),
+				     100 * (r->ratio_hi - 1), c->ncand, c->nref);
+		else
+			strvec_pushf(&parts, "wall %.1f s, %+.0f %% against %s: too few builds to decide (%zu and %zu; "
+				     "3 in all make an interval)", c->cand_median, pct, c->ref_name, c->ncand, c->nref);
+		if (r->over || (c->ngrew && r->ratio > 1)) {
+			struct strvec names = { 0 };
+			for (size_t i = 0; i < c->ngrew; i++)
+				strvec_push_nodup(&names, grown_text(&c->grew[i]));
+			if (names.n) {
+				char *joined = strvec_join(&names, "; ");
+				strvec_pushf(&parts, "grew most: %s", joined);
+				free(joined);
+			}
+			strvec_clear(&names);
+		}
+	}
+	c->reason = strvec_join(&parts, "; ");
+	strvec_clear(&parts);
+}
+
+static const char *verdict_of(const struct check *c)
+{
+	if (c->over_budget || c->reg.over)
+		return "over";
+	return c->against && !c->reg.decided ? "undecided" : "within";
+}
+
+static void write_json(const struct check *c, const char *db_path)
+{
+	json_t *doc = json_document("check", c->dir, 0);
+	json_t *cand = json_array(), *ref = json_array(), *grew = json_array();
+	for (size_t i = 0; i < c->ncand; i++)
+		json_array_append_new(cand, json_pack("{s:s, s:o, s:I}", "identity", c->cand[i].identity, "wall_s",
+						      json_seconds(c->cand[i].wall), "steps", (json_int_t)c->cand[i].nsteps));
+	for (size_t i = 0; i < c->nref; i++)
+		json_array_append_new(ref, json_pack("{s:s, s:o, s:o, s:o, s:I}", "identity", c->ref[i].identity, "commit",
+						     c->ref[i].commit ? json_string(c->ref[i].commit) : json_null(), "labels",
+						     c->ref[i].labels ? json_string(c->ref[i].labels) : json_null(), "wall_s",
+						     json_seconds(c->ref[i].wall), "recorded_at", (json_int_t)c->ref[i].recorded_at));
+	for (size_t i = 0; i < c->ngrew; i++) {
+		const struct grown *g = &c->grew[i];
+		json_t *lines = g->group ? json_pack("{s:s, s:s, s:I, s:I}", "pass", g->pass, "group", g->group, "reference",
+						     (json_int_t)g->ref_lines, "candidate", (json_int_t)g->cand_lines)
+					 : json_null();
+		json_array_append_new(grew, json_pack("{s:s, s:o, s:o, s:o, s:o}", "target", g->target, "reference_s",
+						      json_seconds(g->ref_s), "candidate_s", json_seconds(g->cand_s), "delta_s",
+						      json_seconds(g->cand_s - g->ref_s), "lines", lines));
+	}
+	const struct regression *r = &c->reg;
+	json_object_set_new(doc, "module", json_string(c->ctx.module));
+	json_object_set_new(doc, "verdict", json_string(verdict_of(c)));
+	json_object_set_new(doc, "reason", json_string(c->reason));
+	json_object_set_new(doc, "candidate", json_pack("{s:o, s:o}", "builds", cand, "median_wall_s",
+							 json_seconds(c->cand_median)));
+	json_object_set_new(doc, "budget", c->budget > 0 ? json_pack("{s:o, s:b}", "seconds", json_seconds(c->budget),
+								     "over", c->over_budget) : json_null());
+	json_object_set_new(doc, "against", c->against ? json_pack("{s:s, s:s, s:s, s:o, s:f, s:o, s:o, s:b, s:b, s:o}",
+		"ref", c->against, "shown_as", c->ref_name, "db", db_path, "builds", ref, "max_regression", c->max_regression,
+		"ratio", json_real(round(r->ratio * 10000) / 10000),
+		"ratio_ci", r->decided ? json_pack("[f, f]", round(r->ratio_lo * 10000) / 10000,
+						   round(r->ratio_hi * 10000) / 10000) : json_null(),
+		"decided", r->decided, "over", r->over, "grew", grew) : json_null());
+	if (!c->against) {
+		json_decref(ref);
+		json_decref(grew);
+	}
+	json_print(doc);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check c = { .dir = ".", .max_regression = 0.05, .builds = 5 };
+	const char *db_option = NULL;
+	bool json = false;
+	const struct opt opts[] = {
+		OPT_DIR(&c.dir),
+		{ OPT_CALL, 0, "budget", &c.budget, "S", "over when the median wall exceeds S seconds", 0, 0, parse_budget },
+		{ OPT_STRING, 0, "against", &c.against, "REF", "a commit (hash, or a name git resolves) or a label K=V", 0, 0, NULL },
+		{ OPT_CALL, 0, "max-regression", &c.max_regression, "P", "the slowdown allowed against REF (default 5%)", 0, 0,
+		  parse_regression },
+		{ OPT_INT, 0, "builds", &c.builds, "N", "the last N clean builds of the log are the candidate (default 5)", 1, 100,
+		  NULL },
+		{ OPT_STRING, 0, "module", &c.module, "NAME", "the module's name (default: its linked output's)", 0, 0, NULL },
+		{ OPT_FLAG, 0, "any-machine", &c.any_machine, NULL, "compare with builds recorded on any machine", 0, 0, NULL },
+		{ OPT_STRING, 0, "db", &db_option, "PATH", "the history file (default $BUILDWALL_DB, else\n"
+		  "~/.local/share/buildwall/history.db)", 0, 0, NULL },
+		OPT_JSON(&json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("check", argc, argv, opts, usage);
+	if (first < argc)
+		usage_error("check", "unexpected argument '%s'", argv[first]);
+	if (!(c.budget > 0) && !c.against)
+		usage_error("check", "give --budget S, --against REF, or both");
+	ninja_check_dir(c.dir);
+	read_candidate(&c);
+
+	char *db_path = history_db_path(db_option);
+	if (c.against) {
+		struct history_db h;
+		char *err = history_db_open(&h, db_path, false);
+		if (err)
+			die(EXIT_BAD_INPUT, "%s", err);
+		read_reference(&c, &h);
+		double *ref = xcalloc(c.nref, sizeof(double)), *cand = xcalloc(c.ncand, sizeof(double));
+		for (size_t i = 0; i < c.nref; i++)
+			ref[i] = c.ref[i].wall;
+		for (size_t i = 0; i < c.ncand; i++)
+			cand[i] = c.cand[i].wall;
+		regression_judge(ref, c.nref, cand, c.ncand, c.max_regression, &c.reg);
+		free(ref);
+		free(cand);
+		find_growth(&c, &h);
+		history_db_close(&h);
+	}
+	decide(&c);
+	const char *verdict = verdict_of(&c);
+	if (json)
+		write_json(&c, db_path);
+	else
+		printf("check: %s%s%s: %s\n", strcmp(verdict, "over") ? c_bold(stdout) : c_red(stdout), verdict,
+		       c_reset(stdout), c.reason);
+	int status = strcmp(verdict, "over") ? EXIT_OK : CHECK_EXIT_OVER;
+	for (size_t i = 0; i < c.ncand; i++)
+		build_record_free(&c.cand[i]);
+	free(c.cand);
+	history_builds_free(c.ref, c.nref);
+	for (size_t i = 0; i < c.ngrew; i++) {
+		free(c.grew[i].target);
+		free(c.grew[i].pass);
+		free(c.grew[i].group);
+	}
+	free(c.ref_name);
+	free(c.reason);
+	free(db_path);
+	record_context_free(&c.ctx);
+	return status;
+}

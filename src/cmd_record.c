@@ -1,0 +1,233 @@
+/* buildwall record: put a build into the history (history_db), keyed by
+ * its module, the sources' commit, the machine and compilers; no compile
+ * runs (seconds), unless --pp preprocesses the TUs for their lines. */
+#define _GNU_SOURCE
+#include "build_record.h"
+#include "cli.h"
+#include "headers.h"
+#include "history_db.h"
+#include "log_view.h"
+#include "options.h"
+#include "out_json.h"
+#include "out_table.h"
+#include "preprocess.h"
+#include "proc.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: buildwall record [-C BUILD_DIR] [--all] [--pp] [--label K=V]... [--module NAME] [--db PATH] [--json]\n"
+	"       buildwall record --from FILE [--label K=V]... --module NAME [--db PATH] [--json]\n"
+	"\n"
+	"Put the latest build in BUILD_DIR's .ninja_log into the history (--all: every build\n"
+	"the log still holds, oldest first), from the log alone: no compile runs. Kept per\n"
+	"build: its wall, critical path and every step's duration, whether it ran every\n"
+	"compile step (a clean build: only those are compared), the most steps at once; keyed\n"
+	"by the module (its linked output's name, else the build dir's), the git commit of\n"
+	"its sources (and whether tracked files changed), the machine (CPUs and model), the\n"
+	"compilers' versions, and any labels. --pp adds each TU's preprocessed lines per\n"
+	"header group and pass (a -E run per pass, outputs in a private temp dir) to the\n"
+	"latest build: what check names when a TU grew. --from records a saved 'log --json'\n"
+	"document (one build) or 'wall --json' document (one per trial) instead.\n"
+	"\n"
+	"A build is known by a hash of its own log lines: recording it again changes nothing.\n"
+	"The history is one SQLite file (docs/db.md): --db, else $BUILDWALL_DB, else\n"
+	"~/.local/share/buildwall/history.db; each build is written in one transaction.\n"
+	"\n";
+
+static char *push_label(void *labels, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return xasprintf("--label takes KEY=VALUE, not '%s'", arg);
+	strvec_push(labels, arg);
+	return NULL;
+}
+
+/* Each compile step's lines per header group, host and device passes. */
+static void add_header_lines(const char *dir, const struct ninja_build *b, struct build_record *r)
+{
+	struct strvec targets = { 0 };
+	for (size_t i = 0; i < b->n; i++)
+		if (ninja_edge_is_compile(&b->edges[i]))
+			strvec_push(&targets, b->edges[i].outputs.v[0]);
+	if (!targets.n)
+		return;
+	struct header_groups groups;
+	header_groups_init(&groups);
+	struct pp_request req = { .cmd = "record", .dir = dir, .build = b, .args = targets.v, .nargs = targets.n,
+				  .device = true, .jobs = cpu_count() };
+	struct pp_sources ss;
+	pp_collect(&req, &ss);
+	for (size_t s = 0; s < ss.n; s++) {
+		for (size_t k = 0; ss.v[s].scanned && k < ss.v[s].scan.nsections; k++) {
+			bool device;
+			char *pass = pp_section_name(&ss.v[s], k, &device);
+			struct header_context ctx;
+			struct header_summary sum;
+			pp_section_context(&ss.v[s], k, NULL, &ctx);
+			header_summarize(&ss.v[s].scan.sections[k], &groups, &ctx, &sum);
+			for (size_t g = 0; g < groups.n; g++)
+				if (sum.groups[g].lines)
+					build_record_add_lines(r, ss.v[s].tu, pass, groups.v[g].title, sum.groups[g].lines);
+			header_summary_free(&sum);
+			header_context_free(&ctx);
+			free(pass);
+		}
+	}
+	if (ss.failures)
+		warn("%zu TU%s failed to preprocess: recorded without their lines", ss.failures, ss.failures == 1 ? "" : "s");
+	pp_sources_free(&ss);
+	header_groups_free(&groups);
+	strvec_clear(&targets);
+}
+
+static char *short_id(const char *identity)
+{
+	return xstrndup(identity, 12);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	const char *dir = NULL, *db_option = NULL, *from = NULL, *module = NULL;
+	bool json = false, all = false, pp = false;
+	struct strvec labels = { 0 };
+	const struct opt opts[] = {
+		OPT_DIR(&dir),
+		{ OPT_FLAG, 0, "all", &all, NULL, "every build the log still holds, oldest first (default: the latest)", 0, 0, NULL },
+		{ OPT_FLAG, 0, "pp", &pp, NULL, "also each TU's preprocessed lines per header group and pass", 0, 0, NULL },
+		{ OPT_CALL, 0, "label", &labels, "K=V", "a label to find the build by (repeatable): branch=main, variant=fused", 0, 0,
+		  push_label },
+		{ OPT_STRING, 0, "module", &module, "NAME", "the module's name (default: its linked output's)", 0, 0, NULL },
+		{ OPT_STRING, 0, "from", &from, "FILE", "a saved log or wall document to record instead", 0, 0, NULL },
+		{ OPT_STRING, 0, "db", &db_option, "PATH", "the history file (default $BUILDWALL_DB, else\n"
+		  "~/.local/share/buildwall/history.db)", 0, 0, NULL },
+		OPT_JSON(&json),
+		OPT_TABLE_END,
+	};
+	int first = parse_options("record", argc, argv, opts, usage);
+	if (first < argc)
+		usage_error("record", "unexpected argument '%s'", argv[first]);
+	if (from && (dir || all || pp))
+		usage_error("record", "--from records a document: -C, --all and --pp go with a build dir");
+	if (from && !module)
+		usage_error("record", "--from needs --module NAME (a document does not say which module it is)");
+	if (!dir)
+		dir = ".";
+
+	struct record_context ctx;
+	struct build_record *records = NULL;
+	size_t nrecords = 0;
+	char *db_path = history_db_path(db_option);
+	if (from) {
+		json_error_t jerr;
+		json_t *doc = json_load_file(from, 0, &jerr);
+		if (!doc)
+			die_at(from, jerr.line, "%s", jerr.text);
+		char *err = build_records_from_document(doc, module, &records, &nrecords);
+		json_decref(doc);
+		if (err)
+			die_at(from, 1, "%s", err);
+		record_context_init(&ctx, NULL, NULL, module, false);
+	} else {
+		ninja_check_dir(dir);
+		struct ninja_build b;
+		struct build_outputs outputs;
+		ninja_load(dir, &b);
+		build_outputs_load(&outputs, dir);
+		record_context_init(&ctx, dir, &b, module ? module : outputs.module, true);
+		char *log = path_in(dir, ".ninja_log");
+		struct log_view v;
+		char *err = log_view_load_graph(&v, &b, log, 0);
+		if (err)
+			die(EXIT_BAD_INPUT, "%s", err);
+		long builds = all ? v.nbuilds : 1;
+		records = xcalloc((size_t)builds, sizeof(*records));
+		for (long back = builds - 1; back >= 0; back--) {
+			if (back != 0 || nrecords) {
+				log_view_free(&v);
+				if ((err = log_view_load_graph(&v, &b, log, back)))
+					die(EXIT_BAD_INPUT, "%s", err);
+			}
+			build_record_from_view(&records[nrecords++], &v, &outputs, ctx.module);
+		}
+		log_view_free(&v);
+		if (pp)
+			add_header_lines(dir, &b, &records[nrecords - 1]);
+		free(log);
+		build_outputs_free(&outputs);
+		ninja_build_free(&b);
+	}
+	for (size_t i = 0; i < labels.n; i++)
+		strvec_push(&ctx.labels, labels.v[i]);
+	strvec_sort(&ctx.labels);
+
+	struct history_db h;
+	char *err = history_db_open(&h, db_path, true);
+	if (err)
+		die(EXIT_BAD_INPUT, "%s", err);
+	bool *added = xcalloc(nrecords ? nrecords : 1, sizeof(bool));
+	size_t nadded = 0;
+	for (size_t i = 0; i < nrecords; i++) {
+		if ((err = history_db_add(&h, &ctx, &records[i], &added[i])))
+			die(EXIT_INTERNAL, "%s", err);
+		nadded += added[i];
+	}
+	history_db_close(&h);
+
+	char *labels_text = ctx.labels.n ? strvec_join(&ctx.labels, ", ") : NULL;
+	if (json) {
+		json_t *doc = json_document("record", from ? NULL : dir, 0);
+		json_t *arr = json_array();
+		for (size_t i = 0; i < nrecords; i++) {
+			const struct build_record *r = &records[i];
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o, s:I, s:I, s:b, s:b, s:I}", "identity",
+				r->identity, "source", r->source, "wall_s", json_seconds(r->wall), "critical_path_s",
+				json_seconds(r->critical), "steps", (json_int_t)r->nsteps, "jobs", (json_int_t)r->jobs,
+				"complete", r->complete, "added", added[i], "lines", (json_int_t)r->nlines));
+		}
+		json_t *lab = json_object();
+		for (size_t i = 0; i < ctx.labels.n; i++) {
+			char *eq = strchr(ctx.labels.v[i], '=');
+			char *key = xstrndup(ctx.labels.v[i], (size_t)(eq - ctx.labels.v[i]));
+			json_object_set_new(lab, key, json_string(eq + 1));
+			free(key);
+		}
+		json_object_set_new(doc, "db", json_string(db_path));
+		json_object_set_new(doc, "module", json_string(ctx.module));
+		json_object_set_new(doc, "commit", ctx.commit ? json_string(ctx.commit) : json_null());
+		json_object_set_new(doc, "dirty", json_boolean(ctx.dirty));
+		json_object_set_new(doc, "machine", json_pack("{s:I, s:s}", "cpus", (json_int_t)ctx.cpus, "model", ctx.model));
+		json_object_set_new(doc, "compilers", ctx.compilers ? json_string(ctx.compilers) : json_null());
+		json_object_set_new(doc, "labels", lab);
+		json_object_set_new(doc, "builds", arr);
+		json_object_set_new(doc, "added", json_integer((json_int_t)nadded));
+		json_print(doc);
+	} else {
+		printf("record: %s%s%s", ctx.module, ctx.commit ? " at " : "", ctx.commit ? ctx.commit : "");
+		printf("%s on %ld CPUs (%s)%s%s into %s\n", ctx.dirty ? " (tracked files changed)" : "", ctx.cpus, ctx.model,
+		       labels_text ? ", labels " : "", labels_text ? labels_text : "", db_path);
+		for (size_t i = 0; i < nrecords; i++) {
+			const struct build_record *r = &records[i];
+			char *id = short_id(r->identity);
+			printf("  %s  wall %.2f s, %zu steps%s%s, %s%s\n", id, r->wall, r->nsteps,
+			       r->complete ? ", every compile" : ", incremental (not compared)",
+			       r->nlines ? ", header lines" : "", r->source, added[i] ? "" : ": already recorded");
+			free(id);
+		}
+		printf("%zu build%s added, %zu already there\n", nadded, nadded == 1 ? "" : "s", nrecords - nadded);
+	}
+	free(labels_text);
+	for (size_t i = 0; i < nrecords; i++)
+		build_record_free(&records[i]);
+	free(records);
+	free(added);
+	free(db_path);
+	strvec_clear(&labels);
+	record_context_free(&ctx);
+	return EXIT_OK;
+}

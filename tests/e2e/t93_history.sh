@@ -1,0 +1,159 @@
+# record, history and check on small trees with made-up logs (the demo's
+# builds are t90's): idempotent records, two writers at once, a record
+# killed mid-write, the regression decision on known walls, bad input.
+. "$(dirname "$0")/lib.sh"
+
+export BUILDWALL_DB="$T/history.db"
+sql() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$@"; }
+
+# A tree: two TUs and a link, its .ninja_log holding one build per wall
+# given (a.o takes half of it, b.o a third).
+toy_tree() {
+	dir=$1
+	shift
+	mkdir -p "$dir"
+	printf 'rule cc\n  command = cc -c $in -o $out\nrule link\n  command = cc -shared $in -o $out\nbuild a.o: cc a.c\nbuild b.o: cc b.c\nbuild toymod.so: link a.o b.o\n' >"$dir/build.ninja"
+	python3 - "$dir/.ninja_log" "$@" <<'EOF'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("# ninja log v5\n")
+    for w in sys.argv[2:]:
+        ms = int(float(w) * 1000)
+        f.write(f"0\t{ms // 3}\t0\tb.o\t2\n0\t{ms // 2}\t0\ta.o\t1\n{ms // 2}\t{ms}\t0\ttoymod.so\t3\n")
+EOF
+}
+
+# ---- record: keys, idempotence, documents ----
+toy_tree "$T/base" 10 10.4 9.7 10.1
+before=$(tree_hash "$T/base")
+run 0 "record --all: every build the log holds" "$BW" record -C "$T/base" --all --label branch=main --json
+cp "$T/out" "$T/rec.json"
+check "four builds added, each whole" [ "$(json "$T/rec.json" '(d["added"], [b["steps"] for b in d["builds"]], [b["wall_s"] for b in d["builds"]])')" = "(4, [3, 3, 3, 3], [10.0, 10.4, 9.7, 10.1])" ]
+check "the module is the linked output's name" [ "$(json "$T/rec.json" 'd["module"]')" = toymod ]
+check "record leaves the tree byte-identical" [ "$(tree_hash "$T/base")" = "$before" ]
+run 0 "record the latest build again" "$BW" record -C "$T/base" --label branch=main
+contains "$T/out" "already recorded" "the same build is one row"
+check "still four builds" [ "$(sql "$BUILDWALL_DB" 'select count(*) from builds')" = 4 ]
+"$BW" log -C "$T/base" --json >"$T/log.json"
+run 0 "record --from the same build's log document" "$BW" record --from "$T/log.json" --module toymod --json
+check "a log document of a recorded build adds nothing" [ "$(json "$T/out" 'd["added"]')" = 0 ]
+"$BW" wall --clean true -n 2 --json -- true >"$T/wall.json" 2>/dev/null
+run 0 "record --from a wall document: a build per trial" "$BW" record --from "$T/wall.json" --module walled --json
+check "two trials, two builds" [ "$(json "$T/out" 'd["added"]')" = 2 ]
+
+# ---- check: budget, against a label and a commit-less reference ----
+toy_tree "$T/slow" 12.1 12.4 11.9
+run 1 "check --against: 20 % slower is over (exit 1)" "$BW" check -C "$T/slow" --builds 3 --against branch=main
+echo "# $(cat "$T/out")"
+one_line "$T/out" "the reason in one line"
+contains "$T/out" "% over branch=main (95 % CI +" "how much, with the interval"
+contains "$T/out" "grew most: a.o +1.0 s" "the step that grew most, by its median"
+toy_tree "$T/same" 10.2 9.9 10.3
+run 0 "check --against: the same walls are within" "$BW" check -C "$T/same" --builds 3 --against branch=main
+contains "$T/out" "check: within:" "says within"
+toy_tree "$T/one" 30
+"$BW" record -C "$T/base" --label variant=x --db "$T/one.db" >/dev/null
+run 0 "check: one build against one is too few to decide (exit 0)" "$BW" check -C "$T/one" --against variant=x --db "$T/one.db"
+contains "$T/out" "too few builds to decide (1 and 1" "says too few"
+run 1 "check --budget 20s on a 30 s build: over" "$BW" check -C "$T/one" --budget 20s
+run 0 "check --budget 1m: within" "$BW" check -C "$T/one" --budget 1m
+run 0 "check --json" "$BW" check -C "$T/same" --builds 3 --against branch=main --budget 11 --json
+check "check --json: the verdict, both tests, the builds compared" [ "$(json "$T/out" '(d["verdict"], d["budget"]["over"], d["against"]["over"], len(d["candidate"]["builds"]), len(d["against"]["builds"]))')" = "('within', False, False, 3, 4)" ]
+run 0 "history" "$BW" history toymod --json
+check "history: oldest first, the moved steps" [ "$(json "$T/out" '([b["wall_s"] for b in d["series"][0]["builds"]], d["series"][0]["moved"][0]["target"])')" = "([10.0, 10.4, 9.7, 10.1], 'a.o')" ]
+run 0 "history table" "$BW" history --last 2
+contains "$T/out" "toymod on" "history names the module and machine"
+contains "$T/out" "walled on" "and every module"
+
+# ---- two writers at once, 50 times ----
+i=0
+while [ $i -lt 50 ]; do
+	toy_tree "$T/par/a$i" "1$i.5"
+	toy_tree "$T/par/b$i" "2$i.5"
+	i=$((i + 1))
+done
+i=0
+while [ $i -lt 50 ]; do
+	"$BW" record -C "$T/par/a$i" --db "$T/par.db" >/dev/null 2>"$T/par-a.err" &
+	pa=$!
+	"$BW" record -C "$T/par/b$i" --db "$T/par.db" >/dev/null 2>"$T/par-b.err" &
+	pb=$!
+	wait $pa || cat "$T/par-a.err"
+	wait $pb || cat "$T/par-b.err"
+	i=$((i + 1))
+done
+check "two records at once, 50 times: every build landed" [ "$(sql "$T/par.db" 'select count(*) from builds')" = 100 ]
+check "and each whole" [ "$(sql "$T/par.db" 'select count(*) from builds b where steps != (select count(*) from steps s where s.build_id = b.id)')" = 0 ]
+"$BW" record -C "$T/par/a0" --db "$T/same.db" >/dev/null & pa=$!
+"$BW" record -C "$T/par/a0" --db "$T/same.db" >/dev/null & pb=$!
+wait $pa; wait $pb
+check "the same build by two at once: one row" [ "$(sql "$T/same.db" 'select count(*) from builds')" = 1 ]
+
+# ---- kill -9 mid-write: whole builds only ----
+python3 - "$T/big.json" <<'EOF'
+import json, sys
+n = 100000
+steps = [{"output": f"tu_{i}.o", "outputs": [f"tu_{i}.o"], "hash": f"{i:x}", "kind": "compile",
+          "start_s": i * 0.001, "end_s": i * 0.001 + 1.0, "duration_s": 1.0, "weighted_s": 1.0, "slot": 0}
+         for i in range(n)]
+json.dump({"schema": "buildwall/1", "version": 1, "command": "log", "wall_s": n * 0.001 + 1.0, "steps": steps},
+          open(sys.argv[1], "w"))
+EOF
+"$BW" record -C "$T/base" --db "$T/kill.db" >/dev/null
+killed=0
+for delay in 1.2 1.6 2; do
+	"$BW" record --from "$T/big.json" --module "big$delay" --db "$T/kill.db" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 $pid 2>/dev/null && killed=$((killed + 1))
+	wait $pid 2>/dev/null
+done
+echo "# kill -9: $killed of 3 records (100k steps each) killed before they ended"
+check "kill -9 mid-write: some records were killed" [ "$killed" -gt 0 ]
+check "the db passes PRAGMA integrity_check" [ "$(sql "$T/kill.db" 'pragma integrity_check')" = ok ]
+check "only whole builds in it" [ "$(sql "$T/kill.db" 'select count(*) from builds b where steps != (select count(*) from steps s where s.build_id = b.id)')" = 0 ]
+run 0 "a later record still lands" "$BW" record --from "$T/big.json" --module big --db "$T/kill.db"
+check "whole" [ "$(sql "$T/kill.db" 'select count(*) from steps s join builds b on b.id = s.build_id join modules m on m.id = b.module_id where m.name = "big"')" = 100000 ]
+
+# ---- bad input ----
+run 2 "--label needs K=V" "$BW" record -C "$T/base" --label nolabel
+one_line "$T/err" "--label: one line"
+run 2 "check needs --budget or --against" "$BW" check -C "$T/base"
+run 2 "--budget must be a time" "$BW" check -C "$T/base" --budget soon
+run 2 "--against a label nothing has" "$BW" check -C "$T/base" --against branch=nowhere
+contains "$T/err" "no recorded clean build of toymod matches branch=nowhere" "says what it looked for"
+run 2 "history of a module not recorded" "$BW" history nosuch
+run 2 "history without a db" "$BW" history --db "$T/none.db"
+contains "$T/err" "no history there yet" "says there is none yet"
+check "and creates none" [ ! -e "$T/none.db" ]
+printf '{"schema": "buildwall/1", "command": "log", "steps": [' >"$T/broken.json"
+run 2 "record --from a broken document" "$BW" record --from "$T/broken.json" --module m
+one_line "$T/err" "a broken document: one line"
+contains "$T/err" "broken.json:1:" "names the file and line"
+"$BW" rank --help >/dev/null
+printf '{"schema": "buildwall/1", "command": "rank", "tus": []}' >"$T/rank.json"
+run 2 "record --from a rank document" "$BW" record --from "$T/rank.json" --module m
+contains "$T/err" "record takes log and wall documents" "says which documents it takes"
+head -c 8192 /dev/urandom >"$T/corrupt.db"
+sum=$(sha256sum <"$T/corrupt.db")
+run 2 "a corrupt db is reported" "$BW" record -C "$T/base" --db "$T/corrupt.db"
+one_line "$T/err" "a corrupt db: one line"
+contains "$T/err" "not a buildwall history" "says it is not a history"
+check "and never overwritten" [ "$(sha256sum <"$T/corrupt.db")" = "$sum" ]
+cp "$BUILDWALL_DB" "$T/newer.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("pragma user_version = 7"); c.commit()' "$T/newer.db"
+run 2 "a db from a newer schema" "$BW" history --db "$T/newer.db"
+contains "$T/err" "schema version 7 is newer than this buildwall's" "says it is newer"
+toy_tree "$T/partial" 5
+printf '0\t100\t0\ta.o\t9\n' >>"$T/partial/.ninja_log"
+run 0 "record an incremental build" "$BW" record -C "$T/partial" --json
+check "marked incremental" [ "$(json "$T/out" 'd["builds"][0]["complete"]')" = False ]
+printf '# ninja log v5\n0\t100\t0\ta.o\t9\n' >"$T/partial/.ninja_log"
+run 2 "check with no clean build in the log" "$BW" check -C "$T/partial" --budget 10
+contains "$T/err" "ran every compile step" "says to build from clean"
+for c in record history check; do
+	run 0 "$c --help" "$BW" $c --help
+	contains "$T/out" "usage: buildwall $c" "$c has help"
+done
+check "nothing written under HOME" [ ! -e "$HOME/.local/share/buildwall/history.db" ] || [ -n "${BUILDWALL_KEEP_HOME_DB:-}" ]
+finish

@@ -1,0 +1,80 @@
+#include "unit.h"
+#include "regression.h"
+
+#include <math.h>
+
+/* 20 % slower, little noise: over at 5 %, with the interval a hand
+ * computation gives (pooled log variance, 4 degrees of freedom, t 2.776). */
+static void test_clear_regression(void **state)
+{
+	(void)state;
+	const double ref[] = { 10, 10.2, 9.8 }, cand[] = { 12, 12.1, 11.9 };
+	struct regression r;
+	regression_judge(ref, 3, cand, 3, 0.05, &r);
+	assert_true(r.decided);
+	assert_true(r.over);
+	assert_true(fabs(r.ratio - 1.2001323) < 1e-6);
+	assert_true(fabs(r.ratio_lo - 1.159167) < 1e-4);
+	assert_true(fabs(r.ratio_hi - 1.242545) < 1e-4);
+	assert_true(r.ref_median == 10.0 && r.cand_median == 12.0);
+}
+
+/* The same walls: within, and the interval holds 1. */
+static void test_unchanged(void **state)
+{
+	(void)state;
+	const double ref[] = { 10, 11, 9.5, 10.4 }, cand[] = { 10.1, 9.7, 10.9 };
+	struct regression r;
+	regression_judge(ref, 4, cand, 3, 0.05, &r);
+	assert_true(r.decided);
+	assert_false(r.over);
+	assert_true(r.ratio_lo < 1 && r.ratio_hi > 1);
+}
+
+/* 3 % slower beyond noise is still under a 5 % allowance; 10 % with a
+ * wide spread is beyond the allowance but not beyond noise. */
+static void test_allowance_and_noise(void **state)
+{
+	(void)state;
+	const double ref[] = { 10, 10.01, 9.99 }, small[] = { 10.3, 10.31, 10.29 };
+	struct regression r;
+	regression_judge(ref, 3, small, 3, 0.05, &r);
+	assert_true(r.ratio_lo > 1);
+	assert_false(r.over);
+	regression_judge(ref, 3, small, 3, 0.02, &r);
+	assert_true(r.over);
+	const double noisy_ref[] = { 8, 12, 10 }, noisy[] = { 9, 13.5, 10.5 };
+	regression_judge(noisy_ref, 3, noisy, 3, 0.05, &r);
+	assert_true(r.ratio > 1.05);
+	assert_true(r.ratio_lo < 1);
+	assert_false(r.over);
+}
+
+/* One build a side makes no interval: too few to decide, never over. */
+static void test_too_few(void **state)
+{
+	(void)state;
+	const double ref[] = { 10 }, cand[] = { 30 };
+	struct regression r;
+	regression_judge(ref, 1, cand, 1, 0.05, &r);
+	assert_false(r.decided);
+	assert_false(r.over);
+	assert_true(fabs(r.ratio - 3) < 1e-12);
+	assert_true(isnan(r.ratio_lo) && isnan(r.ratio_hi));
+	/* One candidate against three: the reference's spread stands for both. */
+	const double three[] = { 10, 10.5, 9.5 };
+	regression_judge(three, 3, cand, 1, 0.05, &r);
+	assert_true(r.decided);
+	assert_true(r.over);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clear_regression),
+		cmocka_unit_test(test_unchanged),
+		cmocka_unit_test(test_allowance_and_noise),
+		cmocka_unit_test(test_too_few),
+	};
+	return cmocka_run_group_tests_name("regression", tests, NULL, NULL);
+}
