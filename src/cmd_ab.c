@@ -83,12 +83,10 @@ static char *push_arg(void *list, const char *arg)
 
 static char *parse_precision(void *value, const char *arg)
 {
-	char *end;
-	double v = strtod(arg, &end);
-	if (end != arg && *end == '%' && !end[1])
-		v /= 100;
-	else if (end == arg || *end)
-		return xasprintf("--precision is a share (0.01) or a percentage (1%%), not '%s'", arg);
+	double v;
+	char *err = parse_share("--precision", arg, &v);
+	if (err)
+		return err;
 	if (!(v > 0 && v < 1))
 		return xasprintf("--precision must lie between 0 and 100 %%, not '%s'", arg);
 	*(double *)value = v;

@@ -89,12 +89,10 @@ static char *parse_budget(void *value, const char *arg)
 
 static char *parse_regression(void *value, const char *arg)
 {
-	char *end;
-	double v = strtod(arg, &end);
-	if (end != arg && *end == '%' && !end[1])
-		v /= 100;
-	else if (end == arg || *end)
-		return xasprintf("--max-regression is a share (0.05) or a percentage (5%%), not '%s'", arg);
+	double v;
+	char *err = parse_share("--max-regression", arg, &v);
+	if (err)
+		return err;
 	if (!(v >= 0 && v < 10))
 		return xasprintf("--max-regression must lie between 0 and 1000 %%, not '%s'", arg);
 	*(double *)value = v;
@@ -511,10 +509,9 @@ int cmd_check(int argc, char **argv)
 		  parse_regression },
 		{ OPT_INT, 0, "builds", &c.builds, "N", "the last N clean builds of the log are the candidate (default 5)", 1, 100,
 		  NULL },
-		{ OPT_STRING, 0, "module", &c.module, "NAME", "the module's name (default: its linked output's)", 0, 0, NULL },
+		OPT_MODULE(&c.module),
 		{ OPT_FLAG, 0, "any-machine", &c.any_machine, NULL, "compare with builds recorded on any machine", 0, 0, NULL },
-		{ OPT_STRING, 0, "db", &db_option, "PATH", "the history file (default $BUILDWALL_DB, else\n"
-		  "~/.local/share/buildwall/history.db)", 0, 0, NULL },
+		OPT_DB(&db_option),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};

@@ -3,7 +3,7 @@
  * builds shown and the last. Reads the history only. */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "history_db.h"
+#include "history_view.h"
 #include "options.h"
 #include "out_json.h"
 #include "out_table.h"
@@ -15,9 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define HISTORY_POINT_BUILDS 3	/* the builds each end of the trend is a median of */
-#define HISTORY_MOVED 5
 
 static const char usage[] =
 	"usage: buildwall history [MODULE] [--since WHEN] [--last N] [--label K=V] [--db PATH] [--json]\n"
@@ -47,70 +44,6 @@ static char *parse_since(void *value, const char *arg)
 		return NULL;
 	}
 	return xasprintf("--since takes a date (2026-11-30) or an age (7d, 12h), not '%s'", arg);
-}
-
-struct moved {
-	const char *target;
-	double from, to;
-};
-
-static int by_movement(const void *a, const void *b)
-{
-	const struct moved *x = a, *y = b;
-	double dx = fabs(x->to - x->from), dy = fabs(y->to - y->from);
-	return (dx < dy) - (dx > dy);
-}
-
-struct series_view {
-	const struct history_series *series;
-	struct history_build *builds;
-	size_t n;
-	struct summary wall;
-	struct history_step *first, *last;
-	size_t nfirst, nlast;
-	struct moved *moved;
-	size_t nmoved;
-};
-
-/* The steps at each end and how far each moved, largest first. */
-static void compare_ends(struct history_db *h, struct series_view *v)
-{
-	size_t k = v->n < 2 * HISTORY_POINT_BUILDS ? v->n / 2 : HISTORY_POINT_BUILDS;
-	if (!k)
-		return;
-	int64_t *ids = xcalloc(2 * k, sizeof(int64_t));
-	for (size_t i = 0; i < k; i++) {
-		ids[i] = v->builds[i].id;
-		ids[k + i] = v->builds[v->n - k + i].id;
-	}
-	char *err = history_db_steps(h, ids, k, &v->first, &v->nfirst);
-	if (!err)
-		err = history_db_steps(h, ids + k, k, &v->last, &v->nlast);
-	if (err)
-		die(EXIT_BAD_INPUT, "%s", err);
-	free(ids);
-	/* Both lists are sorted by target: one merge. */
-	v->moved = xcalloc(v->nfirst + v->nlast + 1, sizeof(*v->moved));
-	size_t i = 0, j = 0;
-	while (i < v->nfirst || j < v->nlast) {
-		int c = i == v->nfirst ? 1 : j == v->nlast ? -1 : strcmp(v->first[i].target, v->last[j].target);
-		struct moved m = { c <= 0 ? v->first[i].target : v->last[j].target, c <= 0 ? v->first[i].seconds : 0,
-				   c >= 0 ? v->last[j].seconds : 0 };
-		v->moved[v->nmoved++] = m;
-		i += c <= 0;
-		j += c >= 0;
-	}
-	qsort(v->moved, v->nmoved, sizeof(*v->moved), by_movement);
-	if (v->nmoved > HISTORY_MOVED)
-		v->nmoved = HISTORY_MOVED;
-}
-
-static void series_free(struct series_view *v)
-{
-	history_builds_free(v->builds, v->n);
-	history_steps_free(v->first, v->nfirst);
-	history_steps_free(v->last, v->nlast);
-	free(v->moved);
 }
 
 static char *when(int64_t t)
@@ -180,26 +113,6 @@ static void print_series(const struct series_view *v)
 	table_free(t);
 }
 
-static json_t *series_json(const struct series_view *v)
-{
-	json_t *builds = json_array(), *moved = json_array();
-	for (size_t i = 0; i < v->n; i++) {
-		const struct history_build *b = &v->builds[i];
-		json_array_append_new(builds, json_pack("{s:s, s:I, s:o, s:b, s:o, s:s, s:o, s:o, s:I, s:I}", "identity",
-			b->identity, "recorded_at", (json_int_t)b->recorded_at, "commit",
-			b->commit ? json_string(b->commit) : json_null(), "dirty", b->dirty, "labels",
-			b->labels ? json_string(b->labels) : json_null(), "source", b->source, "wall_s", json_seconds(b->wall),
-			"critical_path_s", json_seconds(b->critical), "steps", (json_int_t)b->steps, "jobs", (json_int_t)b->jobs));
-	}
-	for (size_t i = 0; i < v->nmoved; i++)
-		json_array_append_new(moved, json_pack("{s:s, s:o, s:o, s:o}", "target", v->moved[i].target, "from_s",
-			json_seconds(v->moved[i].from), "to_s", json_seconds(v->moved[i].to), "delta_s",
-			json_seconds(v->moved[i].to - v->moved[i].from)));
-	return json_pack("{s:s, s:{s:I, s:s}, s:I, s:o, s:o, s:o}", "module", v->series->module, "machine", "cpus",
-			 (json_int_t)v->series->cpus, "model", v->series->model, "recorded", (json_int_t)v->series->builds,
-			 "builds", builds, "wall_s", v->n ? json_summary(v->wall) : json_null(), "moved", moved);
-}
-
 int cmd_history(int argc, char **argv)
 {
 	const char *db_option = NULL, *label = NULL;
@@ -210,8 +123,7 @@ int cmd_history(int argc, char **argv)
 		{ OPT_CALL, 0, "since", &since, "WHEN", "builds recorded since a date (2026-11-30) or an age (7d)", 0, 0, parse_since },
 		{ OPT_INT, 0, "last", &last, "N", "the last N clean builds of each module and machine (default 20)", 1, 1000000, NULL },
 		{ OPT_STRING, 0, "label", &label, "K=V", "only builds with this label", 0, 0, NULL },
-		{ OPT_STRING, 0, "db", &db_option, "PATH", "the history file (default $BUILDWALL_DB, else\n"
-		  "~/.local/share/buildwall/history.db)", 0, 0, NULL },
+		OPT_DB(&db_option),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -226,48 +138,25 @@ int cmd_history(int argc, char **argv)
 	char *err = history_db_open(&h, db_path, false);
 	if (err)
 		die(EXIT_BAD_INPUT, "%s", err);
-	struct history_series *series;
-	size_t nseries;
-	if ((err = history_db_series(&h, module, &series, &nseries)))
+	struct history_view hv;
+	if ((err = history_view_load(&hv, &h, module, label, since, last)))
 		die(EXIT_BAD_INPUT, "%s", err);
-	if (module && !nseries)
+	if (module && !hv.n)
 		die(EXIT_BAD_INPUT, "%s: no builds of '%s' recorded", db_path, module);
-	struct series_view *views = xcalloc(nseries ? nseries : 1, sizeof(*views));
-	for (size_t i = 0; i < nseries; i++) {
-		struct series_view *v = &views[i];
-		v->series = &series[i];
-		struct history_filter f = { .module = series[i].module, .cpus = series[i].cpus, .model = series[i].model,
-					    .label = label, .since = since, .complete = true, .limit = last };
-		if ((err = history_db_builds(&h, &f, &v->builds, &v->n)))
-			die(EXIT_BAD_INPUT, "%s", err);
-		double *walls = xcalloc(v->n ? v->n : 1, sizeof(double));
-		for (size_t k = 0; k < v->n; k++)
-			walls[k] = v->builds[k].wall;
-		v->wall = summarize(walls, v->n);
-		free(walls);
-		compare_ends(&h, v);
-	}
 	if (json) {
 		json_t *doc = json_document("history", NULL, 0);
-		json_t *arr = json_array();
-		for (size_t i = 0; i < nseries; i++)
-			json_array_append_new(arr, series_json(&views[i]));
-		json_object_set_new(doc, "db", json_string(db_path));
-		json_object_set_new(doc, "series", arr);
+		json_object_update_new(doc, history_view_document(&hv, db_path));
 		json_print(doc);
 	} else {
-		if (!nseries)
+		if (!hv.n)
 			printf("history: no builds recorded in %s yet (buildwall record -C DIR)\n", db_path);
-		for (size_t i = 0; i < nseries; i++) {
+		for (size_t i = 0; i < hv.n; i++) {
 			if (i)
 				putchar('\n');
-			print_series(&views[i]);
+			print_series(&hv.views[i]);
 		}
 	}
-	for (size_t i = 0; i < nseries; i++)
-		series_free(&views[i]);
-	free(views);
-	history_series_free(series, nseries);
+	history_view_free(&hv);
 	history_db_close(&h);
 	free(db_path);
 	return EXIT_OK;

@@ -546,7 +546,7 @@ static void render_json(const struct passes *ps)
 	json_print(doc);
 }
 
-static char *parse_share(void *share, const char *value)
+static char *parse_codegen_share(void *share, const char *value)
 {
 	char *copy = xstrdup(value);
 	size_t n = strlen(copy);
@@ -578,7 +578,7 @@ int cmd_passes(int argc, char **argv)
 		  1, 1000, NULL },
 		{ OPT_SECONDS, 0, "front-end", &ps.probe.th.front_end_s, "S", "the host front-end mark in seconds (default 5)", 0, 0, NULL },
 		{ OPT_CALL, 0, "codegen-share", &ps.probe.th.codegen_share, "P", "the device codegen mark, 0-1 or a percentage (default 70%)",
-		  0, 0, parse_share },
+		  0, 0, parse_codegen_share },
 		OPT_PARALLEL(&ps.probe.parallel, "probe P TUs at once (default 1; contention inflates walls)"),
 		OPT_TIMEOUT(&ps.probe.timeout, "give up on a compile or job after S seconds (counts as failed)"),
 		OPT_JSON(&json),

@@ -102,10 +102,9 @@ int cmd_record(int argc, char **argv)
 		{ OPT_FLAG, 0, "pp", &pp, NULL, "also each TU's preprocessed lines per header group and pass", 0, 0, NULL },
 		{ OPT_CALL, 0, "label", &labels, "K=V", "a label to find the build by (repeatable): branch=main, variant=fused", 0, 0,
 		  push_label },
-		{ OPT_STRING, 0, "module", &module, "NAME", "the module's name (default: its linked output's)", 0, 0, NULL },
+		OPT_MODULE(&module),
 		{ OPT_STRING, 0, "from", &from, "FILE", "a saved log or wall document to record instead", 0, 0, NULL },
-		{ OPT_STRING, 0, "db", &db_option, "PATH", "the history file (default $BUILDWALL_DB, else\n"
-		  "~/.local/share/buildwall/history.db)", 0, 0, NULL },
+		OPT_DB(&db_option),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};

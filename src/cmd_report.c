@@ -5,7 +5,9 @@
  * temp file renamed into place. */
 #define _GNU_SOURCE
 #include "advise.h"
+#include "build_record.h"
 #include "cli.h"
+#include "history_view.h"
 #include "log_view.h"
 #include "ninja.h"
 #include "options.h"
@@ -75,6 +77,7 @@ static void load_document(struct report *r, const char *path)
 		die_at(path, 1, "not a buildwall --json document (its schema is not " BUILDWALL_SCHEMA ")");
 	struct { const char *name; json_t **slot; } one[] = {
 		{ "advise", &r->docs.advise }, { "log", &r->docs.log }, { "passes", &r->docs.passes }, { "sim", &r->docs.sim },
+		{ "history", &r->docs.history },
 	};
 	for (size_t i = 0; command && i < sizeof(one) / sizeof(*one); i++) {
 		if (strcmp(command, one[i].name))
@@ -88,7 +91,42 @@ static void load_document(struct report *r, const char *path)
 		r->trials[r->docs.ntrials++] = doc;
 		return;
 	}
-	die_at(path, 1, "a '%s' document: report draws advise, log, passes, sim, wall and ab", command ? command : "?");
+	die_at(path, 1, "a '%s' document: report draws advise, log, passes, sim, wall, ab and history",
+	       command ? command : "?");
+}
+
+/* The module's recorded walls, when a history holds them (nothing said
+ * when there is no history file: most trees have none). */
+#define REPORT_HISTORY_BUILDS 50	/* the clean builds the trend draws, per machine */
+
+static json_t *history_of(const char *dir, const char *db_option)
+{
+	char *path = history_db_path(db_option);
+	if (!file_exists(path)) {
+		if (db_option)
+			warn("no trend: %s: no history there yet", path);
+		free(path);
+		return NULL;
+	}
+	struct history_db h;
+	json_t *doc = NULL;
+	char *err = history_db_open(&h, path, false);
+	if (!err) {
+		struct build_outputs o;
+		build_outputs_load(&o, dir);
+		struct history_view v;
+		err = history_view_load(&v, &h, o.module, NULL, 0, REPORT_HISTORY_BUILDS);
+		if (!err && v.n)
+			doc = history_view_document(&v, path);
+		history_view_free(&v);
+		build_outputs_free(&o);
+	}
+	if (err)
+		warn("no trend: %s", err);
+	history_db_close(&h);
+	free(err);
+	free(path);
+	return doc;
 }
 
 static json_t *machine(void)
@@ -121,13 +159,15 @@ static bool inside(const char *path, const char *dir)
 int cmd_report(int argc, char **argv)
 {
 	struct report r = { .dir = NULL };
+	const char *db_option = NULL;
 	struct advise_options o = { .cmd = "report", .parallel = cpu_count() };
 	bool json = false;
 	const struct opt opts[] = {
 		OPT_DIR(&r.dir),
 		{ OPT_STRING, 'o', "output", &r.output, "FILE", "write the page here (default buildwall-report.html)", 0, 0, NULL },
-		{ OPT_CALL, 0, "from", &r.from, "DOC", "draw a saved --json document (advise, log, passes, sim, wall, ab);\n"
-		  "repeat for more; nothing is measured", 0, 0, add_from },
+		OPT_DB(&db_option),
+		{ OPT_CALL, 0, "from", &r.from, "DOC", "draw a saved --json document (advise, log, passes, sim, wall, ab,\n"
+		  "history); repeat for more; nothing is measured", 0, 0, add_from },
 		OPT_BUILD_JOBS(&o.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
 		OPT_POLICY(&o.policy),
 		OPT_PARALLEL(&o.parallel, "run P probes at once (default: CPUs)"),
@@ -169,6 +209,8 @@ int cmd_report(int argc, char **argv)
 			r.docs.log = r.loaded[r.nloaded++] = log_view_document(&lv);
 		}
 		r.docs.machine = r.loaded[r.nloaded++] = machine();
+		if ((r.docs.history = history_of(r.dir, db_option)))
+			r.loaded[r.nloaded++] = r.docs.history;
 		if (!json)
 			advise_print(ad);
 	}
@@ -183,9 +225,9 @@ int cmd_report(int argc, char **argv)
 	if (json) {
 		json_t *doc = json_document("report", gather ? r.dir : NULL, ad ? advise_failures(ad) : 0);
 		json_t *drawn = json_array();
-		const char *names[] = { "advise", "log", "passes", "sim" };
-		json_t *docs[] = { r.docs.advise, r.docs.log, r.docs.passes, r.docs.sim };
-		for (size_t i = 0; i < 4; i++)
+		const char *names[] = { "advise", "log", "passes", "sim", "history" };
+		json_t *docs[] = { r.docs.advise, r.docs.log, r.docs.passes, r.docs.sim, r.docs.history };
+		for (size_t i = 0; i < 5; i++)
 			if (docs[i])
 				json_array_append_new(drawn, json_string(names[i]));
 		for (size_t i = 0; i < r.docs.ntrials; i++)

@@ -12,7 +12,7 @@
 
 /* Each step takes the schema one version up; a file at version k runs
  * steps k.. in order. Never edit a step that has shipped: add one. */
-static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
+const char *const history_migrations[HISTORY_SCHEMA_VERSION] = {
 	/* 1: modules, machines, builds with their labels, steps */
 	"CREATE TABLE modules (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
 	"CREATE TABLE machines (id INTEGER PRIMARY KEY, cpus INTEGER NOT NULL, model TEXT NOT NULL,"
@@ -106,7 +106,7 @@ static char *migrate(struct history_db *h)
 		return err;
 	long long version = query_int(h, "PRAGMA user_version", &err);
 	for (long long v = version; !err && v < HISTORY_SCHEMA_VERSION; v++)
-		err = exec(h, migrations[v], "cannot migrate its schema");
+		err = exec(h, history_migrations[v], "cannot migrate its schema");
 	if (!err && version < HISTORY_SCHEMA_VERSION) {
 		char *sql = xasprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", HISTORY_APPLICATION_ID,
 				      HISTORY_SCHEMA_VERSION);

@@ -18,6 +18,9 @@
 #define HISTORY_SCHEMA_VERSION 2
 #define HISTORY_APPLICATION_ID 0x6277616c	/* "bwal" */
 
+/* Step k takes a file from version k to k + 1 (docs/db.md). */
+extern const char *const history_migrations[HISTORY_SCHEMA_VERSION];
+
 struct sqlite3;
 struct history_db {
 	struct sqlite3 *db;

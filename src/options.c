@@ -79,6 +79,18 @@ static void take_value(const char *cmd, const struct opt *o, bool as_long, const
 	free(name);
 }
 
+char *parse_share(const char *option, const char *arg, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (end != arg && *end == '%' && !end[1])
+		v /= 100;
+	else if (end == arg || *end)
+		return xasprintf("%s is a share (0.05) or a percentage (5%%), not '%s'", option, arg);
+	*out = v;
+	return NULL;
+}
+
 char *parse_policy(void *policy_option, const char *arg)
 {
 	struct policy_option *p = policy_option;

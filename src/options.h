@@ -66,6 +66,14 @@ char *parse_project(void *path, const char *arg);
 	{ OPT_FLAG, 0, "device", &(req)->device, NULL, "also the device passes, one per arch", 0, 0, NULL }, \
 	OPT_PARALLEL(&(req)->jobs, "preprocess P passes at once (default: the CPU count)"), \
 	OPT_TIMEOUT(&(req)->timeout, "give up on a pass's preprocessing after S seconds (counts as failed)")
+/* --db PATH and --module NAME, for the commands on the history (record,
+ * history, check). */
+#define OPT_DB(v) { OPT_STRING, 0, "db", (v), "PATH", "the history file (default $BUILDWALL_DB, else\n" \
+		    "~/.local/share/buildwall/history.db)", 0, 0, NULL }
+#define OPT_MODULE(v) { OPT_STRING, 0, "module", (v), "NAME", "the module's name (default: its linked output's)", 0, 0, NULL }
+/* A share given as 0.05 or 5 %; what is wrong with it, for `option`
+ * (owned), or NULL. The range is the caller's to check. */
+char *parse_share(const char *option, const char *arg, double *out);
 #define OPT_TABLE_END { OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
 
 /* Parse argv (argv[0] is the command's name) against the table. --help

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <time.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -721,6 +722,72 @@ static void jobs_curve(FILE *f, const struct report_docs *d)
 	fputs("</div>\n</section>\n", f);
 }
 
+/* ---- the walls over time ---- */
+
+#define TREND_SERIES 4	/* machines drawn at most */
+
+/* Each machine's recorded clean walls, oldest first: only with a history. */
+static void trend(FILE *f, const struct report_docs *d)
+{
+	json_t *series = arr(d->history, "series");
+	if (!json_array_size(series))
+		return;
+	section(f, "trend", "The wall over time");
+	double maxw = 0;
+	size_t maxn = 0, i, k;
+	json_t *s, *b;
+	json_array_foreach(series, i, s) {
+		if (i == TREND_SERIES)
+			break;
+		maxn = json_array_size(arr(s, "builds")) > maxn ? json_array_size(arr(s, "builds")) : maxn;
+		json_array_foreach(arr(s, "builds"), k, b)
+			maxw = fmax(maxw, num(b, "wall_s"));
+	}
+	fputs("<p>The clean builds <code>buildwall record</code> kept of this module, oldest first, one line per machine; "
+	      "hover a point for its commit and labels.</p>\n", f);
+	fprintf(f, "<svg class=\"chart trend\" viewBox=\"0 0 %d 260\" role=\"img\" aria-label=\"wall over time\">\n",
+		LABEL_W + CHART_W + 20);
+	double sy = 220 / fmax(1e-9, maxw * 1.1), sx = CHART_W / fmax(1, (double)maxn - 1);
+	json_array_foreach(series, i, s) {
+		if (i == TREND_SERIES)
+			break;
+		fprintf(f, "<polyline class=\"series s%zu\" points=\"", i);
+		json_array_foreach(arr(s, "builds"), k, b)
+			fprintf(f, "%.1f,%.1f ", LABEL_W + (double)k * sx, 230 - num(b, "wall_s") * sy);
+		fputs("\"></polyline>\n", f);
+		json_array_foreach(arr(s, "builds"), k, b) {
+			char when[32] = "";
+			time_t t = (time_t)num(b, "recorded_at");
+			struct tm tm;
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime_r(&t, &tm));
+			fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>%s, %.2f s",
+				LABEL_W + (double)k * sx, 230 - num(b, "wall_s") * sy, when, num(b, "wall_s"));
+			if (str(b, "commit")) {
+				fputs(", commit ", f);
+				html_text(f, str(b, "commit"));
+			}
+			if (str(b, "labels")) {
+				fputs(", ", f);
+				html_text(f, str(b, "labels"));
+			}
+			fputs("</title></circle>", f);
+		}
+	}
+	fprintf(f, "<text class=\"label\" x=\"%d\" y=\"20\">%.0f s</text><text class=\"label\" x=\"%d\" y=\"234\">0 s"
+		"</text></svg>\n<div class=\"legend\">", LABEL_W - 6, maxw * 1.1 - fmod(maxw * 1.1, 1), LABEL_W - 6);
+	json_array_foreach(series, i, s) {
+		if (i == TREND_SERIES)
+			break;
+		json_t *m = json_object_get(s, "machine");
+		fprintf(f, "<span><i class=\"s%zu\"></i>", i);
+		html_text(f, str(s, "module"));
+		fprintf(f, " on %.0f CPUs (", num(m, "cpus"));
+		html_text(f, str(m, "model"));
+		fprintf(f, "): %zu builds</span>", json_array_size(arr(s, "builds")));
+	}
+	fputs("</div>\n</section>\n", f);
+}
+
 /* ---- how it was measured ---- */
 
 static void method_item(FILE *f, const char *what, const json_t *doc, const char *key)
@@ -848,6 +915,7 @@ void report_html_write(FILE *f, const struct report_docs *d)
 	lines_chart(f, d);
 	advice(f, d);
 	jobs_curve(f, d);
+	trend(f, d);
 	method(f, d);
 	fprintf(f, "<script>%s</script>\n</body></html>\n", script);
 }

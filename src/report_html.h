@@ -16,6 +16,7 @@ struct report_docs {
 	json_t **trials;	/* wall and ab documents */
 	size_t ntrials;
 	json_t *machine;	/* {cpus, system, ninja}: where report ran; NULL */
+	json_t *history;	/* a history document: the walls over time; NULL */
 };
 
 /* Steps drawn one bar each at most; the rest are summed per slot and

@@ -61,6 +61,9 @@ run 0 "check --json" "$BW" check -C "$T/same" --builds 3 --against branch=main -
 check "check --json: the verdict, both tests, the builds compared" [ "$(json "$T/out" '(d["verdict"], d["budget"]["over"], d["against"]["over"], len(d["candidate"]["builds"]), len(d["against"]["builds"]))')" = "('within', False, False, 3, 4)" ]
 run 0 "history" "$BW" history toymod --json
 check "history: oldest first, the moved steps" [ "$(json "$T/out" '([b["wall_s"] for b in d["series"][0]["builds"]], d["series"][0]["moved"][0]["target"])')" = "([10.0, 10.4, 9.7, 10.1], 'a.o')" ]
+"$BW" history toymod --json >"$T/hist.json"
+run 0 "report --from a history document" "$BW" report --from "$T/hist.json" -o "$T/hist.html"
+check "the trend: one point per build" [ "$(grep -o '<circle class="point"' "$T/hist.html" | wc -l)" = 4 ]
 run 0 "history table" "$BW" history --last 2
 contains "$T/out" "toymod on" "history names the module and machine"
 contains "$T/out" "walled on" "and every module"

@@ -57,6 +57,13 @@ contains "$T/out" "advise: " "in-process: prints advise's summary"
 contains "$T/out" "plan (predicted" "with the plan"
 run 0 "report --json on the toy" "$BW" report -C "$X" -o "$T/xss2.html" -j 2 --json
 check "the envelope: what was measured and drawn" [ "$(json "$T/out" '(d["command"], d["drawn"], d["measured"].startswith("advise"))')" = "('report', ['advise', 'log'], True)" ]
+# With a history holding the module, the page draws its walls over time.
+"$BW" record -C "$X" --db "$T/h.db" --label 'who=<script>alert(2)</script>' >/dev/null
+run 0 "report with a history: the trend drawn" "$BW" report -C "$X" -o "$T/trend.html" -j 2 --db "$T/h.db" --json
+check "history among what was drawn" [ "$(json "$T/out" '"history" in d["drawn"]')" = True ]
+contains "$T/trend.html" 'class="chart trend"' "the trend chart"
+contains "$T/trend.html" "who=&lt;script&gt;alert(2)&lt;/script&gt;" "its labels escaped"
+check "no raw <script>alert(2) in the page" sh -c "! grep -qF '<script>alert(2)' '$T/trend.html'"
 
 # The small demo's report, from the documents t90 saved (advise --json as
 # it ran there, log --json of the same build), and those documents checked
