@@ -314,6 +314,8 @@ static char *from_log_document(json_t *doc, const char *module, struct build_rec
 		double start = number(s, "start_s"), end = number(s, "end_s");
 		if (!output || !hash || isnan(start) || isnan(end))
 			return xasprintf("steps[%zu]: needs output, hash, start_s and end_s", k);
+		if (!(start >= 0 && end >= start && end < RECORD_MAX_SECONDS))
+			return xasprintf("steps[%zu]: times %g to %g s are not a step's", k, start, end);
 		step_identity(&h, output, strlen(output), hash, strlen(hash), start, end);
 		const char *known = "other";
 		for (int i = 0; i < NKINDS; i++)
@@ -323,7 +325,8 @@ static char *from_log_document(json_t *doc, const char *module, struct build_rec
 	}
 	r->identity = identity_hex(&h);
 	r->wall = number(doc, "wall_s");
-	r->jobs = (long)number(doc, "max_running");
+	double jobs = number(doc, "max_running");
+	r->jobs = jobs >= 0 && jobs <= 1e6 ? (long)jobs : 0;
 	r->critical = number(doc, "critical_path_s");
 	json_t *path = json_object_get(doc, "critical_path");
 	if (json_is_array(path) && json_array_size(path)) {
@@ -337,7 +340,7 @@ static char *from_log_document(json_t *doc, const char *module, struct build_rec
 	}
 	/* Whether every compile ran is the graph's to say; a document has none. */
 	r->complete = true;
-	return isnan(r->wall) ? xstrdup("a log document without wall_s") : NULL;
+	return r->wall >= 0 && r->wall < RECORD_MAX_SECONDS ? NULL : xstrdup("a log document without a wall_s of its own");
 }
 
 char *build_records_from_document(json_t *doc, const char *module, struct build_record **out, size_t *n)
@@ -374,9 +377,17 @@ char *build_records_from_document(json_t *doc, const char *module, struct build_
 			*r = (struct build_record){ .source = "wall document", .recorded_at = time(NULL), .critical = NAN,
 						    .wall = number(t, "wall_s"), .complete = true };
 			json_t *jobs = json_object_get(doc, "jobs");
-			r->jobs = json_is_integer(jobs) ? (long)json_integer_value(jobs) : 0;
-			if (isnan(r->wall))
-				return xasprintf("trials[%zu]: no wall_s", i);
+			json_int_t j = json_is_integer(jobs) ? json_integer_value(jobs) : 0;
+			r->jobs = j > 0 && j <= 1000000 ? (long)j : 0;
+			if (!(r->wall > 0 && r->wall < RECORD_MAX_SECONDS)) {
+				char *err = xasprintf("trials[%zu]: no wall_s of a build", i);
+				for (size_t k = 0; k < *n; k++)
+					build_record_free(&(*out)[k]);
+				free(*out);
+				*out = NULL;
+				*n = 0;
+				return err;
+			}
 			struct identity_hash h;
 			identity_init(&h);
 			identity_add(&h, module, strlen(module));

@@ -83,6 +83,8 @@ char *record_first_line(char *const *argv, const char *cwd, const char *pattern)
  * output of the tree ran in it. */
 void build_record_from_view(struct build_record *r, const struct log_view *v, const struct build_outputs *o,
 			    const char *module);
+/* The longest time a document may give (a week): more is not a build. */
+#define RECORD_MAX_SECONDS (7 * 86400.0)
 /* The builds a saved log or wall document holds (one for a log document,
  * one per trial of a wall document). NULL or what is wrong (owned). */
 char *build_records_from_document(json_t *doc, const char *module, struct build_record **out, size_t *n);

@@ -127,10 +127,14 @@ static void read_candidate(struct check *c)
 			die(EXIT_BAD_INPUT, "%s", err);
 		struct build_record r;
 		build_record_from_view(&r, &v, &o, c->ctx.module);
-		if (r.complete)
+		if (r.complete) {
+			if (!c->ncand && back)
+				warn("the latest %ld build%s in %s did not run every compile step: the candidate starts %ld "
+				     "builds back", back, back == 1 ? "" : "s", log, back);
 			c->cand[c->ncand++] = r;
-		else
+		} else {
 			build_record_free(&r);
+		}
 		log_view_free(&v);
 	}
 	if (!c->ncand)

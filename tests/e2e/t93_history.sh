@@ -102,16 +102,20 @@ steps = [{"output": f"tu_{i}.o", "outputs": [f"tu_{i}.o"], "hash": f"{i:x}", "ki
 json.dump({"schema": "buildwall/1", "version": 1, "command": "log", "wall_s": n * 0.001 + 1.0, "steps": steps},
           open(sys.argv[1], "w"))
 EOF
-"$BW" record -C "$T/base" --db "$T/kill.db" >/dev/null
+# One whole record first, timed: the kills land at fractions of it, so on
+# any machine they land mid-write.
+t0=$(date +%s%N)
+"$BW" record --from "$T/big.json" --module whole --db "$T/kill.db" >/dev/null
+took_ms=$((($(date +%s%N) - t0) / 1000000))
 killed=0
-for delay in 1.2 1.6 2; do
-	"$BW" record --from "$T/big.json" --module "big$delay" --db "$T/kill.db" >/dev/null 2>&1 &
+for share in 0.4 0.6 0.8; do
+	"$BW" record --from "$T/big.json" --module "big$share" --db "$T/kill.db" >/dev/null 2>&1 &
 	pid=$!
-	sleep "$delay"
+	sleep "$(python3 -c "print($took_ms * $share / 1000)")"
 	kill -9 $pid 2>/dev/null && killed=$((killed + 1))
 	wait $pid 2>/dev/null
 done
-echo "# kill -9: $killed of 3 records (100k steps each) killed before they ended"
+echo "# kill -9: $killed of 3 records (100k steps each; a whole one took $took_ms ms) killed before they ended"
 check "kill -9 mid-write: some records were killed" [ "$killed" -gt 0 ]
 check "the db passes PRAGMA integrity_check" [ "$(sql "$T/kill.db" 'pragma integrity_check')" = ok ]
 check "only whole builds in it" [ "$(sql "$T/kill.db" 'select count(*) from builds b where steps != (select count(*) from steps s where s.build_id = b.id)')" = 0 ]
@@ -151,6 +155,8 @@ toy_tree "$T/partial" 5
 printf '0\t100\t0\ta.o\t9\n' >>"$T/partial/.ninja_log"
 run 0 "record an incremental build" "$BW" record -C "$T/partial" --json
 check "marked incremental" [ "$(json "$T/out" 'd["builds"][0]["complete"]')" = False ]
+run 0 "check after an incremental build: the clean one before it" "$BW" check -C "$T/partial" --budget 10
+contains "$T/err" "the latest 1 build in" "warns that the latest build is not the candidate"
 printf '# ninja log v5\n0\t100\t0\ta.o\t9\n' >"$T/partial/.ninja_log"
 run 2 "check with no clean build in the log" "$BW" check -C "$T/partial" --budget 10
 contains "$T/err" "ran every compile step" "says to build from clean"

@@ -23,7 +23,7 @@ opt=${E2E_WORK:?}/demo-optimized
 if [ ! -f "$opt/opus_demo.so" ]; then
 	"$here/../../examples/demo-module/configure" --size small --variant optimized "$opt" >/dev/null && ninja -C "$opt" -j 2 >/dev/null 2>&1
 fi
-run 0 "ab with a no-op define" "$BW" ab -C "$opt" opus_gemm_0.cuda.o --define UNUSED_MACRO=1 -n 8 --json
+run 0 "ab with a no-op define" "$BW" ab -C "$opt" opus_gemm_0.cuda.o --define UNUSED_MACRO=1 -n 4 --json
 echo "# $(json "$T/out" 'd["wall"]["verdict"]')"
 check "no-op: no difference detectable" [ "$(json "$T/out" 'd["wall"]["differs"]')" = False ]
 check "no-op: says so, with the bound" [ "$(json "$T/out" 'd["wall"]["verdict"].startswith("wall: no difference detectable: |B/A - 1| < ")')" = True ]
