@@ -343,6 +343,75 @@ static char *from_log_document(json_t *doc, const char *module, struct build_rec
 	return r->wall >= 0 && r->wall < RECORD_MAX_SECONDS ? NULL : xstrdup("a log document without a wall_s of its own");
 }
 
+static void add_pass(struct build_record *r, const char *target, const char *pass, double seconds)
+{
+	r->passes = xrealloc(r->passes, (r->npasses + 1) * sizeof(*r->passes));
+	r->passes[r->npasses++] = (struct record_pass){ xstrdup(target), xstrdup(pass), seconds };
+}
+
+static bool is_time(double s)
+{
+	return s >= 0 && s < RECORD_MAX_SECONDS;
+}
+
+/* An advise document's baseline: the median wall of the recorded builds it
+ * started from, each TU's isolated seconds, lines and pass seconds. */
+static char *from_advise_document(json_t *doc, const char *module, struct build_record *r)
+{
+	*r = (struct build_record){ .source = "advise document", .recorded_at = time(NULL), .critical = NAN,
+				    .complete = true };
+	r->wall = number(json_object_get(doc, "baseline"), "recorded_wall_s");
+	if (!(r->wall > 0 && r->wall < RECORD_MAX_SECONDS))
+		return xstrdup("an advise document without the recorded wall it started from (baseline.recorded_wall_s)");
+	double jobs = number(doc, "jobs");
+	r->jobs = jobs >= 1 && jobs <= 1e6 ? (long)jobs : 0;
+	json_t *tus = json_object_get(doc, "tus");
+	if (!json_array_size(tus))
+		return xstrdup("an advise document without tus[]");
+	struct identity_hash h;
+	identity_init(&h);
+	identity_add(&h, module, strlen(module));
+	identity_add(&h, "advise", 6);
+	identity_add_number(&h, r->wall);
+	size_t i, k, g;
+	json_t *tu, *pl, *grp, *ps;
+	json_array_foreach(tus, i, tu) {
+		const char *target = json_string_value(json_object_get(tu, "target"));
+		const char *kind = json_string_value(json_object_get(tu, "kind"));
+		double seconds = number(tu, "baseline_s");
+		if (!target || !is_time(seconds))
+			return xasprintf("tus[%zu]: needs a target and its baseline_s", i);
+		struct identity_hash part;
+		identity_init(&part);
+		identity_add(&part, target, strlen(target));
+		identity_add_number(&part, seconds);
+		identity_merge(&h, &part);
+		add_step(r, target, kind && !strcmp(kind, "kernel TU") ? step_kind_names[KIND_KERNEL_TU]
+								       : step_kind_names[KIND_HOST_TU], seconds);
+		json_array_foreach(json_object_get(tu, "lines"), k, pl) {
+			const char *pass = json_string_value(json_object_get(pl, "pass"));
+			json_array_foreach(json_object_get(pl, "groups"), g, grp) {
+				const char *group = json_string_value(json_object_get(grp, "group"));
+				double lines = number(grp, "lines");
+				if (pass && group && lines >= 0 && lines < 1e12)
+					build_record_add_lines(r, target, pass, group, (size_t)lines);
+			}
+		}
+		json_array_foreach(json_object_get(tu, "passes"), k, ps) {
+			const char *pass = json_string_value(json_object_get(ps, "pass"));
+			const char *arch = json_string_value(json_object_get(ps, "arch"));
+			double s = number(ps, "seconds");
+			if (!pass || !is_time(s))
+				continue;
+			char *name = arch ? xasprintf("%s %s", pass, arch) : xstrdup(pass);
+			add_pass(r, target, name, s);
+			free(name);
+		}
+	}
+	r->identity = identity_hex(&h);
+	return NULL;
+}
+
 char *build_records_from_document(json_t *doc, const char *module, struct build_record **out, size_t *n)
 {
 	*out = NULL;
@@ -351,9 +420,10 @@ char *build_records_from_document(json_t *doc, const char *module, struct build_
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema || strcmp(schema, "buildwall/1"))
 		return xstrdup("not a buildwall/1 document");
-	if (command && !strcmp(command, "log")) {
+	if (command && (!strcmp(command, "log") || !strcmp(command, "advise"))) {
 		*out = xcalloc(1, sizeof(**out));
-		char *err = from_log_document(doc, module, *out);
+		char *err = !strcmp(command, "log") ? from_log_document(doc, module, *out)
+						    : from_advise_document(doc, module, *out);
 		if (err) {
 			build_record_free(*out);
 			free(*out);
@@ -399,7 +469,7 @@ char *build_records_from_document(json_t *doc, const char *module, struct build_
 		}
 		return NULL;
 	}
-	return xasprintf("a '%s' document: record takes log and wall documents", command ? command : "?");
+	return xasprintf("a '%s' document: record takes log, wall and advise documents", command ? command : "?");
 }
 
 void build_record_add_lines(struct build_record *r, const char *target, const char *pass, const char *group,
@@ -418,8 +488,13 @@ void build_record_free(struct build_record *r)
 		free(r->lines[i].pass);
 		free(r->lines[i].group);
 	}
+	for (size_t i = 0; i < r->npasses; i++) {
+		free(r->passes[i].target);
+		free(r->passes[i].pass);
+	}
 	free(r->steps);
 	free(r->lines);
+	free(r->passes);
 	free(r->identity);
 	free(r->critical_path);
 	*r = (struct build_record){ 0 };

@@ -1,7 +1,8 @@
 /* One build as the history keeps it (record's model): where it ran (the
  * module, the sources' commit, the machine, the compilers), what it took
  * (its wall, critical path and every step's duration) and, when asked,
- * each TU's preprocessed lines per header group and pass. Its identity is
+ * each TU's preprocessed lines per header group and pass, and from an
+ * advise document each TU's seconds per pass. Its identity is
  * a hash of the build's own lines (outputs, times, command hashes), so the
  * same build recorded twice, from the log or from a saved log document,
  * is one build.
@@ -21,6 +22,11 @@
 struct record_step {
 	char *target;
 	const char *kind;	/* step_kind_names */
+	double seconds;
+};
+
+struct record_pass {
+	char *target, *pass;	/* "x.cuda.o", "host" or "device sm_80" */
 	double seconds;
 };
 
@@ -54,6 +60,8 @@ struct build_record {
 	size_t nsteps;
 	struct record_lines *lines;
 	size_t nlines;
+	struct record_pass *passes;	/* the host/device split (advise documents) */
+	size_t npasses;
 };
 
 /* What a build of the tree is measured against, from `ninja -t targets
@@ -85,8 +93,11 @@ void build_record_from_view(struct build_record *r, const struct log_view *v, co
 			    const char *module);
 /* The longest time a document may give (a week): more is not a build. */
 #define RECORD_MAX_SECONDS (7 * 86400.0)
-/* The builds a saved log or wall document holds (one for a log document,
- * one per trial of a wall document). NULL or what is wrong (owned). */
+/* The builds a saved log, wall or advise document holds (one for a log
+ * document, one per trial of a wall document; an advise document's
+ * baseline: the recorded builds' median wall, each TU's isolated seconds,
+ * its lines per group and its seconds per pass). NULL or what is wrong
+ * (owned); nothing is left of a document refused. */
 char *build_records_from_document(json_t *doc, const char *module, struct build_record **out, size_t *n);
 /* Append a TU's lines of a header group in one pass. */
 void build_record_add_lines(struct build_record *r, const char *target, const char *pass, const char *group,

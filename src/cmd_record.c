@@ -32,7 +32,9 @@ static const char usage[] =
 	"compilers' versions, and any labels. --pp adds each TU's preprocessed lines per\n"
 	"header group and pass (a -E run per pass, outputs in a private temp dir) to the\n"
 	"latest build: what check names when a TU grew. --from records a saved 'log --json'\n"
-	"document (one build) or 'wall --json' document (one per trial) instead.\n"
+	"document (one build), 'wall --json' document (one per trial) or 'advise --json'\n"
+	"document (its baseline: the recorded wall, each TU's isolated seconds, its lines per\n"
+	"group and, for the TUs it split, its seconds per pass: the host/device split).\n"
 	"\n"
 	"A build is known by a hash of its own log lines: recording it again changes nothing.\n"
 	"The history is one SQLite file (docs/db.md): --db, else $BUILDWALL_DB, else\n"
@@ -103,7 +105,7 @@ int cmd_record(int argc, char **argv)
 		{ OPT_CALL, 0, "label", &labels, "K=V", "a label to find the build by (repeatable): branch=main, variant=fused", 0, 0,
 		  push_label },
 		OPT_MODULE(&module),
-		{ OPT_STRING, 0, "from", &from, "FILE", "a saved log or wall document to record instead", 0, 0, NULL },
+		{ OPT_STRING, 0, "from", &from, "FILE", "a saved log, wall or advise document to record instead", 0, 0, NULL },
 		OPT_DB(&db_option),
 		OPT_JSON(&json),
 		OPT_TABLE_END,

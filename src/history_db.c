@@ -34,6 +34,10 @@ const char *const history_migrations[HISTORY_SCHEMA_VERSION] = {
 	"CREATE TABLE header_lines (build_id INTEGER NOT NULL REFERENCES builds (id),"
 	" target_id INTEGER NOT NULL REFERENCES targets (id), pass TEXT NOT NULL, grp TEXT NOT NULL,"
 	" lines INTEGER NOT NULL, PRIMARY KEY (build_id, target_id, pass, grp)) WITHOUT ROWID;",
+	/* 3: seconds per TU and pass (host, device per arch), from advise documents */
+	"CREATE TABLE pass_seconds (build_id INTEGER NOT NULL REFERENCES builds (id),"
+	" target_id INTEGER NOT NULL REFERENCES targets (id), pass TEXT NOT NULL, seconds REAL NOT NULL,"
+	" PRIMARY KEY (build_id, target_id, pass)) WITHOUT ROWID;",
 };
 
 char *history_db_path(const char *given)
@@ -369,7 +373,17 @@ char *history_db_add(struct history_db *h, const struct record_context *ctx, con
 		sqlite3_bind_int64(lines, 5, (sqlite3_int64)r->lines[i].lines);
 		step_done(h, lines, &err);
 	}
-	sqlite3_stmt *all[] = { mod_ins, mod_find, mach_ins, mach_find, tgt_ins, tgt_find, build, label, step, lines };
+	sqlite3_stmt *pass = prepare(h,
+		"INSERT OR REPLACE INTO pass_seconds (build_id, target_id, pass, seconds) VALUES (?1, ?2, ?3, ?4)", &err);
+	for (size_t i = 0; !err && i < r->npasses; i++) {
+		int64_t t = target_id(h, tgt_ins, tgt_find, r->passes[i].target, NULL, &err);
+		sqlite3_bind_int64(pass, 1, id);
+		sqlite3_bind_int64(pass, 2, t);
+		bind_text(pass, 3, r->passes[i].pass);
+		bind_real(pass, 4, r->passes[i].seconds);
+		step_done(h, pass, &err);
+	}
+	sqlite3_stmt *all[] = { mod_ins, mod_find, mach_ins, mach_find, tgt_ins, tgt_find, build, label, step, lines, pass };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		sqlite3_finalize(all[i]);
 	if (!err)

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 3
 #define HISTORY_APPLICATION_ID 0x6277616c	/* "bwal" */
 
 /* Step k takes a file from version k to k + 1 (docs/db.md). */

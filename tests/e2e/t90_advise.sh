@@ -85,6 +85,9 @@ cp "$T/out" "$T/rec-base.json"
 run 0 "record: the same builds again" "$BW" record -C "$demo" --all --label variant=baseline --json
 check "recording the same builds again adds none" [ "$(json "$T/out" '(d["added"], len(d["builds"]))')" = "(0, $(json "$T/rec-base.json" 'len(d["builds"])'))" ]
 check "record and check leave both trees byte-identical" [ "$(tree_hash "$demo"):$(tree_hash "$opt")" = "$before:$opt_before" ]
+run 0 "record --from advise's document: its baseline with the host/device split" "$BW" record --from "$T/advise.json" --module opus_demo --label source=advise --json
+check "record --from advise: one build, with lines per group" [ "$(json "$T/out" '(d["added"], d["builds"][0]["source"], d["builds"][0]["lines"] > 0)')" = "(1, 'advise document', True)" ]
+check "and seconds per pass for the TUs the pass probe split" [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(distinct pass) from pass_seconds").fetchone()[0] >= 2)' "$BUILDWALL_DB")" = True ]
 run 1 "check --against the optimized variant: the baseline is over (exit 1)" "$BW" check -C "$demo" --builds 3 --against variant=optimized
 echo "# $(cat "$T/out")"
 one_line "$T/out" "check: the reason in one line"

@@ -140,7 +140,7 @@ contains "$T/err" "broken.json:1:" "names the file and line"
 "$BW" rank --help >/dev/null
 printf '{"schema": "buildwall/1", "command": "rank", "tus": []}' >"$T/rank.json"
 run 2 "record --from a rank document" "$BW" record --from "$T/rank.json" --module m
-contains "$T/err" "record takes log and wall documents" "says which documents it takes"
+contains "$T/err" "record takes log, wall and advise documents" "says which documents it takes"
 head -c 8192 /dev/urandom >"$T/corrupt.db"
 sum=$(sha256sum <"$T/corrupt.db")
 run 2 "a corrupt db is reported" "$BW" record -C "$T/base" --db "$T/corrupt.db"

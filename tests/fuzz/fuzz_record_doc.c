@@ -1,4 +1,4 @@
-/* record --from: saved log and wall documents. Invariant: what it takes
+/* record --from: saved log, wall and advise documents. Invariant: what it takes
  * is a whole build (an identity of 32 hex digits, a wall and every step's
  * seconds within [0, a week]); what it refuses leaves nothing behind. */
 #include "fuzz.h"

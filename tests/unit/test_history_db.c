@@ -79,7 +79,7 @@ static void test_migration_keeps_builds(void **state)
 	run_sql(path, v1_rows);
 	struct history_db h;
 	assert_null(history_db_open(&h, path, false));
-	assert_int_equal(history_db_version(&h), 2);
+	assert_int_equal(history_db_version(&h), HISTORY_SCHEMA_VERSION);
 	struct history_filter f = { .module = "old" };
 	struct history_build *b;
 	size_t n;
@@ -90,6 +90,7 @@ static void test_migration_keeps_builds(void **state)
 	history_builds_free(b, n);
 	history_db_close(&h);
 	assert_int_equal(scalar(path, "SELECT count(*) FROM header_lines"), 0);
+	assert_int_equal(scalar(path, "SELECT count(*) FROM pass_seconds"), 0);
 	free(path);
 }
 
@@ -108,7 +109,7 @@ static void test_refused_files_left_alone(void **state)
 	char *newer = db_file("hist-newer");
 	run_sql(newer, "CREATE TABLE t (x); PRAGMA application_id = 1651990892; PRAGMA user_version = 99;");
 	char *err = history_db_open(&h, newer, true);
-	assert_non_null(strstr(err, "schema version 99 is newer than this buildwall's (2)"));
+	assert_non_null(strstr(err, "schema version 99 is newer than this buildwall's (3)"));
 	free(err);
 	history_db_close(&h);
 	assert_int_equal(scalar(newer, "PRAGMA user_version"), 99);
@@ -305,6 +306,58 @@ static void test_queries(void **state)
 	free(path);
 }
 
+/* An advise document's baseline: its wall, each TU's seconds, lines and
+ * seconds per pass; the same document twice is one build. */
+static void test_advise_document(void **state)
+{
+	(void)state;
+	const char text[] = "{\"schema\": \"buildwall/1\", \"command\": \"advise\", \"jobs\": 2,"
+		"\"baseline\": {\"recorded_wall_s\": 38.3},"
+		"\"tus\": [{\"target\": \"k.cuda.o\", \"kind\": \"kernel TU\", \"baseline_s\": 12.5,"
+		"  \"lines\": [{\"pass\": \"host\", \"lines\": 150000, \"groups\": [{\"group\": \"torch/ATen/c10\", \"lines\": 90000},"
+		"  {\"group\": \"project\", \"lines\": 60}]}],"
+		"  \"passes\": [{\"pass\": \"host\", \"arch\": null, \"seconds\": 8.5}, {\"pass\": \"device\", \"arch\": \"sm_80\", \"seconds\": 4}]},"
+		" {\"target\": \"d.o\", \"kind\": \"host TU\", \"baseline_s\": 6, \"lines\": [], \"passes\": null}]}";
+	json_t *doc = json_loads(text, 0, NULL);
+	assert_non_null(doc);
+	struct build_record *r;
+	size_t n;
+	assert_null(build_records_from_document(doc, "mod", &r, &n));
+	assert_int_equal(n, 1);
+	assert_true(r[0].wall == 38.3);
+	assert_int_equal(r[0].jobs, 2);
+	assert_int_equal(r[0].nsteps, 2);
+	assert_string_equal(r[0].steps[0].kind, "kernel TU");
+	assert_true(r[0].steps[1].seconds == 6);
+	assert_int_equal(r[0].nlines, 2);
+	assert_int_equal(r[0].lines[0].lines, 90000);
+	assert_int_equal(r[0].npasses, 2);
+	assert_string_equal(r[0].passes[1].pass, "device sm_80");
+	char *path = db_file("hist-advise");
+	struct history_db h;
+	assert_null(history_db_open(&h, path, true));
+	struct record_context ctx = { .module = "mod", .cpus = 2, .model = "cpu" };
+	bool added;
+	assert_null(history_db_add(&h, &ctx, &r[0], &added));
+	assert_true(added);
+	assert_null(history_db_add(&h, &ctx, &r[0], &added));
+	assert_false(added);
+	history_db_close(&h);
+	assert_int_equal(scalar(path, "SELECT count(*) FROM pass_seconds"), 2);
+	assert_int_equal(scalar(path, "SELECT lines FROM header_lines WHERE grp = 'torch/ATen/c10'"), 90000);
+	build_record_free(&r[0]);
+	free(r);
+	/* No recorded wall: refused, nothing left. */
+	json_object_set_new(json_object_get(doc, "baseline"), "recorded_wall_s", json_null());
+	char *err = build_records_from_document(doc, "mod", &r, &n);
+	assert_non_null(strstr(err, "baseline.recorded_wall_s"));
+	assert_null(r);
+	assert_int_equal(n, 0);
+	free(err);
+	json_decref(doc);
+	free(path);
+}
+
 static void test_path(void **state)
 {
 	(void)state;
@@ -335,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_refused_files_left_alone),
 		cmocka_unit_test(test_record_is_idempotent),
 		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_advise_document),
 		cmocka_unit_test(test_path),
 	};
 	int rc = cmocka_run_group_tests_name("history_db", tests, NULL, NULL);
