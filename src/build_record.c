@@ -4,7 +4,6 @@
 #include "headers.h"
 #include "proc.h"
 #include "timeline.h"
-#include "tmpdir.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -54,25 +53,15 @@ char *identity_hex(const struct identity_hash *h)
 
 char *record_first_line(char *const *argv, const char *cwd, const char *pattern)
 {
-	char *out = xasprintf("%s/record-output.txt", tmpdir_path());
 	char *git_env[] = { "GIT_OPTIONAL_LOCKS=0", NULL };	/* git status must not rewrite the index */
-	struct proc p = { .argv = argv, .cwd = cwd, .out_path = out, .err_path = "/dev/null", .timeout_s = 30,
-			  .env_extra = git_env };
-	proc_run(&p);
-	proc_exit_if_interrupted();
-	char *text = proc_succeeded(&p) ? read_text_file(out) : NULL;
-	remove(out);
-	free(out);
+	char *text = proc_capture(argv, cwd, git_env, 30);
 	if (!text)
 		return NULL;
 	char *line = text, *found = NULL;
 	while (*line && !found) {
 		size_t len = strcspn(line, "\n");
-		char *l = xstrndup(line, len);
-		if (!pattern || strstr(l, pattern))
-			found = l;
-		else
-			free(l);
+		if (!pattern || memmem(line, len, pattern, strlen(pattern)))
+			found = xstrndup(line, len);
 		line += len + (line[len] == '\n');
 	}
 	free(text);
@@ -101,19 +90,21 @@ static int compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void build_outputs_load(struct build_outputs *o, const char *dir)
+/* From every output and its rule, in manifest order. */
+static void classify(struct build_outputs *o, const char *dir, const struct strvec *outputs, const struct strvec *rules)
 {
 	*o = (struct build_outputs){ 0 };
-	struct strvec outputs = { 0 }, rules = { 0 };
-	ninja_outputs(dir, &outputs, &rules);
 	const char *linked = NULL;
-	for (size_t i = 0; i < outputs.n; i++) {
-		if (!strcmp(rules.v[i], "phony"))
+	for (size_t i = 0; i < outputs->n; i++) {
+		if (!strcmp(rules->v[i], "phony"))
 			continue;
-		const char *out = outputs.v[i];
+		const char *out = outputs->v[i];
+		/* A linked output by its name and its rule's ("link", CMake's
+		 * CXX_SHARED_LIBRARY_LINKER__t): CMake's extensionless helpers
+		 * (help, edit_cache) run CUSTOM_COMMAND. */
 		if (has_suffix(out, ".o") || has_suffix(out, ".obj"))
 			strvec_push(&o->compiles, out);
-		else if (step_kind_of(out, strlen(out)) == KIND_LINK)
+		else if (step_kind_of(out, strlen(out)) == KIND_LINK && strcasestr(rules->v[i], "link"))
 			linked = out;
 	}
 	if (o->compiles.n)
@@ -128,6 +119,26 @@ void build_outputs_load(struct build_outputs *o, const char *dir)
 		o->module = xstrdup(base_name(abs ? abs : dir));
 		free(abs);
 	}
+}
+
+void build_outputs_load(struct build_outputs *o, const char *dir)
+{
+	struct strvec outputs = { 0 }, rules = { 0 };
+	ninja_outputs(dir, &outputs, &rules);
+	classify(o, dir, &outputs, &rules);
+	strvec_clear(&outputs);
+	strvec_clear(&rules);
+}
+
+void build_outputs_of(struct build_outputs *o, const struct ninja_build *b)
+{
+	struct strvec outputs = { 0 }, rules = { 0 };
+	for (size_t i = 0; i < b->n; i++)
+		for (size_t k = 0; k < b->edges[i].outputs.n; k++) {
+			strvec_push(&outputs, b->edges[i].outputs.v[k]);
+			strvec_push(&rules, b->edges[i].rule ? b->edges[i].rule : "");
+		}
+	classify(o, b->dir, &outputs, &rules);
 	strvec_clear(&outputs);
 	strvec_clear(&rules);
 }

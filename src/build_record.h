@@ -66,13 +66,16 @@ struct build_record {
 
 /* What a build of the tree is measured against, from `ninja -t targets
  * all` alone (no graph): every compile output (sorted), and the module's
- * name, its last linked output's in the manifest without the extension
- * (opus_demo.so: opus_demo), else the build dir's. */
+ * name: its last linked output's in the manifest (a library or program
+ * whose rule is named for linking: "link", CMake's *_LINKER__*) without
+ * the extension (opus_demo.so: opus_demo), else the build dir's. */
 struct build_outputs {
 	struct strvec compiles;
 	char *module;
 };
 void build_outputs_load(struct build_outputs *o, const char *dir);
+/* The same from a graph already loaded (no second question to ninja). */
+void build_outputs_of(struct build_outputs *o, const struct ninja_build *b);
 void build_outputs_free(struct build_outputs *o);
 
 /* The module (named), commit, machine and (with `compilers`) the compilers'

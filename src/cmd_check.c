@@ -210,8 +210,10 @@ static void read_reference(struct check *c, struct history_db *h)
 		free(full);
 	}
 	c->ref = xcalloc(n ? n : 1, sizeof(*c->ref));
+	size_t own = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (is_candidate(c, all[i].identity)) {
+			own++;
 			history_build_clear(&all[i]);
 			continue;
 		}
@@ -219,6 +221,9 @@ static void read_reference(struct check *c, struct history_db *h)
 	}
 	free(all);
 	free(commit);
+	if (!c->nref && own)
+		die(EXIT_BAD_INPUT, "%s: the only recorded builds matching %s are the candidate's own (%zu): record the "
+		    "reference's builds, or check fewer --builds", h->path, c->against, own);
 	if (!c->nref)
 		die(EXIT_BAD_INPUT, "%s: no recorded clean build of %s matches %s%s%s (buildwall record -C DIR%s)", h->path,
 		    c->ctx.module, c->against, c->any_machine ? "" : " on this machine: ",
@@ -335,6 +340,16 @@ static int by_growth(const void *a, const void *b)
 	return (dx < dy) - (dx > dy);
 }
 
+static int by_target(const void *a, const void *b)
+{
+	return strcmp(((const struct record_step *)a)->target, ((const struct record_step *)b)->target);
+}
+
+static int by_step_target(const void *a, const void *b)
+{
+	return strcmp(((const struct history_step *)a)->target, ((const struct history_step *)b)->target);
+}
+
 static void find_growth(struct check *c, struct history_db *h)
 {
 	int64_t *ids = xcalloc(c->nref, sizeof(int64_t));
@@ -345,32 +360,37 @@ static void find_growth(struct check *c, struct history_db *h)
 	char *err = history_db_steps(h, ids, c->nref, &steps, &nsteps);
 	if (err)
 		die(EXIT_BAD_INPUT, "%s", err);
-	/* Each candidate step's median over the candidate builds. */
+	/* Each candidate step's median over the candidate builds: every
+	 * build's steps sorted by name, so a step is found by bisection (a
+	 * build of 100k steps stays n log n). */
+	for (size_t b = 0; b < c->ncand; b++)
+		qsort(c->cand[b].steps, c->cand[b].nsteps, sizeof(struct record_step), by_target);
 	const struct build_record *newest = &c->cand[0];
-	struct grown all[3] = { 0 };
+	struct grown all[4] = { 0 };
 	size_t nall = 0;
 	double *values = xcalloc(c->ncand, sizeof(double));
 	for (size_t s = 0; s < newest->nsteps; s++) {
-		const char *target = newest->steps[s].target;
+		const struct record_step *step = &newest->steps[s];
 		size_t nv = 0;
-		for (size_t b = 0; b < c->ncand; b++)
-			for (size_t k = 0; k < c->cand[b].nsteps; k++)
-				if (!strcmp(c->cand[b].steps[k].target, target)) {
-					values[nv++] = c->cand[b].steps[k].seconds;
-					break;
-				}
-		struct grown g = { .target = (char *)target, .cand_s = median_of(values, nv) };
-		for (size_t k = 0; k < nsteps; k++)
-			if (!strcmp(steps[k].target, target))
-				g.ref_s = steps[k].seconds;
+		for (size_t b = 0; b < c->ncand; b++) {
+			const struct record_step *found = bsearch(step, c->cand[b].steps, c->cand[b].nsteps,
+								  sizeof(struct record_step), by_target);
+			if (found)
+				values[nv++] = found->seconds;
+		}
+		struct grown g = { .target = step->target, .cand_s = median_of(values, nv) };
+		struct history_step key = { .target = step->target };
+		const struct history_step *ref = bsearch(&key, steps, nsteps, sizeof(*steps), by_step_target);
+		if (ref)
+			g.ref_s = ref->seconds;
 		if (!(g.cand_s - g.ref_s > 0))
 			continue;
-		/* Keep the three largest. */
-		size_t at = nall < 3 ? nall++ : 2;
-		if (nall == 3 && at == 2 && by_growth(&g, &all[2]) >= 0)
-			continue;
-		all[at] = g;
-		qsort(all, nall, sizeof(all[0]), by_growth);
+		/* The three largest, largest first: g goes in after them, the
+		 * four sorted, the fourth dropped. */
+		all[nall] = g;
+		qsort(all, nall + 1, sizeof(all[0]), by_growth);
+		if (nall < 3)
+			nall++;
 	}
 	free(values);
 	struct record_lines *ref_lines, *cand_lines = NULL;
@@ -422,8 +442,8 @@ static void decide(struct check *c)
 	struct strvec parts = { 0 };
 	if (c->budget > 0) {
 		c->over_budget = c->cand_median > c->budget;
-		strvec_pushf(&parts, "wall %.1f s (median of %zu), %s the %.1f s budget%s", c->cand_median, c->ncand,
-			     c->over_budget ? "over" : "within", c->budget, "");
+		strvec_pushf(&parts, "wall %.1f s (median of %zu), %s the %.1f s budget", c->cand_median, c->ncand,
+			     c->over_budget ? "over" : "within", c->budget);
 	}
 	if (c->against) {
 		const struct regression *r = &c->reg;

@@ -62,6 +62,8 @@ static void print_series(const struct series_view *v)
 	       c_reset(stdout), s->cpus, s->model, s->builds, s->builds == 1 ? "" : "s", v->n);
 	if (!v->n)
 		return;
+	printf("walls as each build recorded them (its .ninja_log, or the document recorded); builds that ran every "
+	       "compile step only\n");
 	struct table *t = table_new();
 	table_column(t, "recorded", false);
 	table_column(t, "commit", false);

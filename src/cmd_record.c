@@ -139,7 +139,7 @@ int cmd_record(int argc, char **argv)
 		struct ninja_build b;
 		struct build_outputs outputs;
 		ninja_load(dir, &b);
-		build_outputs_load(&outputs, dir);
+		build_outputs_of(&outputs, &b);
 		record_context_init(&ctx, dir, &b, module ? module : outputs.module, true);
 		char *log = path_in(dir, ".ninja_log");
 		struct log_view v;

@@ -487,14 +487,8 @@ void ninja_build_free(struct ninja_build *b)
 
 char *ninja_version(void)
 {
-	char *out = xasprintf("%s/ninja-version.txt", tmpdir_path());
 	char *argv[] = { (char *)ninja_program(), "--version", NULL };
-	struct proc p = { .argv = argv, .out_path = out };
-	proc_run(&p);
-	proc_exit_if_interrupted();
-	char *text = proc_succeeded(&p) ? read_text_file(out) : NULL;
-	remove(out);
-	free(out);
+	char *text = proc_capture(argv, NULL, NULL, 0);
 	if (text)
 		text[strcspn(text, "\n")] = '\0';
 	return text;

@@ -277,6 +277,19 @@ void proc_run_parallel(long max, const struct proc_pool *pool)
 	proc_exit_if_interrupted();
 }
 
+char *proc_capture(char *const *argv, const char *cwd, char *const *env_extra, double timeout_s)
+{
+	char *out = xasprintf("%s/capture.txt", tmpdir_path());
+	struct proc p = { .argv = argv, .cwd = cwd, .env_extra = env_extra, .out_path = out, .err_path = "/dev/null",
+			  .timeout_s = timeout_s };
+	proc_run(&p);
+	proc_exit_if_interrupted();
+	char *text = proc_succeeded(&p) ? read_text_file(out) : NULL;
+	remove(out);
+	free(out);
+	return text;
+}
+
 bool proc_succeeded(const struct proc *p)
 {
 	return p->done && !p->exec_errno && !p->timed_out &&

@@ -76,6 +76,12 @@ void print_file_tail(const char *path, int lines);
  * status 1", "timed out after 5 s", …), owned by the caller. */
 char *proc_report_failure(const struct proc *p, const char *log, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Run argv in cwd (NULL: buildwall's own) with env_extra added, stdout to
+ * a file in the private temp dir, stderr dropped, for at most timeout_s
+ * (0: no limit): what it printed, or NULL when it failed (owned). Exits
+ * 130 on an interrupt. For the short questions asked of tools (a
+ * --version, git rev-parse). */
+char *proc_capture(char *const *argv, const char *cwd, char *const *env_extra, double timeout_s);
 /* Warn when the load average already exceeds the CPU count. */
 void proc_warn_if_loaded(void);
 double monotonic_seconds(void);

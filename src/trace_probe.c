@@ -25,17 +25,14 @@ struct clang_version {
 };
 
 /* The major version `program --version` names (0 when it names none). */
-static int clang_major(const char *program, const char *log, struct clang_version **cache, size_t *n)
+static int clang_major(const char *program, struct clang_version **cache, size_t *n)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*cache)[i].program, program))
 			return (*cache)[i].major;
 	char *const argv[] = { (char *)program, "--version", NULL };
-	struct proc p = { .argv = argv, .out_path = log, .timeout_s = 30 };
-	proc_run(&p);
-	proc_exit_if_interrupted();
 	int major = 0;
-	char *text = proc_succeeded(&p) ? read_text_file(log) : NULL;
+	char *text = proc_capture(argv, NULL, NULL, 30);
 	const char *v = text ? strstr(text, "version ") : NULL;
 	if (v)
 		major = atoi(v + 8);
@@ -80,7 +77,7 @@ static void trace_clang_jobs(struct trace_probe *tp, size_t ti, struct clang_ver
 			continue;
 		char *pass = j->arch ? xasprintf("%s %s", pass_kind_name(j->pass), j->arch) : xstrdup(pass_kind_name(j->pass));
 		const char *out = output_of(j);
-		if (clang_major(j->argv.v[0], t->log, versions, nversions) >= 16 || !out) {
+		if (clang_major(j->argv.v[0], versions, nversions) >= 16 || !out) {
 			char *path = xasprintf("%s/trace-%zu-%zu.json", tmpdir_path(), ti, k);
 			strvec_pushf(&j->argv, "-ftime-trace=%s", path);
 			add_file(t, path, pass);

@@ -79,6 +79,12 @@ if command -v cmake >/dev/null; then
 		check "CMake tree: ${cmd%% *} leaves the logs and the tree byte-identical" \
 			[ "$(logs_hash "$cm/b")$(tree_hash "$cm/b")" = "$logs$tree" ]
 	done
+	run 0 "CMake tree: record --all --pp" "$BW" record -C "$cm/b" --all --pp --label v=a --db "$T/cm.db" --json
+	check "CMake tree: five clean builds of libt, 25 steps each, lines per group" [ "$(json "$T/out" '(d["module"], [(b["steps"], b["complete"]) for b in d["builds"]], d["builds"][-1]["lines"] > 0)')" = "('libt', [(25, True), (25, True), (25, True), (25, True), (25, True)], True)" ]
+	run 0 "CMake tree: check --against the builds just recorded" "$BW" check -C "$cm/b" --builds 2 --against v=a --db "$T/cm.db"
+	contains "$T/out" "2 against 3 builds" "CMake tree: check leaves the candidate's own builds out of the reference"
+	check "CMake tree: record and check leave the logs and the tree byte-identical" \
+		[ "$(logs_hash "$cm/b")$(tree_hash "$cm/b")" = "$logs$tree" ]
 	run 0 "CMake tree: log --all-builds" "$BW" log --all-builds --json -C "$cm/b"
 	check "CMake tree: still five builds" [ "$(json "$T/out" 'len(d["builds"])')" = 5 ]
 	run 0 "CMake tree: log with the graph" "$BW" log --json -C "$cm/b"

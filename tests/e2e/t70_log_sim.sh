@@ -47,6 +47,16 @@ for layout in torch aiter; do
 	check "$layout-style: six kernel TUs (.cu), two host TUs (.cpp), one link" [ "$(json "$T/out" '[d["by_kind"][k]["steps"] for k in ("kernel TU", "host TU", "link")]')" = "[6, 2, 1]" ]
 	check "$layout-style: the dispatcher is a host TU" [ "$(json "$T/out" '[s["kind"] for s in d["steps"] if s["output"].startswith("dispatch")]')" = "['host TU']" ]
 done
+# record and check on the torch extension tree: its module, every compile
+# ran, the logs and the tree untouched.
+tree=$(tree_hash "$T/torch")
+run 0 "record on the torch extension tree" "$BW" record -C "$T/torch" --db "$T/h.db" --label v=a --json
+check "torch tree: the module from its .so, a clean build of 9 steps" [ "$(json "$T/out" '(d["module"], d["builds"][0]["steps"], d["builds"][0]["complete"])')" = "('textmod', 9, True)" ]
+check "torch tree: kernel and host TUs as recorded" [ "$(python3 -c 'import sqlite3,sys; print(sorted(sqlite3.connect(sys.argv[1]).execute("select kind, count(*) from targets group by kind").fetchall()))' "$T/h.db")" = "[('host TU', 2), ('kernel TU', 6), ('link', 1)]" ]
+run 0 "check --budget on the torch extension tree" "$BW" check -C "$T/torch" --budget 60m
+run 2 "check --against its own build only: nothing to compare" "$BW" check -C "$T/torch" --against v=a --db "$T/h.db"
+contains "$T/err" "the only recorded builds matching v=a are the candidate's own" "says the reference is the candidate itself"
+check "record and check leave the torch tree byte-identical" [ "$(tree_hash "$T/torch")" = "$tree" ]
 
 # A built toy: the critical path through ninja's graph, and the trace.
 build_toy "$T/toy"

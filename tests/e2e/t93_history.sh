@@ -49,7 +49,9 @@ one_line "$T/out" "the reason in one line"
 contains "$T/out" "% over branch=main (95 % CI +" "how much, with the interval"
 contains "$T/out" "grew most: a.o +1.0 s" "the step that grew most, by its median"
 toy_tree "$T/same" 10.2 9.9 10.3
+same_tree=$(tree_hash "$T/same")
 run 0 "check --against: the same walls are within" "$BW" check -C "$T/same" --builds 3 --against branch=main
+check "check leaves the tree byte-identical" [ "$(tree_hash "$T/same")" = "$same_tree" ]
 contains "$T/out" "check: within:" "says within"
 toy_tree "$T/one" 30
 "$BW" record -C "$T/base" --label variant=x --db "$T/one.db" >/dev/null
@@ -66,6 +68,7 @@ run 0 "report --from a history document" "$BW" report --from "$T/hist.json" -o "
 check "the trend: one point per build" [ "$(grep -o '<circle class="point"' "$T/hist.html" | wc -l)" = 4 ]
 run 0 "history table" "$BW" history --last 2
 contains "$T/out" "toymod on" "history names the module and machine"
+contains "$T/out" "walls as each build recorded them" "history says where its walls come from"
 contains "$T/out" "walled on" "and every module"
 
 # ---- two writers at once, 50 times ----
