@@ -8,7 +8,8 @@
 #          playwright-core from npm into tests/browser (the driver)
 #   demo:  + pybind11 and Python headers for the demo module
 #   (clang-19 for the HIP demo: always for test, for demo without nvcc;
-#   hipcc for test: the aiter-shaped tree whose .cu dispatcher it compiles)
+#   hipcc for test: the aiter-shaped tree whose .cu dispatcher it compiles;
+#   distcc for test: a cluster of loopback daemons the launcher tests build on)
 set -eu
 what=${1:-build}
 pkgs="gcc make libjansson-dev libsqlite3-dev ninja-build"
@@ -27,7 +28,7 @@ fi
 # The fuzz harnesses link libFuzzer and the sanitizers from clang-19's runtime.
 # Debian packages npm apart from nodejs (NodeSource's nodejs carries it).
 if [ "$what" = test ]; then
-	pkgs="$pkgs libclang-rt-19-dev hipcc"
+	pkgs="$pkgs libclang-rt-19-dev hipcc distcc"
 	command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 fi
 

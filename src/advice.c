@@ -135,8 +135,19 @@ static void model_with(const struct advice_input *in, const struct advice *a, co
 	if (chosen[FIX_LAUNCHERS] && binding < 0 && a->fixes[FIX_LAUNCHERS].ntus)
 		model_add_beside(m, in->tus[a->fixes[FIX_LAUNCHERS].tus[0]].edge, spread * a->fixes[FIX_LAUNCHERS].added);
 	*o = in->sched;
-	if (chosen[FIX_JOBS])
+	if (chosen[FIX_JOBS] && in->remote.slots) {
+		/* The cluster: each compile's share there on its slots; ninja
+		 * runs a job for every slot and core. */
+		for (size_t i = 0; i < in->build->n; i++) {
+			double there = m->nodes[i].duration * in->remote_share[i];
+			m->nodes[i].duration -= there;
+			m->nodes[i].remote = there / in->remote.speed;
+		}
+		o->remote_slots = (int)in->remote.slots;
+		o->jobs = (int)(in->remote.slots + in->cpus);
+	} else if (chosen[FIX_JOBS]) {
 		o->jobs = (int)in->cpus;
+	}
 	free(parts);
 	free(seconds);
 }
@@ -364,8 +375,33 @@ static void rule_flat(const struct advice_input *in, struct fix *f)
 				   t->table_entries, t->name, t->table_saving);
 }
 
+static void rule_cluster(const struct advice_input *in, struct fix *f)
+{
+	size_t sent = 0;
+	for (size_t i = 0; i < in->build->n; i++)
+		sent += in->remote_share[i] > 0;
+	if (!sent) {
+		f->not_applicable = xasprintf("no compile to send to the %ld remote slots (%s)", in->remote.slots,
+					      in->remote_from ? "the distcc log shows none sent" : "none found");
+		return;
+	}
+	f->title = "send the compiles to the cluster's remote slots (distcc, icecream)";
+	f->evidence = xasprintf("%ld remote slot%s offered (--remote) for %zu compile%s, -j %ld (the slots and the %ld CPUs)",
+				in->remote.slots, in->remote.slots == 1 ? "" : "s", sent, sent == 1 ? "" : "s",
+				in->remote.slots + in->cpus, in->cpus);
+	f->measured_by = in->remote_from
+		? xasprintf("each compile's remote hold from %s (at %.2gx), its part here and the links on the CPUs here",
+			    in->remote_from, in->remote.speed)
+		: xasprintf("each sent compile's whole time on a remote slot (at %.2gx; no --distcc-log to split off its "
+			    "preprocessing here)", in->remote.speed);
+}
+
 static void rule_jobs(const struct advice_input *in, struct fix *f)
 {
+	if (in->remote.slots) {
+		rule_cluster(in, f);
+		return;
+	}
 	if (in->sched.jobs >= in->cpus || in->ntus <= (size_t)in->sched.jobs) {
 		f->not_applicable = xasprintf("-j %d for %zu compile steps on %ld CPUs", in->sched.jobs, in->ntus, in->cpus);
 		return;
@@ -379,8 +415,10 @@ void advice_build(const struct advice_input *in, struct advice *a)
 {
 	*a = (struct advice){ 0 };
 	bool none[NFIXES] = { false };
-	for (int id = 0; id < NFIXES; id++)
+	for (int id = 0; id < NFIXES; id++) {
 		a->fixes[id].id = (enum fix_id)id;
+		a->fixes[id].title = fix_titles[id];
+	}
 	rule_split(in, &a->fixes[FIX_SPLIT]);
 	rule_out_of_kernels(in, &a->fixes[FIX_FUSED], true);
 	rule_out_of_kernels(in, &a->fixes[FIX_LAUNCHERS], false);
@@ -399,6 +437,12 @@ void advice_build(const struct advice_input *in, struct advice *a)
 		only[id] = true;
 		f->alone = predict_with(in, a, only);
 		f->alone_range = range_with(in, a, only);
+		if (id == FIX_JOBS && in->remote.slots && f->alone.gate < in->build->n) {
+			char *with = xasprintf("%s; with them the wall is %.1f s and %s sets it", f->measured_by, f->alone.wall,
+					       in->build->edges[f->alone.gate].outputs.v[0]);
+			free(f->measured_by);
+			f->measured_by = with;
+		}
 	}
 
 	/* The plan: each step the fix that lowers the predicted wall most,

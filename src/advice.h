@@ -16,6 +16,7 @@
 #define BUILDWALL_ADVICE_H
 
 #include "ninja.h"
+#include "options.h"
 #include "whatif.h"
 
 enum fix_id { FIX_SPLIT, FIX_FUSED, FIX_LAUNCHERS, FIX_LEAK, FIX_RAW, FIX_FLAT, FIX_JOBS, NFIXES };
@@ -68,6 +69,12 @@ struct advice_input {
 	long cpus;		/* for the parallelism rule */
 	double spread_lo, spread_hi;	/* the baseline builds' least and most wall over
 					 * their median (0: one build, 1) */
+	/* A cluster the jobs rule may send compiles to (slots 0: none): per
+	 * edge the share of its time it holds there (NULL with none), and
+	 * the distcc log that share came from (NULL: each sent compile's all) */
+	struct remote_option remote;
+	const double *remote_share;
+	const char *remote_from;
 };
 
 /* A predicted wall's range: the baseline at its least with the savings at
@@ -78,6 +85,7 @@ struct range {
 
 struct fix {
 	enum fix_id id;
+	const char *title;	/* what the fix is (static): fix_titles', or the rule's own */
 	bool applies;
 	size_t *tus;		/* indexes into the input's tus */
 	double *saving;		/* per listed TU: seconds off its baseline duration */

@@ -10,6 +10,7 @@
  * build directory is only read. */
 #define _GNU_SOURCE
 #include "advise.h"
+#include "cluster.h"
 #include "advice.h"
 #include "cli.h"
 #include "dispatch_table.h"
@@ -102,6 +103,11 @@ struct advise {
 	struct prediction *curve;	/* the baseline at -j 1, 2, …: the jobs curve */
 	size_t ncurve;
 	size_t failures;
+	/* --remote: the cluster, and each compile's share of its time sent there */
+	struct remote_option remote;
+	const char *distcc_path;
+	struct distcc_log distcc;
+	double *remote_share;
 };
 
 /* ---- the baseline ---- */
@@ -832,7 +838,7 @@ void advise_print(const struct advise *ad)
 	table_free(tab);
 	for (size_t i = 0; i < n; i++) {
 		printf("\n%s%s%s: %s\n  evidence: %s\n  measured: %s\n", c_bold(stdout), fix_names[v[i]->id], c_reset(stdout),
-		       fix_titles[v[i]->id], v[i]->evidence, v[i]->measured_by);
+		       v[i]->title, v[i]->evidence, v[i]->measured_by);
 		if (v[i]->ntus > 1) {
 			printf("  TUs:");
 			for (size_t k = 0; k < v[i]->ntus; k++)
@@ -957,6 +963,9 @@ json_t *advise_document(const struct advise *ad)
 	const struct advice *a = &ad->advice;
 	json_t *doc = json_document("advise", ad->dir, ad->failures);
 	json_object_set_new(doc, "jobs", json_integer(ad->jobs));
+	json_object_set_new(doc, "remote", !ad->remote.slots ? json_null()
+		: json_build("{s:I, s:f, s:o}", "slots", (json_int_t)ad->remote.slots, "speed", ad->remote.speed, "distcc_log",
+			     ad->distcc_path ? json_string(ad->distcc_path) : json_null()));
 	json_object_set_new(doc, "policy", json_string(ad->policy == POLICY_CRITICAL ? "critical" : "manifest"));
 	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o, s:o}", "durations", ad->baseline_source,
 		"recorded_wall_s", json_seconds(ad->recorded_wall), "predicted", json_prediction(&a->baseline, &a->baseline_range),
@@ -971,7 +980,7 @@ json_t *advise_document(const struct advise *ad)
 			json_array_append_new(tus, json_build("{s:s, s:o}", "target", tu_name(ad, v[i]->tus[k]),
 							      "saving_s", json_seconds(v[i]->saving[k])));
 		json_array_append_new(fixes, json_build("{s:s, s:s, s:o, s:o, s:s, s:s, s:o}", "fix", fix_names[v[i]->id],
-			"title", fix_titles[v[i]->id], "tus", tus, "added_s", json_seconds(v[i]->added),
+			"title", v[i]->title, "tus", tus, "added_s", json_seconds(v[i]->added),
 			"evidence", v[i]->evidence, "measured_by", v[i]->measured_by,
 			"predicted", json_prediction(&v[i]->alone, &v[i]->alone_range)));
 	}
@@ -1068,6 +1077,8 @@ void advise_free(struct advise *ad)
 	strmap_free(&ad->kernel_files);
 	strvec_clear(&ad->kernel_file_names);
 	free(ad->policy_why);
+	free(ad->remote_share);
+	distcc_log_free(&ad->distcc);
 	ninja_build_free(&ad->build);
 	free(ad);
 }
@@ -1095,6 +1106,19 @@ static void jobs_curve(struct advise *ad, const struct sched_options *base)
 	model_free(&m);
 }
 
+/* Per edge, the share of its baseline time a cluster takes: what the
+ * distcc log shows held there, else every sent compile's all. */
+static double *remote_shares(const struct advise *ad)
+{
+	struct cluster_split cs;
+	cluster_split(&ad->build, ad->seconds, ad->distcc_path ? &ad->distcc : NULL, 1, &cs);
+	double *share = xcalloc(ad->build.n, sizeof(double));
+	for (size_t i = 0; i < ad->build.n; i++)
+		share[i] = cs.there[i] > 0 ? cs.there[i] / (cs.here[i] + cs.there[i]) : 0;
+	cluster_split_free(&cs);
+	return share;
+}
+
 struct advise *advise_collect(const struct advise_options *o)
 {
 	struct advise *ad = xcalloc(1, sizeof(*ad));
@@ -1104,7 +1128,14 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->timeout = o->timeout;
 	ad->repeats = o->repeats > 0 ? o->repeats : ADVISE_REPEATS;
 	ad->kernels = o->kernels;
+	ad->remote = o->remote;
+	ad->distcc_path = o->distcc_log;
 	snapshot_guard(ad->dir);
+	if (ad->distcc_path) {	/* bad input before any probe */
+		char *err = distcc_log_read(ad->distcc_path, &ad->distcc);
+		if (err)
+			die(EXIT_BAD_INPUT, "%s", err);
+	}
 	ninja_load(ad->dir, &ad->build);
 	if (o->policy.given) {
 		ad->policy = o->policy.policy;
@@ -1148,10 +1179,14 @@ struct advise *advise_collect(const struct advise_options *o)
 	struct tu_facts *facts = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*facts));
 	for (size_t i = 0; i < ad->ntus; i++)
 		facts[i] = ad->tus[i].f;
+	if (ad->remote.slots)
+		ad->remote_share = remote_shares(ad);
 	const struct advice_input in = { .build = &ad->build, .seconds = ad->seconds, .tus = facts, .ntus = ad->ntus,
 					 .sched = { .jobs = (int)ad->jobs, .policy = ad->policy, .cores = ad->load.cores,
 						    .curve = &ad->load },
-					 .cpus = cpu_count(), .spread_lo = ad->spread_lo, .spread_hi = ad->spread_hi };
+					 .cpus = cpu_count(), .spread_lo = ad->spread_lo, .spread_hi = ad->spread_hi,
+					 .remote = ad->remote, .remote_share = ad->remote_share,
+					 .remote_from = ad->distcc_path };
 	advice_build(&in, &ad->advice);
 	free(facts);
 	jobs_curve(ad, &in.sched);

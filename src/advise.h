@@ -25,6 +25,8 @@ struct advise_options {
 	bool kernels;		/* the kernel-work entries' worst kernel: one more compile of each */
 	char **targets;		/* limit the TUs considered; none: all */
 	size_t ntargets;
+	struct remote_option remote;	/* a cluster for the jobs rule; slots 0: none */
+	const char *distcc_log;	/* its split of each compile, here against there */
 };
 
 /* What a spread needs: runs of every header, empty and table probe, and

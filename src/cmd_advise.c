@@ -11,7 +11,8 @@
 
 static const char usage[] =
 	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
-	"                        [--parallel P] [-r R] [--timeout S] [--kernels] [--json]\n"
+	"                        [--parallel P] [-r R] [--timeout S] [--kernels]\n"
+	"                        [--remote N[:SPEED] [--distcc-log FILE]] [--json]\n"
 	"\n"
 	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
 	"after it, predicted before anything is changed; then the plan (the fixes in the\n"
@@ -36,6 +37,11 @@ static const char usage[] =
 	"printed with its range (the baseline builds' spread and the probes'), and each\n"
 	"step of the plan says whether it is beyond the probes' noise. TARGET limits the\n"
 	"TUs considered.\n"
+	"\n"
+	"--remote N[:SPEED] turns the jobs rule into the cluster's: the compiles sent to N\n"
+	"remote slots (hosts SPEED times as fast), -j the slots and the CPUs here, each\n"
+	"compile's part there from --distcc-log FILE (the build's DISTCC_VERBOSE=1 log),\n"
+	"else all of it; the wall then and the step that sets it, as sim --remote gives.\n"
 	"\n";
 
 int cmd_advise(int argc, char **argv)
@@ -53,10 +59,14 @@ int cmd_advise(int argc, char **argv)
 		  "of the load curve (default 3: fewer gives no spread)", 1, 100, NULL },
 		{ OPT_FLAG, 0, "kernels", &o.kernels, NULL, "name the worst kernel of each kernel-work TU (registers, spills,\n"
 		  "code size: one more compile of it, as passes --kernels)", 0, 0, NULL },
+		OPT_REMOTE(&o.remote, "a cluster of N remote slots for the jobs rule, SPEED times as fast"),
+		OPT_DISTCC_LOG(&o.distcc_log, "with --remote: the build's distcc log, each compile's part there"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
 	int first = parse_options("advise", argc, argv, opts, usage);
+	if (o.distcc_log && !o.remote.slots)
+		usage_error("advise", "--distcc-log describes a cluster: give --remote N too");
 	o.targets = argv + first;
 	o.ntargets = (size_t)(argc - first);
 	struct advise *ad = advise_collect(&o);

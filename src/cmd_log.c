@@ -25,7 +25,7 @@
 
 static const char usage[] =
 	"usage: buildwall log [-C BUILD_DIR | FILE] [--build N | --all-builds] [--top K]\n"
-	"                     [--trace OUT.json] [--json]\n"
+	"                     [--trace OUT.json] [--distcc-log FILE] [--json]\n"
 	"\n"
 	"Read .ninja_log (v5, v6, v7) and show one build: each step's duration and weighted\n"
 	"time (its duration split among the steps running with it), parallelism over\n"
@@ -35,6 +35,10 @@ static const char usage[] =
 	"clock every run); lines ninja rewrote when it recompacted the log are skipped.\n"
 	"\n"
 	"FILE: a .ninja_log alone (no critical path).\n"
+	"\n"
+	"--distcc-log FILE: the build's distcc client log (DISTCC_VERBOSE=1 DISTCC_LOG=FILE,\n"
+	"or 'wall --distcc-log'): where each compile ran, the remote host's hold against the\n"
+	"part here and the waits for a slot, the slots offered and which bound held.\n"
 	"\n";
 
 struct log_cmd {
@@ -43,10 +47,42 @@ struct log_cmd {
 	long back, top;
 	bool all_builds, json;
 	const char *trace;
+	const char *distcc_path;
+	struct distcc_log distcc;
+	struct cluster_report cluster;
 	struct log_view v;
 };
 
 /* ---- renderers ---- */
+
+static void cluster_cells(struct table *tab, const struct cluster_report *cr, size_t step)
+{
+	const struct distcc_job *j = cr->job[step];
+	if (!j) {
+		for (int k = 0; k < 3; k++)
+			table_cell(tab, "-");
+		return;
+	}
+	table_cell(tab, "%s%s", j->remote ? j->host : "here", j->fell_back ? " (cluster failed it)" : "");
+	if (j->remote && !isnan(j->remote_s))
+		table_cell(tab, "%.2f", j->remote_s);
+	else
+		table_cell(tab, "-");
+	table_cell(tab, "%.2f", j->wait_s);
+}
+
+static void print_cluster(const struct cluster_report *cr)
+{
+	printf("\ncluster (distcc): %zu compile%s sent to %zu host%s (%d slot%s offered), %zu kept here",
+	       cr->sent, cr->sent == 1 ? "" : "s", cr->sum.remote_hosts, cr->sum.remote_hosts == 1 ? "" : "s",
+	       cr->remote_slots, cr->remote_slots == 1 ? "" : "s", cr->kept_here);
+	if (cr->sum.fell_back)
+		printf(" (%zu after the cluster failed them)", cr->sum.fell_back);
+	printf("\n  there %.2f s (the remote hosts' holds: sending, compiling, receiving), here %.2f s (compiles' own part, "
+	       "sent or kept), other steps %.2f s (links, generators), waiting for a slot %.2f s\n",
+	       cr->there_s, cr->here_s, cr->local_s, cr->wait_s);
+	printf("  bound: %s: %s\n", cr->bound, cr->bound_why);
+}
 
 static void render_table(const struct log_cmd *c)
 {
@@ -60,6 +96,12 @@ static void render_table(const struct log_cmd *c)
 	const char *cols[] = { "step", "kind", "start s", "end s", "duration s", "weighted s" };
 	for (int k = 0; k < 6; k++)
 		table_column(tab, cols[k], k >= 2);
+	const struct cluster_report *cr = c->v.cluster;
+	if (cr) {
+		table_column(tab, "ran on", false);
+		table_column(tab, "there s", true);
+		table_column(tab, "waited s", true);
+	}
 	size_t shown = c->top && (size_t)c->top < tl->n ? (size_t)c->top : tl->n;
 	uint32_t *order = log_view_by_weight(tl, shown);
 	for (size_t i = 0; i < shown; i++) {
@@ -74,6 +116,8 @@ static void render_table(const struct log_cmd *c)
 		table_cell(tab, "%.2f", step_end(tl, s));
 		table_cell(tab, "%.2f", step_duration(tl, s));
 		table_cell(tab, "%.2f", s->weighted);
+		if (cr)
+			cluster_cells(tab, cr, order[i]);
 	}
 	table_print(tab, stdout);
 	table_free(tab);
@@ -81,6 +125,11 @@ static void render_table(const struct log_cmd *c)
 	if (shown < tl->n)
 		printf("(%zu more; --top 0 shows all)\n", tl->n - shown);
 
+	if (cr)
+		print_cluster(cr);
+	else if (c->v.sent_by_launcher)
+		printf("\n%zu of %zu compiles run behind %s: --distcc-log FILE (the build's DISTCC_VERBOSE=1 DISTCC_LOG) "
+		       "tells where each ran\n", c->v.sent_by_launcher, c->v.compiles, c->v.launcher);
 	printf("\nby kind:");
 	for (int k = 0; k < NKINDS; k++)
 		if (tl->count_by_kind[k])
@@ -211,6 +260,7 @@ int cmd_log(int argc, char **argv)
 		{ OPT_FLAG, 0, "all-builds", &c.all_builds, NULL, "one row per build in the file", 0, 0, NULL },
 		OPT_TOP(&c.top, 0, "the K steps with the most weighted time (default 15; 0: all)"),
 		{ OPT_STRING, 0, "trace", &c.trace, "OUT", "write a Chrome trace (Perfetto, chrome://tracing): a track per job slot", 0, 0, NULL },
+		OPT_DISTCC_LOG(&c.distcc_path, "the build's distcc log: local against remote work"),
 		OPT_JSON(&c.json),
 		OPT_TABLE_END,
 	};
@@ -231,8 +281,8 @@ int cmd_log(int argc, char **argv)
 		snapshot_guard(c.dir);
 		c.path = xasprintf("%s/.ninja_log", c.dir);
 	}
-	if (c.all_builds && (c.back || c.trace))
-		usage_error("log", "--all-builds lists builds; --build and --trace show one");
+	if (c.all_builds && (c.back || c.trace || c.distcc_path))
+		usage_error("log", "--all-builds lists builds; --build, --trace and --distcc-log show one");
 	if (c.all_builds) {
 		int rc = all_builds(&c);
 		free(c.path);
@@ -241,6 +291,12 @@ int cmd_log(int argc, char **argv)
 	char *err = log_view_load(&c.v, c.dir, c.path, c.back);
 	if (err)
 		die(EXIT_BAD_INPUT, "%s", err);
+	if (c.distcc_path) {
+		if ((err = distcc_log_read(c.distcc_path, &c.distcc)))
+			die(EXIT_BAD_INPUT, "%s", err);
+		cluster_report_build(&c.v.tl, &c.distcc, &c.cluster);
+		c.v.cluster = &c.cluster;
+	}
 	if (c.trace) {
 		/* Reading is over: the tree is checked now, so a trace the user
 		 * asked for inside it is not taken for a change. */
@@ -254,6 +310,8 @@ int cmd_log(int argc, char **argv)
 	if (c.trace && !c.json)
 		printf("trace: %s (open it in Perfetto or chrome://tracing)\n", c.trace);
 	log_view_free(&c.v);
+	cluster_report_free(&c.cluster);
+	distcc_log_free(&c.distcc);
 	free(c.path);
 	return EXIT_OK;
 }

@@ -22,12 +22,17 @@
 
 static const char usage[] =
 	"usage: buildwall rank [-C BUILD_DIR] [TARGET...] [--parallel P] [-j JOBS] [-r REPEATS]\n"
-	"                      [--top K] [--policy manifest|critical] [--contention HOW] [--timeout S] [--json]\n"
+	"                      [--top K] [--policy manifest|critical] [--contention HOW] [--timeout S]\n"
+	"                      [--launcher distcc] [--json]\n"
 	"\n"
 	"Re-run each compile step (default: every object file; TARGET names an output path,\n"
 	"its basename or a glob such as '*.cuda.o') in isolation, with every file it writes\n"
 	"redirected to a private temp dir: the build directory stays byte-identical.\n"
 	"Compiler launchers (ccache, sccache, distcc) are stripped so the compiler is timed.\n"
+	"--launcher distcc sends each compile through distcc instead (its hosts from\n"
+	"DISTCC_HOSTS or ~/.distcc/hosts; --parallel may go beyond the CPUs here): each TU\n"
+	"is timed as the cluster compiles it, and distcc's own log says where each run ran;\n"
+	"one the cluster failed ran here (distcc's fallback) and is marked so.\n"
 	"\n"
 	"Per TU: median wall of the repeats (monotonic clock), CPU (user+sys incl. children),\n"
 	"peak RSS (largest process), share of the serial sum. Then the module wall predicted\n"
@@ -120,8 +125,9 @@ static void render_json(const struct rank *r)
 	json_t *stripped = json_array();
 	for (size_t i = 0; i < r->m.stripped.n; i++)
 		json_array_append_new(stripped, json_string(r->m.stripped.v[i]));
-	json_object_set_new(doc, "method", json_build("{s:I, s:I, s:s, s:o}", "repeats", (json_int_t)r->opt.repeats,
-		"parallel", (json_int_t)r->opt.parallel, "measured", measured_text, "launchers_stripped", stripped));
+	json_object_set_new(doc, "method", json_build("{s:I, s:I, s:s, s:o, s:o}", "repeats", (json_int_t)r->opt.repeats,
+		"parallel", (json_int_t)r->opt.parallel, "measured", measured_text, "launchers_stripped", stripped,
+		"launcher", r->opt.launcher ? json_string(r->opt.launcher) : json_null()));
 	json_t *tus = json_array();
 	for (size_t i = 0; i < r->m.ntus; i++) {
 		const struct tu *t = r->order[i];
@@ -140,6 +146,11 @@ static void render_json(const struct rank *r)
 			"max_rss_kib", (json_int_t)t->maxrss_kb,
 			"share", t->failed || r->serial <= 0 ? json_null() : json_real(round(t->wall.median / r->serial * 10000) / 10000),
 			"failure", t->failure ? json_string(t->failure) : json_null()));
+		if (r->opt.launcher)
+			json_object_set_new(json_array_get(tus, json_array_size(tus) - 1), "cluster",
+				json_build("{s:I, s:I, s:I, s:I, s:o}", "sent", (json_int_t)t->sent, "kept_here", (json_int_t)t->kept_here,
+					   "cluster_failed", (json_int_t)t->fell_back, "retried_elsewhere", (json_int_t)t->retried, "host",
+					   t->host ? json_string(t->host) : json_null()));
 	}
 	json_object_set_new(doc, "tus", tus);
 	json_object_set_new(doc, "serial_sum_s", json_seconds(r->serial));
@@ -160,10 +171,23 @@ static void render_json(const struct rank *r)
 	json_print(doc);
 }
 
+/* Where a TU's runs ran, through the launcher. */
+static char *where_text(const struct tu *t)
+{
+	if (!t->sent && !t->kept_here)
+		return xstrdup("not in distcc's log");
+	if (t->kept_here)
+		return xasprintf("here: %zu of %zu run%s%s", t->kept_here, t->sent + t->kept_here,
+				 t->sent + t->kept_here == 1 ? "" : "s", t->fell_back ? ", the cluster failed it" : ", not sent");
+	return xasprintf("%s%s%s", t->host, t->retried ? ", after a host failed it" : "",
+			 t->sent > 1 ? ", the last run" : "");
+}
+
 static void render_table(const struct rank *r)
 {
-	printf("%srank%s: %zu compile step%s in %s, each re-run in isolation (%ld repeat%s, %ld at a time)\n",
-	       c_bold(stdout), c_reset(stdout), r->m.ntus, r->m.ntus == 1 ? "" : "s", r->dir, r->opt.repeats,
+	printf("%srank%s: %zu compile step%s in %s, each re-run %s (%ld repeat%s, %ld at a time)\n",
+	       c_bold(stdout), c_reset(stdout), r->m.ntus, r->m.ntus == 1 ? "" : "s", r->dir,
+	       r->opt.launcher ? "through distcc, as the cluster compiles it" : "in isolation", r->opt.repeats,
 	       r->opt.repeats == 1 ? "" : "s", r->opt.parallel);
 	printf("measured: wall = %s (monotonic clock), CPU = user+sys incl. children, RSS = largest process\n\n",
 	       r->opt.repeats > 1 ? "median of the repeats" : "one run");
@@ -177,6 +201,8 @@ static void render_table(const struct rank *r)
 	table_column(tab, "peak RSS", true);
 	table_column(tab, "share", true);
 	table_column(tab, "compiler", false);
+	if (r->opt.launcher)
+		table_column(tab, "ran on", false);
 	size_t shown = r->top && (size_t)r->top < r->m.ntus ? (size_t)r->top : r->m.ntus;
 	for (size_t i = 0; i < shown; i++) {
 		const struct tu *t = r->order[i];
@@ -197,6 +223,11 @@ static void render_table(const struct rank *r)
 			free(mem);
 		}
 		table_cell(tab, "%s", compiler_name(t->cmd.compiler));
+		if (r->opt.launcher) {
+			char *where = where_text(t);
+			table_cell(tab, "%s", where);
+			free(where);
+		}
 	}
 	table_print(tab, stdout);
 	table_free(tab);
@@ -279,12 +310,25 @@ int cmd_rank(int argc, char **argv)
 		{ OPT_CALL, 0, "contention", &r.opt.contention, "HOW", "measure (default: the TUs once more, one per core at once),\n"
 			"log (the recorded build in .ninja_log) or none", 0, 0, parse_contention },
 		OPT_TIMEOUT(&r.opt.timeout, "give up on a compile after S seconds (counts as failed)"),
+		{ OPT_STRING, 0, "launcher", &r.opt.launcher, "NAME", "send the compiles through distcc (default: stripped)", 0,
+		  0, NULL },
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
+	r.opt.contention = -1;	/* unset */
 	int first = parse_options("rank", argc, argv, opts, usage);
 	if (!r.jobs)
 		r.jobs = jobs_default("rank");
+	if (r.opt.launcher && strcmp(r.opt.launcher, "distcc"))
+		usage_error("rank", "--launcher: only distcc is supported (its log says where each compile ran), not '%s'",
+			    r.opt.launcher);
+	char *launcher_path = r.opt.launcher ? driver_find_program(r.opt.launcher) : NULL;
+	if (r.opt.launcher && !launcher_path)
+		usage_error("rank", "--launcher %s: not found in PATH (apt-get install distcc)", r.opt.launcher);
+	free(launcher_path);
+	/* Side by side here says nothing of compiles that run on the hosts. */
+	if ((int)r.opt.contention == -1)
+		r.opt.contention = r.opt.launcher ? CONTENTION_NONE : CONTENTION_MEASURE;
 
 	snapshot_guard(r.dir);
 	ninja_load(r.dir, &r.build);

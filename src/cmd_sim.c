@@ -3,6 +3,7 @@
  * edit (scale, split, fuse or remove a TU; fewer cores than jobs). */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "cluster.h"
 #include "graph.h"
 #include "load_curve.h"
 #include "ninja.h"
@@ -26,7 +27,8 @@
 
 static const char usage[] =
 	"usage: buildwall sim [-C BUILD_DIR] [--from log | --from RANK.json] [-j LIST]\n"
-	"                     [--policy manifest|critical] [EDITS] [--contention] [--json]\n"
+	"                     [--policy manifest|critical] [EDITS] [--contention]\n"
+	"                     [--remote N[:SPEED] [--local C] [--distcc-log FILE]] [--json]\n"
 	"\n"
 	"Simulate ninja running the build's dependency graph (from ninja) with measured\n"
 	"durations: the latest build in .ninja_log (default), or a saved 'rank --json'\n"
@@ -40,6 +42,14 @@ static const char usage[] =
 	"\n"
 	"The edits (--scale, --split, --fuse, --remove, --cores) are repeatable; T names a\n"
 	"step as everywhere: its output, basename or a glob.\n"
+	"\n"
+	"--remote N[:SPEED] sends compiles to a cluster of N slots (distcc, icecream) whose\n"
+	"hosts run SPEED times as fast as the recorded ones (default 1): a compile holds\n"
+	"its job while it waits for a slot; preprocessing and links run on --local C cores.\n"
+	"--distcc-log FILE (the build's DISTCC_VERBOSE=1 DISTCC_LOG, or 'wall --distcc-log')\n"
+	"splits each compile into its part here and the remote host's hold, its waits for a\n"
+	"slot taken out; without it a compile behind distcc/icecc (any compile, if none is)\n"
+	"is all remote.\n"
 	"\n";
 
 /* An edit as given on the command line; its steps are named, resolved
@@ -69,6 +79,11 @@ struct sim {
 	char *policy_why;
 	long *jobs;
 	size_t njobs;
+	/* --remote: a cluster's slots and speed; the split from the distcc log */
+	struct remote_option remote;
+	const char *distcc_path;
+	struct distcc_log distcc;
+	struct cluster_split split;
 };
 
 static long edge_named(const struct sim *s, const char *name)
@@ -100,6 +115,10 @@ static double cheapest_tu(const struct sim *s)
 static void build_model(const struct sim *s, bool with_edits, struct model *m)
 {
 	model_from_build(m, &s->build, s->seconds);
+	for (size_t i = 0; s->remote.slots && i < s->build.n; i++) {
+		m->nodes[i].duration = s->split.here[i];
+		m->nodes[i].remote = s->split.there[i];
+	}
 	double overhead = s->overhead_given ? s->overhead : cheapest_tu(s);
 	for (size_t k = 0; with_edits && k < s->nedits; k++) {
 		const struct edit_arg *ea = &s->edits[k];
@@ -272,7 +291,7 @@ static struct prediction predict(const struct sim *s, const struct model *m, lon
 {
 	struct prediction p;
 	const struct sched_options o = { .jobs = (int)jobs, .policy = s->policy, .cores = s->cores,
-					 .contention = s->contention.share };
+					 .contention = s->contention.share, .remote_slots = (int)s->remote.slots };
 	bool ok = model_predict(m, &o, &p);
 	proc_exit_if_interrupted();
 	if (!ok)
@@ -316,6 +335,46 @@ static json_t *json_curve(const struct sim *s)
 	return rows;
 }
 
+/* A step of the model by its output; a step an edit added has none. */
+static json_t *json_step(const struct sim *s, size_t node)
+{
+	return node < s->build.n ? json_string(s->build.edges[node].outputs.v[0]) : json_null();
+}
+
+static json_t *json_remote(const struct sim *s)
+{
+	if (!s->remote.slots)
+		return json_null();
+	const struct cluster_split *c = &s->split;
+	return json_build("{s:I, s:f, s:o, s:o, s:o, s:I, s:I, s:I, s:o}", "slots", (json_int_t)s->remote.slots, "speed",
+			  s->remote.speed, "local_cores", s->cores > 0 ? json_real(s->cores) : json_null(), "launcher",
+			  c->launcher ? json_string(c->launcher) : json_null(), "distcc_log",
+			  s->distcc_path ? json_string(s->distcc_path) : json_null(), "sent", (json_int_t)c->remote,
+			  "split_by_log", (json_int_t)c->measured, "kept_here", (json_int_t)c->kept_here, "waits_taken_out_s",
+			  json_seconds(c->waited_s));
+}
+
+static void print_remote(const struct sim *s)
+{
+	const struct cluster_split *c = &s->split;
+	double here = 0, there = 0;
+	for (size_t i = 0; i < s->build.n; i++)
+		if (c->there[i] > 0) {
+			here += c->here[i];
+			there += c->there[i];
+		}
+	printf("cluster: %ld remote slot%s at %.2gx the recorded speed, %s; %zu compile%s sent (%s), here %.2f s, there %.2f s\n",
+	       s->remote.slots, s->remote.slots == 1 ? "" : "s", s->remote.speed,
+	       s->cores > 0 ? "local parts and links on --local cores" : "local parts and links on the jobs' slots",
+	       c->remote, c->remote == 1 ? "" : "s", c->launcher ? c->launcher : "every compile: no launcher seen", here, there);
+	if (s->distcc_path)
+		printf("split by %s: %zu compile%s by their remote holds, %zu kept here; %.2f s of waiting for a slot taken out\n",
+		       s->distcc_path, c->measured, c->measured == 1 ? "" : "s", c->kept_here, c->waited_s);
+	else
+		printf("note: no --distcc-log: each sent compile counted remote for all of its recorded time (its preprocessing and "
+		       "sending here unmeasured)\n");
+}
+
 static void render(const struct sim *s, const struct result *res, bool json)
 {
 	if (json) {
@@ -332,13 +391,14 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		json_object_set_new(doc, "contention", json_contention(&s->contention));
 		json_object_set_new(doc, "load_curve", json_curve(s));
 		json_object_set_new(doc, "steps_without_time", json_integer((json_int_t)s->unknown));
+		json_object_set_new(doc, "remote", json_remote(s));
 		json_t *rows = json_array();
 		for (size_t i = 0; i < s->njobs; i++) {
 			const struct result *r = &res[i];
-			json_array_append_new(rows, json_build("{s:I, s:o, s:o, s:o, s:o, s:s}", "jobs", (json_int_t)r->jobs,
+			json_array_append_new(rows, json_build("{s:I, s:o, s:o, s:o, s:o, s:s, s:o}", "jobs", (json_int_t)r->jobs,
 				"wall_s", json_seconds(r->edited.wall), "baseline_wall_s", json_seconds(r->base.wall),
 				"critical_path_s", json_seconds(r->edited.critical), "work_bound_s", json_seconds(r->edited.work),
-				"binds", r->edited.binds));
+				"binds", r->edited.binds, "sets_wall", json_step(s, r->edited.gate)));
 		}
 		json_object_set_new(doc, "predictions", rows);
 		json_print(doc);
@@ -363,6 +423,8 @@ static void render(const struct sim *s, const struct result *res, bool json)
 	}
 	if (s->unknown)
 		printf("note: %zu step%s without a time counted as 0 s\n", s->unknown, s->unknown == 1 ? "" : "s");
+	if (s->remote.slots)
+		print_remote(s);
 	if (s->show_curve)
 		print_curve(s);
 	printf("\n");
@@ -376,6 +438,7 @@ static void render(const struct sim *s, const struct result *res, bool json)
 	table_column(tab, "critical path s", true);
 	table_column(tab, "work/jobs s", true);
 	table_column(tab, "binds", false);
+	table_column(tab, "sets the wall", false);
 	for (size_t i = 0; i < s->njobs; i++) {
 		const struct result *r = &res[i];
 		table_cell(tab, "%ld", r->jobs);
@@ -388,6 +451,8 @@ static void render(const struct sim *s, const struct result *res, bool json)
 		table_cell(tab, "%.2f", r->edited.critical);
 		table_cell(tab, "%.2f", r->edited.work);
 		table_cell(tab, "%s", r->edited.binds);
+		table_cell(tab, "%s", r->edited.gate == GRAPH_NONE || r->edited.gate >= s->build.n ? "-"
+				      : s->build.edges[r->edited.gate].outputs.v[0]);
 	}
 	table_print(tab, stdout);
 	table_free(tab);
@@ -404,6 +469,8 @@ static void sim_free(struct sim *s)
 	free(s->timed);
 	free(s->jobs);
 	free(s->policy_why);
+	cluster_split_free(&s->split);
+	distcc_log_free(&s->distcc);
 	ninja_build_free(&s->build);
 }
 
@@ -412,7 +479,7 @@ int cmd_sim(int argc, char **argv)
 	struct sim s = { .dir = "." };
 	struct policy_option policy = { 0 };
 	const char *jobs = NULL;
-	long cores = 0;
+	long cores = 0, local = 0;
 	bool json = false;
 	const struct opt opts[] = {
 		OPT_DIR(&s.dir),
@@ -427,6 +494,9 @@ int cmd_sim(int argc, char **argv)
 		{ OPT_INT, 0, "cores", &cores, "C", "jobs beyond C cores share them (default: no limit)", 1, 4096, NULL },
 		{ OPT_FLAG, 0, "contention", &s.show_curve, NULL, "show the load curve applied: each job count's slowdown", 0, 0,
 		  NULL },
+		OPT_REMOTE(&s.remote, "send compiles to N remote slots, SPEED times as fast (default 1)"),
+		{ OPT_INT, 0, "local", &local, "C", "with --remote: the cores here (preprocessing, links)", 1, 4096, NULL },
+		OPT_DISTCC_LOG(&s.distcc_path, "the build's distcc log: each compile's part here and there"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -435,7 +505,11 @@ int cmd_sim(int argc, char **argv)
 		usage_error("sim", "unexpected argument '%s'", argv[first]);
 	if (s.from && !strcmp(s.from, "log"))
 		s.from = NULL;
-	s.cores = (double)cores;
+	if (local && cores)
+		usage_error("sim", "--local and --cores both name the cores here; give one");
+	if ((local || s.distcc_path) && !s.remote.slots)
+		usage_error("sim", "--%s describes a cluster: give --remote N too", local ? "local" : "distcc-log");
+	s.cores = (double)(local ? local : cores);
 	if (jobs) {
 		parse_jobs(&s, jobs);
 	} else {
@@ -468,6 +542,13 @@ int cmd_sim(int argc, char **argv)
 		}
 	if (!policy.given)
 		s.policy = ninja_policy(&s.policy_why);
+	if (s.distcc_path) {
+		char *err = distcc_log_read(s.distcc_path, &s.distcc);
+		if (err)
+			die(EXIT_BAD_INPUT, "%s", err);
+	}
+	if (s.remote.slots)
+		cluster_split(&s.build, s.seconds, s.distcc_path ? &s.distcc : NULL, s.remote.speed, &s.split);
 
 	struct model base, edited;
 	build_model(&s, false, &base);

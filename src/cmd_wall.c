@@ -1,7 +1,11 @@
 /* buildwall wall: how long a clean rebuild really takes, over N trials. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "cluster.h"
 #include "driver.h"
+#include "log_view.h"
+#include "outfile.h"
+#include "tmpdir.h"
 #include "match.h"
 #include "ninja.h"
 #include "out_json.h"
@@ -12,13 +16,15 @@
 #include "trial.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
-	"usage: buildwall wall [-n N] [-j JOBS] [--match REGEX] [--timeout S] [--json] -C BUILD_DIR\n"
+	"usage: buildwall wall [-n N] [-j JOBS] [--match REGEX] [--timeout S] [--distcc-log FILE] [--json]\n"
+	"                      -C BUILD_DIR\n"
 	"       buildwall wall [-n N] [--match REGEX] [--timeout S] [--json] [--clean CMD] -- BUILD_CMD...\n"
 	"\n"
 	"Time N clean rebuilds (default 3) and summarise them: min, median, max, spread.\n"
@@ -32,47 +38,226 @@ static const char usage[] =
 	"single process). --match REGEX extracts a number from the build's output with ANSI\n"
 	"colour codes removed: the first capture group, else the whole match, last match wins;\n"
 	"e.g. --match 'cost ([0-9.]+)s' reads aiter's 'finish build [...], cost 11.1s'.\n"
+	"\n"
+	"A build whose compiles go through distcc (its commands, or CC/CXX) runs with\n"
+	"DISTCC_VERBOSE=1 and DISTCC_LOG in buildwall's temp dir: each trial then says how\n"
+	"many compiles were sent, kept here or failed by the cluster, the remote hosts' hold\n"
+	"and the waits for a slot; with -C, the last trial's slots offered and which bound\n"
+	"held. --distcc-log FILE keeps that log for log and sim.\n"
 	"\n";
 
-/* A compiler cache makes clean rebuilds measure cache hits. */
-static const char *cache_in_use(const char *dir, char *const *build_argv)
+/* The launchers the build runs its compiles behind: a compiler cache (clean
+ * rebuilds would measure cache hits) and a cluster (distcc, icecc: wall
+ * then reads where each compile ran). */
+struct launchers_seen {
+	const char *cache, *cluster;
+};
+
+static void launchers_in_use(const char *dir, char *const *build_argv, struct launchers_seen *seen)
 {
-	static const char *const names[] = { "ccache", "sccache", "buildcache", NULL };
+	static const char *const caches[] = { "ccache", "sccache", "buildcache", NULL };
+	*seen = (struct launchers_seen){ 0 };
 	const char *path = getenv("PATH");
-	for (int i = 0; names[i]; i++) {
-		char *needle = xasprintf("/%s", names[i]);
+	const char *vars[] = { "CC", "CXX", "CUDAHOSTCXX", NULL };
+	for (int i = 0; caches[i] && !seen->cache; i++) {
+		char *needle = xasprintf("/%s", caches[i]);
 		bool hit = path && strstr(path, needle);
 		free(needle);
-		const char *vars[] = { "CC", "CXX", "CUDAHOSTCXX", NULL };
 		for (int v = 0; vars[v] && !hit; v++)
-			hit = getenv(vars[v]) && strstr(getenv(vars[v]), names[i]);
+			hit = getenv(vars[v]) && strstr(getenv(vars[v]), caches[i]);
 		for (char *const *a = build_argv; a && *a && !hit; a++)
-			hit = !strcmp(base_name(*a), names[i]);
+			hit = !strcmp(base_name(*a), caches[i]);
 		if (hit)
-			return names[i];
+			seen->cache = caches[i];
 	}
+	for (int v = 0; vars[v] && !seen->cluster; v++)
+		seen->cluster = cluster_launcher(getenv(vars[v]), ".");
 	if (!dir)
-		return NULL;
+		return;
 	struct strvec commands = { 0 };
-	const char *found = NULL;
 	ninja_commands(dir, &commands);
-	for (size_t i = 0; i < commands.n && !found; i++) {
+	for (size_t i = 0; i < commands.n && !(seen->cache && seen->cluster); i++) {
 		struct compile_command cmd = { 0 };
 		free(driver_parse(commands.v[i], dir, &cmd));
-		for (size_t k = 0; k < cmd.launchers.n && !found; k++)
-			for (int j = 0; names[j] && !found; j++)
-				if (!strcmp(base_name(cmd.launchers.v[k]), names[j]))
-					found = names[j];
+		for (size_t k = 0; k < cmd.launchers.n && !seen->cache; k++)
+			for (int j = 0; caches[j] && !seen->cache; j++)
+				if (!strcmp(base_name(cmd.launchers.v[k]), caches[j]))
+					seen->cache = caches[j];
 		compile_command_clear(&cmd);
+		if (!seen->cluster)
+			seen->cluster = cluster_launcher(commands.v[i], dir);
 	}
 	strvec_clear(&commands);
-	return found;
+}
+
+/* ---- a build sent to a cluster: distcc's log of each trial ---- */
+
+struct cluster_trials {
+	const char *launcher;		/* NULL: the build sends nothing away */
+	size_t n;
+	char *dir;			/* our temp dir for the logs */
+	struct distcc_summary *sum;	/* per trial */
+	bool *have;			/* per trial: its log read */
+	struct cluster_report last;	/* the last trial's build against its log (-C) */
+	bool have_last;
+	struct distcc_log last_log;
+	struct log_view view;
+};
+
+static char *trial_log(const struct cluster_trials *ct, size_t k)
+{
+	return xasprintf("%s/trial-%zu.log", ct->dir, k + 1);
+}
+
+static void cluster_trials_start(struct cluster_trials *ct, const char *launcher)
+{
+	ct->launcher = launcher;
+	ct->dir = tmpdir_subdir("distcc");
+	ct->sum = xcalloc(ct->n, sizeof(*ct->sum));
+	ct->have = xcalloc(ct->n, sizeof(bool));
+}
+
+/* distcc writes where each compile ran only with DISTCC_VERBOSE, into
+ * DISTCC_LOG: ours for the trial, never the user's file. */
+static void cluster_trial_before(const struct cluster_trials *ct, size_t k)
+{
+	if (!ct->launcher)
+		return;
+	char *path = trial_log(ct, k);
+	setenv("DISTCC_VERBOSE", "1", 1);
+	setenv("DISTCC_LOG", path, 1);
+	free(path);
+}
+
+static void cluster_trial_after(struct cluster_trials *ct, size_t k)
+{
+	if (!ct->launcher)
+		return;
+	char *path = trial_log(ct, k);
+	struct distcc_log log;
+	char *err = distcc_log_read(path, &log);
+	if (err) {
+		warn("trial %zu: %s", k + 1, err);
+		free(err);
+	} else {
+		distcc_summarize(&log, &ct->sum[k]);
+		ct->have[k] = true;
+		distcc_log_free(&log);
+	}
+	free(path);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "r");
+	if (!in)
+		die(EXIT_INTERNAL, "%s: cannot read: %s", from, strerror(errno));
+	struct outfile o;
+	FILE *out = outfile_open(&o, to);
+	char buf[65536];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, got, out) != got)
+			break;
+	fclose(in);
+	outfile_commit(&o);
+}
+
+/* After the last trial: with -C, its build (in .ninja_log) against its
+ * log; the log kept where --distcc-log says. */
+static void cluster_trials_finish(struct cluster_trials *ct, const char *dir, const char *keep)
+{
+	size_t last = ct->n - 1;
+	if (!ct->have[last])
+		return;
+	char *path = trial_log(ct, last);
+	if (keep)
+		copy_file(path, keep);
+	char *err = distcc_log_read(path, &ct->last_log);
+	char *log = dir ? xasprintf("%s/.ninja_log", dir) : NULL;
+	if (!err && dir && !(err = log_view_load(&ct->view, NULL, log, 0))) {
+		cluster_report_build(&ct->view.tl, &ct->last_log, &ct->last);
+		ct->have_last = true;
+	}
+	if (err)
+		warn("the last trial against its distcc log: %s", err);
+	free(err);
+	free(log);
+	free(path);
+}
+
+static void print_cluster_trials(const struct cluster_trials *ct, const char *keep)
+{
+	printf("\ncluster (%s): where each trial's compiles ran, from distcc's own log (DISTCC_VERBOSE=1); the cpu above is "
+	       "this machine's, the sent compiles ran on the hosts\n", ct->launcher);
+	struct table *tab = table_new();
+	const char *cols[] = { "trial", "sent", "kept here", "cluster failed", "there s", "waited s" };
+	for (int c = 0; c < 6; c++)
+		table_column(tab, cols[c], true);
+	for (size_t k = 0; k < ct->n; k++) {
+		const struct distcc_summary *s = &ct->sum[k];
+		table_cell(tab, "%zu", k + 1);
+		if (!ct->have[k]) {
+			for (int c = 1; c < 6; c++)
+				table_cell(tab, "-");
+			continue;
+		}
+		table_cell(tab, "%zu", s->remote);
+		table_cell(tab, "%zu", s->local + s->fell_back);
+		table_cell(tab, "%zu", s->fell_back);
+		table_cell(tab, "%.2f", s->remote_s);
+		table_cell(tab, "%.2f", s->wait_s);
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	if (ct->have_last) {
+		const struct cluster_report *r = &ct->last;
+		printf("last trial: %d remote slot%s offered on %zu host%s, at most %d sent at once; here %.2f s of the compiles, "
+		       "%.2f s of other steps\nbound: %s: %s\n", r->remote_slots, r->remote_slots == 1 ? "" : "s",
+		       r->sum.remote_hosts, r->sum.remote_hosts == 1 ? "" : "s", r->most_sent, r->here_s, r->local_s, r->bound,
+		       r->bound_why);
+	}
+	if (keep)
+		printf("distcc log of the last trial: %s (log --distcc-log, sim --remote N --distcc-log)\n", keep);
+}
+
+static json_t *json_cluster_trials(const struct cluster_trials *ct)
+{
+	if (!ct->launcher)
+		return json_null();
+	json_t *rows = json_array();
+	for (size_t k = 0; k < ct->n; k++) {
+		const struct distcc_summary *s = &ct->sum[k];
+		json_array_append_new(rows, !ct->have[k] ? json_null() :
+			json_build("{s:I, s:I, s:I, s:I, s:o, s:o}", "sent", (json_int_t)s->remote, "kept_here",
+				   (json_int_t)(s->local + s->fell_back), "cluster_failed", (json_int_t)s->fell_back, "failed",
+				   (json_int_t)s->failed, "there_s", json_seconds(s->remote_s), "wait_s", json_seconds(s->wait_s)));
+	}
+	json_t *c = json_build("{s:s, s:o}", "launcher", ct->launcher, "trials", rows);
+	if (ct->have_last)
+		json_object_set_new(c, "last_trial", json_build("{s:I, s:I, s:o, s:o, s:s, s:s}", "remote_slots",
+			(json_int_t)ct->last.remote_slots, "most_sent_at_once", (json_int_t)ct->last.most_sent, "here_s",
+			json_seconds(ct->last.here_s), "other_steps_s", json_seconds(ct->last.local_s), "bound", ct->last.bound,
+			"bound_why", ct->last.bound_why));
+	return c;
+}
+
+static void cluster_trials_free(struct cluster_trials *ct)
+{
+	if (ct->have_last) {
+		cluster_report_free(&ct->last);
+		log_view_free(&ct->view);
+	}
+	distcc_log_free(&ct->last_log);
+	free(ct->sum);
+	free(ct->have);
+	free(ct->dir);
 }
 
 int cmd_wall(int argc, char **argv)
 {
 	long trials = 3, jobs = 0;
-	const char *dir = NULL, *clean = NULL, *match = NULL;
+	const char *dir = NULL, *clean = NULL, *match = NULL, *distcc_keep = NULL;
 	double timeout = 0;
 	bool json = false;
 	const struct opt opts[] = {
@@ -82,6 +267,7 @@ int cmd_wall(int argc, char **argv)
 		{ OPT_STRING, 0, "clean", &clean, "CMD", "shell command that makes the next build a clean one", 0, 0, NULL },
 		{ OPT_STRING, 0, "match", &match, "REGEX", "POSIX extended regex to extract a number per trial", 0, 0, NULL },
 		OPT_TIMEOUT(&timeout, "give up on a trial after S seconds (exit 3)"),
+		OPT_DISTCC_LOG(&distcc_keep, "keep the last trial's distcc client log (for log and sim)"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -115,7 +301,11 @@ int cmd_wall(int argc, char **argv)
 	} else {
 		build_spec_argv(&spec, clean, build_cmd, nbuild);
 	}
-	const char *cache = cache_in_use(dir, dir ? NULL : spec.build.v);
+	struct launchers_seen seen;
+	launchers_in_use(dir, dir ? NULL : spec.build.v, &seen);
+	const char *cache = seen.cache;
+	if (distcc_keep && !seen.cluster)
+		usage_error("wall", "--distcc-log: the build runs no compile behind distcc (nor CC/CXX name it)");
 	if (cache)
 		warn("%s is in use: clean rebuilds may be cache hits, not compiles (set CCACHE_DISABLE=1 or remove it to time real builds)", cache);
 	proc_warn_if_loaded();
@@ -124,10 +314,15 @@ int cmd_wall(int argc, char **argv)
 	double *walls = xcalloc(n, sizeof(double)), *cpus = xcalloc(n, sizeof(double));
 	double *matches = xcalloc(n, sizeof(double));
 	long *rss = xcalloc(n, sizeof(long));
+	struct cluster_trials ct = { .n = n };
+	if (seen.cluster)
+		cluster_trials_start(&ct, seen.cluster);
 	for (long k = 0; k < trials; k++) {
 		char *what = xasprintf("trial %ld", k + 1);
 		struct trial_result r;
+		cluster_trial_before(&ct, (size_t)k);
 		trial_run(&spec, what, match ? &re : NULL, timeout, &r);
+		cluster_trial_after(&ct, (size_t)k);
 		free(what);
 		walls[k] = r.wall;
 		cpus[k] = r.cpu;
@@ -139,6 +334,8 @@ int cmd_wall(int argc, char **argv)
 
 	struct summary sw = summarize(walls, n), sc = summarize(cpus, n), sm = summarize(matches, n);
 	bool noisy = sw.spread > 0.10;
+	if (ct.launcher)
+		cluster_trials_finish(&ct, dir, distcc_keep);
 
 	if (json) {
 		json_t *doc = json_document("wall", dir, 0);
@@ -158,6 +355,7 @@ int cmd_wall(int argc, char **argv)
 		json_object_set_new(doc, "match", match ? json_summary(sm) : json_null());
 		json_object_set_new(doc, "cache", cache ? json_string(cache) : json_null());
 		json_object_set_new(doc, "noisy", json_boolean(noisy));
+		json_object_set_new(doc, "cluster", json_cluster_trials(&ct));
 		json_print(doc);
 	} else {
 		printf("%swall%s: %ld %s%s of %s: %s%s\n", c_bold(stdout), c_reset(stdout), trials,
@@ -195,6 +393,8 @@ int cmd_wall(int argc, char **argv)
 		       sw.median > 0 ? sc.median / sw.median : 0);
 		if (match && sm.n)
 			printf("match: min %g  median %g  max %g  (%zu of %ld trials)\n", sm.min, sm.median, sm.max, sm.n, trials);
+		if (ct.launcher)
+			print_cluster_trials(&ct, distcc_keep);
 	}
 	if (noisy)
 		warn("trials differ by %.0f %% (more than 10 %%): the machine is noisy; add trials (-n) or quiet it", sw.spread * 100);
@@ -202,6 +402,7 @@ int cmd_wall(int argc, char **argv)
 	free(cpus);
 	free(matches);
 	free(rss);
+	cluster_trials_free(&ct);
 	if (match)
 		regfree(&re);
 	build_spec_free(&spec);

@@ -105,6 +105,11 @@ static char *find_in_path(const char *program, bool skip_launchers)
 	return NULL;
 }
 
+char *driver_find_program(const char *program)
+{
+	return find_in_path(program, false);
+}
+
 enum compiler driver_identify(const char *program)
 {
 	char *name = bare_tool_name(program);

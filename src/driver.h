@@ -28,6 +28,8 @@ const char *compiler_name(enum compiler c);
  * such as /usr/bin/c++ -> g++ through PATH). */
 enum compiler driver_identify(const char *program);
 bool driver_is_launcher(const char *program);
+/* The program's path as PATH finds it (owned), or NULL. */
+char *driver_find_program(const char *program);
 
 /* Parse a command line from ninja. Returns NULL or an error message
  * (owned by the caller). Launchers are stripped into cmd->launchers;

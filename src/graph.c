@@ -70,7 +70,7 @@ double graph_longest_path(const struct graph_node *nodes, size_t n, double *tail
 		for (size_t k = 0; k < m.nusers[v]; k++)
 			if (t[m.users[v][k]] > after)
 				after = t[m.users[v][k]];
-		t[v] = (nodes[v].free ? 0 : nodes[v].duration) + after;
+		t[v] = (nodes[v].free ? 0 : nodes[v].duration + nodes[v].remote) + after;
 		if (t[v] > longest)
 			longest = t[v];
 		for (size_t k = 0; k < nodes[v].ndeps; k++)
@@ -144,6 +144,11 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 
 	size_t *running = xcalloc((size_t)jobs, sizeof(size_t));
 	double *left = xcalloc(n, sizeof(double));	/* work still to do, at full speed */
+	/* A node with a remote part: here first, then waiting for a remote
+	 * slot (queued in arrival order), then there. */
+	enum phase { HERE, QUEUED, THERE } *phase = xcalloc(n, sizeof(enum phase));
+	size_t *queue = xcalloc(n, sizeof(size_t)), qhead = 0, qlen = 0;
+	int remote_free = o->remote_slots;
 	size_t nrunning = 0;
 	double t = 0;
 	bool acyclic = true;
@@ -162,7 +167,10 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 			if (nodes[node].free) {
 				finish(&m, node, t);
 			} else {
-				left[node] = nodes[node].duration > 0 ? nodes[node].duration : 0;
+				/* Without a cluster the remote part runs here too. */
+				left[node] = (nodes[node].duration > 0 ? nodes[node].duration : 0) +
+					     (o->remote_slots > 0 ? 0 : nodes[node].remote);
+				phase[node] = HERE;
 				running[nrunning++] = node;
 			}
 		}
@@ -170,25 +178,46 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 			acyclic = m.done == n;	/* nothing runs, nothing is ready */
 			continue;
 		}
-		/* Every running job advances at the speed the load allows;
-		 * advance to the next end. */
-		double speed = 1 / load_curve_at(curve, (double)nrunning);
-		double step = left[running[0]];
-		for (size_t k = 1; k < nrunning; k++)
-			if (left[running[k]] < step)
-				step = left[running[k]];
-		t += step / speed;
+		/* Jobs working here advance at the speed their number allows, a
+		 * remote part at full speed, a queued one not at all; advance
+		 * to the next end of a part. */
+		size_t here = 0;
+		for (size_t k = 0; k < nrunning; k++)
+			here += phase[running[k]] == HERE;
+		double speed = here ? 1 / load_curve_at(curve, (double)here) : 1;
+		double step = -1;
+		for (size_t k = 0; k < nrunning; k++) {
+			size_t node = running[k];
+			double until = phase[node] == QUEUED ? -1 : phase[node] == HERE ? left[node] / speed : left[node];
+			if (until >= 0 && (step < 0 || until < step))
+				step = until;
+		}
+		t += step;
 		for (size_t k = 0; k < nrunning;) {
 			size_t node = running[k];
-			left[node] -= step;
-			if (left[node] <= 1e-9 * (1 + nodes[node].duration)) {
+			if (phase[node] != QUEUED)
+				left[node] -= phase[node] == HERE ? step * speed : step;
+			bool part_done = phase[node] != QUEUED &&
+					 left[node] <= 1e-9 * (1 + nodes[node].duration + nodes[node].remote);
+			if (part_done && phase[node] == HERE && nodes[node].remote > 0 && o->remote_slots > 0) {
+				left[node] = nodes[node].remote;
+				phase[node] = QUEUED;
+				queue[qlen++] = node;
+				k++;
+			} else if (part_done) {
+				if (phase[node] == THERE)
+					remote_free++;
 				running[k] = running[--nrunning];
 				finish(&m, node, t);
 			} else {
 				k++;
 			}
 		}
+		for (; remote_free > 0 && qhead < qlen; remote_free--)
+			phase[queue[qhead++]] = THERE;
 	}
+	free(phase);
+	free(queue);
 	free(running);
 	free(left);
 	free(key);

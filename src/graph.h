@@ -15,6 +15,8 @@ struct graph_node {
 	bool free;		/* phony: done the moment it is ready, no slot */
 	const size_t *deps;	/* nodes that must finish first */
 	size_t ndeps;
+	double remote;		/* seconds on a remote slot after `duration` here
+				 * (a compile sent to a cluster); 0: all local */
 };
 
 struct schedule {
@@ -36,6 +38,10 @@ struct sched_options {
 				 * job by this share (memory, caches): speed / (1 + c (n - 1)) */
 	const struct load_curve *curve;	/* measured instead: speed 1 / slowdown(n);
 					 * NULL: the two above */
+	int remote_slots;	/* a cluster's slots for the nodes' remote parts: a
+				 * node holds its job slot while it waits for one,
+				 * first come first served; the load above counts
+				 * only the jobs working here */
 };
 
 /* Simulate the build. Returns false when the graph has a cycle, or when

@@ -40,6 +40,16 @@ static void analyze(struct log_view *v, const struct ninja_build *b)
 	ninja_log_load_names(&v->build);	/* every step is looked up in the graph */
 	recorded_analyze(b, &v->build, &v->tl, &v->rec);
 	v->have_graph = true;
+	for (size_t i = 0; i < b->n; i++) {
+		if (!ninja_edge_is_compile(&b->edges[i]))
+			continue;
+		v->compiles++;
+		const char *l = cluster_launcher(b->edges[i].command, b->dir);
+		if (l) {
+			v->sent_by_launcher++;
+			v->launcher = l;
+		}
+	}
 }
 
 char *log_view_load(struct log_view *v, const char *dir, const char *path, long back)
@@ -227,6 +237,51 @@ static void write_steps_by_weight(struct json_stream *s, const struct timeline *
 	free(order);
 }
 
+/* The build against its distcc log: totals, the bound, each compile in it. */
+static void write_cluster(struct json_stream *s, const struct timeline *tl, const struct cluster_report *r)
+{
+	json_stream_object(s);
+	JSON_INT_MEMBER(s, "sent", (long long)r->sent);
+	JSON_INT_MEMBER(s, "kept_here", (long long)r->kept_here);
+	JSON_INT_MEMBER(s, "fell_back", (long long)r->sum.fell_back);
+	JSON_INT_MEMBER(s, "failed", (long long)r->sum.failed);
+	JSON_SECONDS_MEMBER(s, "there_s", r->there_s);
+	JSON_SECONDS_MEMBER(s, "here_s", r->here_s);
+	JSON_SECONDS_MEMBER(s, "wait_s", r->wait_s);
+	JSON_SECONDS_MEMBER(s, "other_steps_s", r->local_s);
+	JSON_INT_MEMBER(s, "remote_hosts", (long long)r->sum.remote_hosts);
+	JSON_INT_MEMBER(s, "remote_slots", r->remote_slots);
+	JSON_INT_MEMBER(s, "most_sent_at_once", r->most_sent);
+	JSON_STRING_MEMBER(s, "bound", r->bound);
+	JSON_STRING_MEMBER(s, "bound_why", r->bound_why);
+	JSON_KEY(s, "compiles");
+	json_stream_array(s);
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct distcc_job *j = r->job[i];
+		if (!j)
+			continue;
+		const struct log_name name = step_line(tl, &tl->steps[i], 0);
+		json_stream_object(s);
+		JSON_KEY(s, "output");
+		json_stream_stringn(s, name.output, name.output_len);
+		JSON_STRING_MEMBER(s, "host", j->host ? j->host : "");
+		JSON_KEY(s, "remote");
+		json_stream_bool(s, j->remote);
+		JSON_KEY(s, "fell_back");
+		json_stream_bool(s, j->fell_back);
+		JSON_KEY(s, "hold_s");
+		if (j->remote && !isnan(j->remote_s))
+			json_stream_seconds(s, j->remote_s);
+		else
+			json_stream_null(s);
+		JSON_SECONDS_MEMBER(s, "wait_s", j->wait_s);
+		JSON_SECONDS_MEMBER(s, "here_s", r->here[i]);
+		json_stream_end_object(s);
+	}
+	json_stream_end_array(s);
+	json_stream_end_object(s);
+}
+
 void log_view_write(const struct log_view *v, struct json_stream *s)
 {
 	const struct timeline *tl = &v->tl;
@@ -291,6 +346,23 @@ void log_view_write(const struct log_view *v, struct json_stream *s)
 		json_stream_null(s);
 		JSON_STRING_MEMBER(s, "note", "the critical path needs the build dir (-C)");
 	}
+	if (v->have_graph) {
+		JSON_KEY(s, "launcher");
+		json_stream_object(s);
+		JSON_KEY(s, "name");
+		if (v->launcher)
+			json_stream_string(s, v->launcher);
+		else
+			json_stream_null(s);
+		JSON_INT_MEMBER(s, "compiles_behind_it", (long long)v->sent_by_launcher);
+		JSON_INT_MEMBER(s, "compiles", (long long)v->compiles);
+		json_stream_end_object(s);
+	}
+	JSON_KEY(s, "cluster");
+	if (v->cluster)
+		write_cluster(s, tl, v->cluster);
+	else
+		json_stream_null(s);
 	json_stream_end_object(s);
 }
 

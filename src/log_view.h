@@ -7,6 +7,7 @@
 #ifndef BUILDWALL_LOG_VIEW_H
 #define BUILDWALL_LOG_VIEW_H
 
+#include "cluster.h"
 #include "ninja_log.h"
 #include "recorded.h"
 #include "timeline.h"
@@ -23,7 +24,12 @@ struct log_view {
 	struct timeline tl;
 	struct recorded rec;
 	bool have_graph;
+	/* With the graph: its compiles, and those behind a launcher that sends
+	 * them to a cluster (distcc, icecc: the last one seen) */
+	size_t compiles, sent_by_launcher;
+	const char *launcher;
 	size_t names_block;	/* steps whose names --json reads at once (tests make it small) */
+	const struct cluster_report *cluster;	/* the build against its distcc log (the caller's); NULL: none */
 };
 
 /* Read build `back` of the log at path (and dir's graph, when dir is not

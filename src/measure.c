@@ -1,6 +1,7 @@
 /* rank's measurement, callable by any command: see measure.h. */
 #define _GNU_SOURCE
 #include "measure.h"
+#include "distcc_log.h"
 #include "ninja_log.h"
 #include "proc.h"
 #include "progress.h"
@@ -10,6 +11,59 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+static char *distcc_log_path(void)
+{
+	return xasprintf("%s/distcc.log", tmpdir_path());
+}
+
+/* The compile run behind the launcher, which writes where it ran into our
+ * log (DISTCC_VERBOSE: distcc says nothing otherwise). */
+static void send_through(const struct measurement *m, struct compile_command *cmd)
+{
+	struct strvec argv = { 0 };
+	strvec_push(&argv, m->opt.launcher);
+	for (size_t k = 0; k < cmd->argv.n; k++)
+		strvec_push(&argv, cmd->argv.v[k]);
+	strvec_clear(&cmd->argv);
+	cmd->argv = argv;
+	char *log = distcc_log_path();
+	strvec_push(&cmd->env, "DISTCC_VERBOSE=1");
+	strvec_pushf(&cmd->env, "DISTCC_LOG=%s", log);
+	free(log);
+}
+
+/* Where distcc ran each TU's runs: its jobs whose output is one of ours. */
+static void read_where(struct measurement *m)
+{
+	char *path = distcc_log_path(), *err;
+	struct distcc_log log;
+	if ((err = distcc_log_read(path, &log))) {
+		warn("%s: nothing tells where the compiles ran", err);
+		free(err);
+		free(path);
+		return;
+	}
+	for (size_t i = 0; i < log.n; i++) {
+		const struct distcc_job *j = &log.jobs[i];
+		for (size_t k = 0; j->compile && j->output && k < m->ntus; k++) {
+			struct tu *t = &m->tus[k];
+			if (!strvec_contains(&t->cmd.moved_to, j->output))
+				continue;
+			t->sent += j->remote;
+			t->kept_here += !j->remote;
+			t->fell_back += j->fell_back;
+			t->retried += j->remote && j->tries > 1;
+			if (j->remote) {
+				free(t->host);
+				t->host = xstrdup(j->host);
+			}
+			break;
+		}
+	}
+	distcc_log_free(&log);
+	free(path);
+}
 
 /* Prepare the selected edges' commands; one temp subdir per TU. */
 static void prepare_tus(struct measurement *m, const bool *selected)
@@ -30,8 +84,19 @@ static void prepare_tus(struct measurement *m, const bool *selected)
 		char *sub = xasprintf("tu-%zu", m->ntus);
 		steps_prepare(m->dir, &b->edges[i], sub, &t->cmd, &m->stripped);
 		free(sub);
+		if (m->opt.launcher)
+			send_through(m, &t->cmd);
 		m->ntus++;
 	}
+	/* The launcher put back is not stripped. */
+	for (size_t k = 0; m->opt.launcher && k < m->stripped.n;)
+		if (!strcmp(m->stripped.v[k], m->opt.launcher)) {
+			free(m->stripped.v[k]);
+			m->stripped.v[k] = m->stripped.v[--m->stripped.n];
+			m->stripped.v[m->stripped.n] = NULL;
+		} else {
+			k++;
+		}
 }
 
 static void record_failure(struct measurement *m, struct tu *t, struct proc *p, const char *log)
@@ -302,6 +367,8 @@ void measure_tus(const char *dir, const struct ninja_build *b, const bool *selec
 	prepare_tus(m, selected);
 	steps_note_stripped(&m->stripped);
 	measure(m);
+	if (m->opt.launcher)
+		read_where(m);
 	step_times(m);
 }
 
@@ -320,6 +387,7 @@ void measurement_free(struct measurement *m)
 		free(m->tus[i].walls);
 		free(m->tus[i].cpus);
 		free(m->tus[i].failure);
+		free(m->tus[i].host);
 	}
 	free(m->tus);
 	free(m->tu_of);

@@ -22,6 +22,9 @@ struct measure_options {
 	long parallel;		/* TUs at once, >= 1; a TU never runs beside itself */
 	double timeout;		/* per compile, 0 = none */
 	enum contention_mode contention;
+	const char *launcher;	/* NULL: launchers stripped, the compiler timed here;
+				 * "distcc": each compile sent through it, its client
+				 * log (in the temp dir) saying where each ran */
 };
 
 struct tu {
@@ -34,6 +37,9 @@ struct tu {
 	char *log;		/* while a run is under way: its output */
 	char *failure;		/* the report when failed */
 	struct summary wall, cpu;
+	/* Through a launcher: its runs by where distcc ran them. */
+	size_t sent, kept_here, fell_back, retried;	/* retried: sent again after a host failed it */
+	char *host;		/* the last remote host one ran on */
 };
 
 struct step_time {

@@ -91,6 +91,20 @@ char *parse_share(const char *option, const char *arg, double *out)
 	return NULL;
 }
 
+char *parse_remote(void *remote_option, const char *arg)
+{
+	struct remote_option *r = remote_option;
+	char *copy = xstrdup(arg), *colon = strchr(copy, ':');
+	if (colon)
+		*colon = '\0';
+	r->speed = 1;
+	bool ok = parse_int(copy, 1, 100000, &r->slots) &&
+		  (!colon || (parse_double(colon + 1, &r->speed) && r->speed > 0 && r->speed <= 1000));
+	free(copy);
+	return ok ? NULL : xasprintf("--remote wants N[:SPEED]: slots from 1, a speed above 0 (2: twice as fast), not '%s'",
+				     arg);
+}
+
 char *parse_policy(void *policy_option, const char *arg)
 {
 	struct policy_option *p = policy_option;

@@ -74,6 +74,15 @@ char *parse_project(void *path, const char *arg);
 /* A share given as 0.05 or 5 %; what is wrong with it, for `option`
  * (owned), or NULL. The range is the caller's to check. */
 char *parse_share(const char *option, const char *arg, double *out);
+/* --remote N[:SPEED]: a cluster's slots, its hosts SPEED times as fast as
+ * the recorded ones (sim, advise). */
+struct remote_option {
+	long slots;		/* 0: not given */
+	double speed;
+};
+char *parse_remote(void *remote_option, const char *arg);
+#define OPT_REMOTE(v, help) { OPT_CALL, 0, "remote", (v), "N[:SPEED]", (help), 0, 0, parse_remote }
+#define OPT_DISTCC_LOG(v, help) { OPT_STRING, 0, "distcc-log", (v), "FILE", (help), 0, 0, NULL }
 #define OPT_TABLE_END { OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
 
 /* Parse argv (argv[0] is the command's name) against the table. --help

@@ -11,6 +11,11 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void sort_doubles(double *values, size_t n)
+{
+	qsort(values, n, sizeof(double), cmp_double);
+}
+
 struct summary summarize(const double *values, size_t n)
 {
 	struct summary s = { 0 };

@@ -14,5 +14,7 @@ struct summary {
 /* NaN values (missing measurements) are skipped; n counts the rest. */
 struct summary summarize(const double *values, size_t n);
 double median_of(const double *values, size_t n);
+/* Sort ascending (no NaN among them). */
+void sort_doubles(double *values, size_t n);
 
 #endif

@@ -136,7 +136,7 @@ static void model_add(struct model *m, double duration, bool free_node, const si
 	m->deps[m->n] = xcalloc(ndeps, sizeof(size_t));
 	if (ndeps)
 		memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
-	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps };
+	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps, 0 };
 	m->n++;
 }
 
@@ -272,15 +272,34 @@ bool model_predict(const struct model *m, const struct sched_options *o, struct 
 	struct schedule sch;
 	bool ok = graph_schedule(m->nodes, m->n, o, &sch);
 	p->wall = sch.makespan;
+	p->gate = GRAPH_NONE;
+	if (ok && sch.last != GRAPH_NONE)
+		for (size_t k = 0; k < m->nodes[sch.last].ndeps; k++) {
+			size_t d = m->nodes[sch.last].deps[k];
+			if (!m->nodes[d].free && (p->gate == GRAPH_NONE || sch.end[d] > sch.end[p->gate]))
+				p->gate = d;
+		}
+	if (ok && p->gate == GRAPH_NONE && sch.last != GRAPH_NONE && !m->nodes[sch.last].free)
+		p->gate = sch.last;
 	schedule_free(&sch);
-	double work = 0;
+	double here = 0, there = 0;
 	for (size_t i = 0; i < m->n; i++)
-		if (!m->nodes[i].free)
-			work += m->nodes[i].duration;
+		if (!m->nodes[i].free) {
+			here += m->nodes[i].duration + (o->remote_slots > 0 ? 0 : m->nodes[i].remote);
+			there += o->remote_slots > 0 ? m->nodes[i].remote : 0;
+		}
 	double slots = o->cores > 0 && o->cores < (double)o->jobs ? o->cores : (double)o->jobs;
-	p->work = work / slots;
+	p->work = here / slots;
+	p->binds = "total work / jobs";
+	/* The cluster runs at most as many at once as ninja sends it. */
+	double remote_slots = o->remote_slots < o->jobs ? o->remote_slots : o->jobs;
+	if (o->remote_slots > 0 && there / remote_slots > p->work) {
+		p->work = there / remote_slots;
+		p->binds = "remote slots";
+	}
 	p->critical = graph_longest_path(m->nodes, m->n, NULL);
-	p->binds = p->critical >= p->work ? "critical path" : "total work / jobs";
+	if (p->critical >= p->work)
+		p->binds = "critical path";
 	return ok && p->critical >= 0;
 }
 

@@ -76,8 +76,13 @@ size_t model_add_beside(struct model *m, size_t beside, double seconds);
 struct prediction {
 	double wall;		/* the scheduled makespan */
 	double critical;	/* the longest chain of dependencies */
-	double work;		/* total work / the slots that run it */
-	const char *binds;	/* "critical path" or "total work / jobs" */
+	double work;		/* total work / the slots that run it: the local
+				 * work on the jobs (or cores), the remote work on
+				 * the remote slots, whichever is more */
+	const char *binds;	/* "critical path", "total work / jobs" or "remote slots" */
+	size_t gate;		/* what sets the wall: the step the last one waited
+				 * for longest (its dep that ends last), else the
+				 * last step itself; GRAPH_NONE: none */
 };
 
 /* The wall for o's jobs, policy, cores and contention. False on a cycle,

@@ -56,12 +56,13 @@ tree_hash() {
 	(cd "$1" && find . -printf '%p %y %s %m %T@\n' | LC_ALL=C sort &&
 		find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) | sha256sum | cut -d' ' -f1
 }
-# No process still runs with this text in its command line.
-# Is a child of $1 running that is not ninja (nor buildwall's guardian)?
+# Is a process below $1 running that is not ninja (nor buildwall's
+# guardian)? Walks every depth: a compile may run under a ninja that
+# buildwall started.
 compile_child() {
 	for c in $(pgrep -P "$1"); do
 		case $(cat "/proc/$c/comm" 2>/dev/null) in
-		ninja | buildwall | "") ;;
+		ninja | buildwall | "") compile_child "$c" && return 0 ;;
 		*) return 0 ;;
 		esac
 	done
@@ -69,9 +70,10 @@ compile_child() {
 }
 
 # interrupt_midway SIG LABEL DIR HASH CMD...: run CMD with a private
-# TMPDIR, send SIG once one of its compiles has run for a second, and check
-# what every interrupt must leave: exit 130, no compiler running, DIR
-# hashing to HASH, the temp dir empty.
+# TMPDIR, send SIG once one of its compiles has run for a second (it may
+# take two minutes to start one: advise measures the wall first), and
+# check what every interrupt must leave: exit 130, no compiler running,
+# DIR hashing to HASH, the temp dir empty.
 interrupt_midway() {
 	_sig=$1 _label=$2 _dir=$3 _hash=$4
 	shift 4
@@ -79,7 +81,7 @@ interrupt_midway() {
 	TMPDIR="$T/tmp" "$@" >"$T/out" 2>"$T/err" &
 	_pid=$!
 	_i=0
-	while [ $_i -lt 300 ] && ! compile_child "$_pid"; do sleep 0.1; _i=$((_i + 1)); done
+	while [ $_i -lt 1200 ] && ! compile_child "$_pid"; do sleep 0.1; _i=$((_i + 1)); done
 	check "$_label, SIG$_sig: a compile was running" compile_child "$_pid"
 	sleep 1
 	kill -"$_sig" "$_pid"
@@ -93,6 +95,7 @@ interrupt_midway() {
 	check "$_label, SIG$_sig: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
 }
 
+# No process still runs with this text in its command line.
 no_process() { ! pgrep -f -- "$1" >/dev/null 2>&1; }
 
 # make_toy DIR [CFLAGS]: a small C module built with ninja: three TUs (c.c

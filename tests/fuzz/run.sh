@@ -15,6 +15,7 @@ seeds_of() {
 	jobs) echo "$fixtures/jobs" ;;
 	trace) echo "$fixtures/traces" ;;
 	device_code) echo "$fixtures/kernels" ;;
+	distcc_log) echo "$fixtures/distcc" ;;
 	esac
 	[ -d "$here/seeds/$1" ] && echo "$here/seeds/$1"
 }

@@ -83,6 +83,7 @@ static json_t *ref_document(const struct log_view *v)
 	json_object_set_new(doc, "steps", steps);
 	json_object_set_new(doc, "critical_path", json_null());
 	json_object_set_new(doc, "note", json_string("the critical path needs the build dir (-C)"));
+	json_object_set_new(doc, "cluster", json_null());
 	return doc;
 }
 

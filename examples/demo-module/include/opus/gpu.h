@@ -10,8 +10,10 @@
 // module's slowest TU, at least 1.5x the runner-up, on each.
 #if !defined(OPUS_BIGTILE_KS) && defined(__HIP__)
 #define OPUS_BIGTILE_KS 6, 8, 10, 12
-#elif !defined(OPUS_BIGTILE_KS)
+#elif !defined(OPUS_BIGTILE_KS) && defined(__CUDACC__)
 #define OPUS_BIGTILE_KS 16
+#elif !defined(OPUS_BIGTILE_KS)
+#define OPUS_BIGTILE_KS 12
 #endif
 
 // The host-heavy TU's compile-time key checks (src/kernels/opus_epilogue.cu):
@@ -21,6 +23,14 @@
 #define OPUS_EPILOGUE_KEY_CHECKS 9
 #elif !defined(OPUS_EPILOGUE_KEY_CHECKS)
 #define OPUS_EPILOGUE_KEY_CHECKS 0
+#endif
+
+// Full unrolling: what `#pragma unroll` asks of nvcc and clang; gcc (the
+// plain C++ backend) reads only its own spelling.
+#if defined(__CUDACC__) || defined(__HIP__)
+#define OPUS_UNROLL _Pragma("unroll")
+#else
+#define OPUS_UNROLL _Pragma("GCC unroll 64")
 #endif
 
 #if defined(__CUDACC__)

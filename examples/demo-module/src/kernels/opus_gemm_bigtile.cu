@@ -14,36 +14,36 @@ template <int M, int N, int K>
 __global__ void bigtile(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c)
 {
 	float acc[M][N];
-#pragma unroll
+OPUS_UNROLL
 	for (int i = 0; i < M; ++i) {
-#pragma unroll
+OPUS_UNROLL
 		for (int j = 0; j < N; ++j) {
 			acc[i][j] = 0.f;
 		}
 	}
 	const unsigned t = opus_thread_x();
-#pragma unroll
+OPUS_UNROLL
 	for (int k = 0; k < K; ++k) {
 		float ra[M], rb[N];
-#pragma unroll
+OPUS_UNROLL
 		for (int i = 0; i < M; ++i) {
 			ra[i] = a[(t * M + i) * K + k];
 		}
-#pragma unroll
+OPUS_UNROLL
 		for (int j = 0; j < N; ++j) {
 			rb[j] = b[k * N * 64 + t * N + j];
 		}
-#pragma unroll
+OPUS_UNROLL
 		for (int i = 0; i < M; ++i) {
-#pragma unroll
+OPUS_UNROLL
 			for (int j = 0; j < N; ++j) {
 				acc[i][j] = opus_fma(ra[i], rb[j], acc[i][j]);
 			}
 		}
 	}
-#pragma unroll
+OPUS_UNROLL
 	for (int i = 0; i < M; ++i) {
-#pragma unroll
+OPUS_UNROLL
 		for (int j = 0; j < N; ++j) {
 			c[(t * M + i) * N + j] = acc[i][j];
 		}

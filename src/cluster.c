@@ -1,0 +1,152 @@
+#include "cluster.h"
+#include "driver.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cluster_launcher(const char *command, const char *dir)
+{
+	static const char *const senders[] = { "distcc", "icecc", NULL };
+	/* Most commands name neither: skip parsing them. */
+	if (!command || (!strstr(command, "distcc") && !strstr(command, "icecc")))
+		return NULL;
+	struct compile_command cmd = { 0 };
+	const char *found = NULL;
+	char *err = driver_parse(command, dir, &cmd);
+	for (size_t i = 0; !err && i < cmd.launchers.n && !found; i++)
+		for (int k = 0; senders[k] && !found; k++)
+			if (!strcmp(base_name(cmd.launchers.v[i]), senders[k]))
+				found = senders[k];
+	free(err);
+	compile_command_clear(&cmd);
+	return found;
+}
+
+void cluster_split(const struct ninja_build *b, const double *seconds, const struct distcc_log *log, double speed,
+		   struct cluster_split *cs)
+{
+	*cs = (struct cluster_split){ .here = xcalloc(b->n, sizeof(double)), .there = xcalloc(b->n, sizeof(double)) };
+	bool *sent = xcalloc(b->n, sizeof(bool));
+	for (size_t i = 0; i < b->n; i++) {
+		const char *l = ninja_edge_is_compile(&b->edges[i]) ? cluster_launcher(b->edges[i].command, b->dir) : NULL;
+		sent[i] = l != NULL;
+		if (l && !cs->launcher)
+			cs->launcher = l;
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		double d = isnan(seconds[i]) ? 0 : seconds[i];
+		cs->here[i] = d;
+		if (!ninja_edge_is_compile(&b->edges[i]) || (cs->launcher && !sent[i]))
+			continue;
+		const struct distcc_job *j = log ? distcc_log_find(log, b->edges[i].outputs.v[0]) : NULL;
+		if (j && j->remote && !isnan(j->remote_s)) {
+			/* The ninja step ran from distcc's start to its end: what
+			 * is not the hold nor a wait was spent here. */
+			double here = d - j->remote_s - j->wait_s;
+			cs->here[i] = here > 0 ? here : 0;
+			cs->there[i] = j->remote_s / speed;
+			cs->waited_s += j->wait_s;
+			cs->measured++;
+			cs->remote++;
+		} else if (j) {
+			cs->here[i] = d - j->wait_s > 0 ? d - j->wait_s : 0;
+			cs->waited_s += j->wait_s;
+			cs->kept_here++;
+		} else if (!log) {
+			cs->here[i] = 0;
+			cs->there[i] = d / speed;
+			cs->remote++;
+		}
+	}
+	free(sent);
+}
+
+void cluster_split_free(struct cluster_split *cs)
+{
+	free(cs->here);
+	free(cs->there);
+	*cs = (struct cluster_split){ 0 };
+}
+
+/* The most intervals open at once, of n (start, end) pairs. */
+static int most_at_once(double *start, double *end, size_t n)
+{
+	int most = 0, now = 0;
+	sort_doubles(start, n);
+	sort_doubles(end, n);
+	for (size_t i = 0, k = 0; i < n;) {
+		if (start[i] < end[k]) {
+			if (++now > most)
+				most = now;
+			i++;
+		} else {
+			now--;
+			k++;
+		}
+	}
+	return most;
+}
+
+void cluster_report_build(const struct timeline *tl, const struct distcc_log *log, struct cluster_report *r)
+{
+	*r = (struct cluster_report){ .job = xcalloc(tl->n ? tl->n : 1, sizeof(*r->job)),
+				      .here = xcalloc(tl->n ? tl->n : 1, sizeof(double)) };
+	distcc_summarize(log, &r->sum);
+	r->remote_slots = r->sum.remote_slots;
+	double *start = xcalloc(tl->n ? tl->n : 1, sizeof(double)), *end = xcalloc(tl->n ? tl->n : 1, sizeof(double));
+	size_t waited = 0;
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct step *st = &tl->steps[i];
+		const double d = step_duration(tl, st);
+		const struct distcc_job *j = distcc_log_find(log, step_line(tl, st, 0).output);
+		r->job[i] = j;
+		r->here[i] = d;
+		if (!j) {
+			r->local_s += d;
+			continue;
+		}
+		double hold = j->remote && !isnan(j->remote_s) ? j->remote_s : 0;
+		r->here[i] = d - hold - j->wait_s > 0 ? d - hold - j->wait_s : 0;
+		r->here_s += r->here[i];
+		r->there_s += hold;
+		r->wait_s += j->wait_s;
+		waited += j->waits > 0;
+		if (j->remote) {
+			start[r->sent] = step_start(tl, st);
+			end[r->sent] = step_end(tl, st);
+			r->sent++;
+		} else {
+			r->kept_here++;
+		}
+	}
+	r->most_sent = most_at_once(start, end, r->sent);
+	free(start);
+	free(end);
+	if (waited) {
+		r->bound = "remote slots";
+		r->bound_why = xasprintf("%zu compile%s waited %.1f s in all for one of the %d remote slots", waited,
+					 waited == 1 ? "" : "s", r->wait_s, r->remote_slots);
+	} else if (r->sent && r->most_sent >= r->remote_slots) {
+		r->bound = "remote slots";
+		r->bound_why = xasprintf("all %d remote slots were in use at once (ninja ran at most %d jobs) though none "
+					 "waited: more slots want more jobs too", r->remote_slots, tl->slots);
+	} else if (r->sent && r->most_sent >= tl->slots) {
+		r->bound = "ninja jobs";
+		r->bound_why = xasprintf("at most %d compiles were sent at once, as many as ninja ran, with %d remote slots "
+					 "offered: more jobs (-j) would use them", r->most_sent, r->remote_slots);
+	} else {
+		r->bound = "dependencies";
+		r->bound_why = xasprintf("no compile waited for a slot and at most %d of ninja's %d at once were sent: "
+					 "the graph and what runs here set the wall", r->most_sent, tl->slots);
+	}
+}
+
+void cluster_report_free(struct cluster_report *r)
+{
+	free(r->job);
+	free(r->here);
+	free(r->bound_why);
+	*r = (struct cluster_report){ 0 };
+}

@@ -1,0 +1,143 @@
+# A cluster on loopback: three distccd daemons (Debian's distcc), one job
+# each, and the demo module (plain C++ backend, CXX='distcc c++') built
+# through them. wall and log say what ran there and here; sim --remote 3
+# replays the build's wall; rank --launcher distcc ranks the TUs as the
+# cluster compiles them, like a local rank; a daemon killed mid-rank sends
+# its TU back here; bad input.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v distccd >/dev/null 2>&1; then
+	not_ok "distccd is installed (scripts/deps.sh test installs distcc)"
+	finish
+	exit 0
+fi
+
+# Three free ports side by side, chosen from this run's pid.
+base=$((30000 + ($$ % 2000) * 3))
+ports="$base $((base + 1)) $((base + 2))"
+hosts=
+for p in $ports; do hosts="$hosts 127.0.0.1:$p/1"; done
+# Root distccd runs its compiles as nobody: they get a TMPDIR anyone can use.
+start_daemon() {
+	TMPDIR=/tmp distccd --no-detach --daemon --listen 127.0.0.1 --allow 127.0.0.1 --port "$1" --jobs 1 \
+		--log-stderr --log-level error 2>>"$T/distccd-$1.log" &
+	echo $! >"$T/distccd-$1.pid"
+}
+stop_daemon() {
+	kill -KILL "$(cat "$T/distccd-$1.pid" 2>/dev/null)" 2>/dev/null
+	pkill -KILL -f -- "distccd .*--port $1 " 2>/dev/null
+	rm -f "$T/distccd-$1.pid"
+}
+listening() {
+	python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' "$1" 2>/dev/null
+}
+trap 'for p in $ports; do stop_daemon "$p"; done; rm -rf "$T"' EXIT
+for p in $ports; do start_daemon "$p"; done
+up=0
+for _ in $(seq 50); do
+	up=0
+	for p in $ports; do listening "$p" && up=$((up + 1)); done
+	[ "$up" -eq 3 ] && break
+	sleep 0.1
+done
+check "three distccd daemons listen on loopback" [ "$up" -eq 3 ]
+
+mkdir -p "$T/distcc"
+DISTCC_HOSTS=${hosts# }
+DISTCC_DIR=$T/distcc
+export DISTCC_HOSTS DISTCC_DIR
+unset DISTCC_VERBOSE DISTCC_LOG
+
+D=$T/demo
+"$(dirname "$0")/../../examples/demo-module/configure" --size small --backend cpp --launcher distcc "$D" >/dev/null
+check "the demo's compiles go through distcc" grep -q '^cxx = distcc c++' "$D/build.ninja"
+
+# ---- the build, through wall: what it sent, where, and the bound ----
+run 0 "wall through distcc" "$BW" wall -n 1 -j 3 -C "$D" --distcc-log "$T/build.log" --json
+cp "$T/out" "$T/wall.json"
+check "wall: 5 compiles sent, none kept here" [ "$(json "$T/wall.json" '(d["cluster"]["trials"][0]["sent"], d["cluster"]["trials"][0]["kept_here"])')" = "(5, 0)" ]
+check "wall: the 3 slots offered" [ "$(json "$T/wall.json" 'd["cluster"]["last_trial"]["remote_slots"]')" = 3 ]
+check "wall: the slots bound, all in use at once" [ "$(json "$T/wall.json" '(d["cluster"]["last_trial"]["bound"], d["cluster"]["last_trial"]["most_sent_at_once"])')" = "('remote slots', 3)" ]
+check "wall: the log kept for log and sim" grep -q 'compiled on 127.0.0.1' "$T/build.log"
+built=$(tree_hash "$D")
+
+# ---- log: remote against local ----
+run 0 "log: a build behind distcc, without its log" "$BW" log -C "$D"
+contains "$T/out" "5 of 5 compiles run behind distcc" "log names the launcher from ninja's commands"
+run 0 "log --distcc-log" "$BW" log -C "$D" --distcc-log "$T/build.log"
+contains "$T/out" "cluster (distcc): 5 compiles sent to 3 hosts (3 slots offered), 0 kept here" "log: sent and kept"
+contains "$T/out" "bound: remote slots" "log: which bound held"
+check "log: each TU's host in the table" [ "$(grep -c " 127\.0\.0\.1:$base\| 127\.0\.0\.1:$((base + 1))\| 127\.0\.0\.1:$((base + 2))" "$T/out")" -ge 5 ]
+run 0 "log --distcc-log --json" "$BW" log -C "$D" --distcc-log "$T/build.log" --json
+cp "$T/out" "$T/log.json"
+check "log: the remote holds are most of the compiles' time" [ "$(json "$T/log.json" 'd["cluster"]["there_s"] > 10 * d["cluster"]["here_s"]')" = True ]
+check "log: every compile remote, on one of the three ports" [ "$(json "$T/log.json" 'sorted(set(c["host"].split(":")[1].split("/")[0] for c in d["cluster"]["compiles"] if c["remote"])) == sorted("'"$ports"'".split()) and len(d["cluster"]["compiles"]) == 5')" = True ]
+check "log: the launcher from the graph" [ "$(json "$T/log.json" '(d["launcher"]["name"], d["launcher"]["compiles_behind_it"])')" = "('distcc', 5)" ]
+
+# ---- sim --remote: the build's own wall, and more slots ----
+W=$(json "$T/log.json" 'd["wall_s"]')
+run 0 "sim --remote 3" "$BW" sim -C "$D" -j 3 --remote 3 --local 2 --distcc-log "$T/build.log" --json
+cp "$T/out" "$T/sim.json"
+P=$(json "$T/sim.json" 'd["predictions"][0]["wall_s"]')
+echo "# distcc build: wall $W s, sim --remote 3 predicts $P s"
+check "sim --remote 3 predicts that build's wall within 10 %" [ "$(python3 -c "print(abs($P - $W) <= 0.1 * $W)")" = True ]
+check "sim: every compile split by the log" [ "$(json "$T/sim.json" '(d["remote"]["sent"], d["remote"]["split_by_log"])')" = "(5, 5)" ]
+run 0 "sim --remote 6 -j 6" "$BW" sim -C "$D" -j 6 --remote 6 --local 2 --distcc-log "$T/build.log" --json
+check "with every TU on its own slot the planted TU sets the wall" [ "$(json "$T/out" 'd["predictions"][0]["sets_wall"]')" = opus_gemm_bigtile.cuda.o ]
+P6=$(json "$T/out" 'd["predictions"][0]["wall_s"]')
+echo "# sim --remote 6 -j 6 predicts $P6 s"
+check "then the critical path binds: more slots cannot beat the planted TU" [ "$(json "$T/out" 'd["predictions"][0]["binds"] == "critical path" and d["predictions"][0]["wall_s"] <= 1.01 * d["predictions"][0]["critical_path_s"]')" = True ]
+run 0 "sim --remote 3 table" "$BW" sim -C "$D" -j 3 --remote 3 --local 2 --distcc-log "$T/build.log"
+contains "$T/out" "sets the wall" "sim names what sets the wall"
+contains "$T/out" "5 compiles by their remote holds" "sim says where the split came from"
+
+# ---- rank through the cluster against a local rank ----
+run 0 "local rank" "$BW" rank -C "$D" --parallel 2 --contention none --json
+local_first=$(json "$T/out" 'd["tus"][0]["target"]')
+check "the local rank strips distcc" [ "$(json "$T/out" 'd["method"]["launchers_stripped"]')" = "['distcc']" ]
+run 0 "rank --launcher distcc --parallel 3" "$BW" rank -C "$D" --launcher distcc --parallel 3 --json
+cp "$T/out" "$T/rank.json"
+check "rank through distcc ranks the same first TU as a local rank ($local_first)" [ "$(json "$T/rank.json" 'd["tus"][0]["target"]')" = "$local_first" ]
+check "that first TU is the planted one" [ "$local_first" = opus_gemm_bigtile.cuda.o ]
+check "every TU compiled on the cluster" [ "$(json "$T/rank.json" 'all(t["cluster"]["sent"] == 1 and t["cluster"]["kept_here"] == 0 for t in d["tus"])')" = True ]
+check "nothing stripped, distcc named" [ "$(json "$T/rank.json" '(d["method"]["launchers_stripped"], d["method"]["launcher"])')" = "([], 'distcc')" ]
+check "ranks leave the tree byte-identical" [ "$(tree_hash "$D")" = "$built" ]
+
+# ---- advise: the jobs rule becomes the cluster's ----
+TOY_CC="distcc gcc" make_toy "$T/toy"
+DISTCC_VERBOSE=1 DISTCC_LOG="$T/toy.log" ninja -C "$T/toy" -j 3 >/dev/null 2>&1
+toy=$(tree_hash "$T/toy")
+run 0 "advise --remote 6 --distcc-log" "$BW" advise -C "$T/toy" -r 1 --remote 6 --distcc-log "$T/toy.log" --json
+check "advise: the cluster rule applies, from the distcc log" [ "$(json "$T/out" '[(f["title"].startswith("send the compiles to the cluster"), "'"$T/toy.log"'" in f["measured_by"], "sets it" in f["measured_by"]) for f in d["fixes"] if f["fix"] == "jobs"]')" = "[(True, True, True)]" ]
+check "advise leaves the toy tree byte-identical" [ "$(tree_hash "$T/toy")" = "$toy" ]
+run 2 "advise --distcc-log without --remote" "$BW" advise -C "$T/toy" --distcc-log "$T/toy.log"
+contains "$T/err" "give --remote N too" "advise names the missing option"
+
+# ---- a daemon killed mid-rank: its TU runs here instead ----
+"$BW" rank -C "$D" --launcher distcc --parallel 3 --json >"$T/killed.json" 2>"$T/killed.err" &
+rank_pid=$!
+_i=0
+while [ $_i -lt 600 ] && ! compile_child "$rank_pid"; do sleep 0.1; _i=$((_i + 1)); done
+sleep 2
+stop_daemon "$base"
+wait "$rank_pid"
+check "rank goes on when a daemon dies (exit 0)" [ $? -eq 0 ]
+check "the TU it held ran again, here or on another host, and says so" [ "$(json "$T/killed.json" 'sum(t["cluster"]["cluster_failed"] + t["cluster"]["retried_elsewhere"] for t in d["tus"])')" -ge 1 ]
+check "nothing ran on the dead daemon's port after it died" [ "$(json "$T/killed.json" 'all(not (t["cluster"]["host"] or "").startswith("127.0.0.1:'"$base"'/") for t in d["tus"] if t["cluster"]["retried_elsewhere"] or t["cluster"]["cluster_failed"])')" = True ]
+check "every TU still timed" [ "$(json "$T/killed.json" 'all(t["status"] == "ok" and t["wall_s"] > 0 for t in d["tus"])')" = True ]
+check "the tree byte-identical after the killed daemon" [ "$(tree_hash "$D")" = "$built" ]
+check "no distcc client left running" no_process "$D/"
+
+# ---- bad input ----
+run 2 "log --distcc-log of a file that is not one" "$BW" log -C "$D" --distcc-log "$D/build.ninja"
+contains "$T/err" "no distcc compile in it" "says what is wrong"
+one_line "$T/err" "in one line"
+run 2 "sim --distcc-log without --remote" "$BW" sim -C "$D" --distcc-log "$T/build.log"
+contains "$T/err" "give --remote N too" "names the missing option"
+run 2 "sim --remote 0" "$BW" sim -C "$D" --remote 0
+contains "$T/err" "--remote wants N[:SPEED]" "says what --remote takes"
+run 2 "rank --launcher icecc" "$BW" rank -C "$D" --launcher icecc
+contains "$T/err" "only distcc is supported" "names the one launcher rank sends through"
+check "bad input leaves the tree byte-identical" [ "$(tree_hash "$D")" = "$built" ]
+
+finish
