@@ -44,6 +44,9 @@ one_line() {
 }
 # json FILE EXPR: evaluate a Python expression over the parsed document d
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+# tu_eval FILE TARGET EXPR: a Python expression over one TU t of a
+# passes/trace document
+tu_eval() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=[t for t in d["tus"] if t["target"] == sys.argv[2]][0]; print(eval(sys.argv[3]))' "$@"; }
 # check DESC CONDITION-COMMAND...
 check() {
 	_desc=$1

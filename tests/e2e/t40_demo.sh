@@ -1,5 +1,6 @@
 # rank on the demo module (real nvcc/clang/gcc compiles): the planted
 # slowest TU ranks first, the prediction is sane, the tree is untouched.
+# e2e: alone
 . "$(dirname "$0")/lib.sh"
 
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
