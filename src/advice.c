@@ -402,6 +402,13 @@ static void rule_jobs(const struct advice_input *in, struct fix *f)
 		rule_cluster(in, f);
 		return;
 	}
+	/* Behind a cluster more jobs than CPUs is the point: this machine's
+	 * CPUs say nothing of the slots. */
+	if (in->launcher) {
+		f->not_applicable = xasprintf("the compiles run behind %s: --remote N (the cluster's slots) and --distcc-log "
+					      "FILE price more jobs on the cluster", in->launcher);
+		return;
+	}
 	if (in->sched.jobs >= in->cpus || in->ntus <= (size_t)in->sched.jobs) {
 		f->not_applicable = xasprintf("-j %d for %zu compile steps on %ld CPUs", in->sched.jobs, in->ntus, in->cpus);
 		return;

@@ -75,6 +75,8 @@ struct advice_input {
 	struct remote_option remote;
 	const double *remote_share;
 	const char *remote_from;
+	const char *launcher;	/* the cluster launcher ninja's compiles run behind
+				 * (distcc, icecc), NULL: none */
 };
 
 /* A predicted wall's range: the baseline at its least with the savings at

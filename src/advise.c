@@ -1106,6 +1106,17 @@ static void jobs_curve(struct advise *ad, const struct sched_options *base)
 	model_free(&m);
 }
 
+/* The launcher that sends the build's compiles to a cluster, if any. */
+static const char *cluster_launcher_of(const struct ninja_build *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const char *l = ninja_edge_is_compile(&b->edges[i]) ? cluster_launcher(b->edges[i].command, b->dir) : NULL;
+		if (l)
+			return l;
+	}
+	return NULL;
+}
+
 /* Per edge, the share of its baseline time a cluster takes: what the
  * distcc log shows held there, else every sent compile's all. */
 static double *remote_shares(const struct advise *ad)
@@ -1186,7 +1197,7 @@ struct advise *advise_collect(const struct advise_options *o)
 						    .curve = &ad->load },
 					 .cpus = cpu_count(), .spread_lo = ad->spread_lo, .spread_hi = ad->spread_hi,
 					 .remote = ad->remote, .remote_share = ad->remote_share,
-					 .remote_from = ad->distcc_path };
+					 .remote_from = ad->distcc_path, .launcher = cluster_launcher_of(&ad->build) };
 	advice_build(&in, &ad->advice);
 	free(facts);
 	jobs_curve(ad, &in.sched);

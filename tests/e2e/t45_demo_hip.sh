@@ -1,7 +1,7 @@
 # rank on the HIP build of the demo (Debian's clang-19 or clang-22, gfx90a
 # and gfx942, -nogpulib -nogpuinc): the same planted slowest TU, found
-# through the clang driver.
-# e2e: alone
+# through the clang driver. Slow: the HIP demo is built for it.
+# e2e: slow
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v clang++-19 >/dev/null && ! command -v clang++-22 >/dev/null; then

@@ -1,7 +1,6 @@
 # The safety guarantees under stress: Ctrl-C midway through rank or passes
 # and a compile timeout leave the build dir byte-identical, no compiler running
 # and no temp files behind.
-# e2e: alone
 . "$(dirname "$0")/lib.sh"
 
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }

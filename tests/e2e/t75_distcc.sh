@@ -3,7 +3,8 @@
 # through them. wall and log say what ran there and here; sim --remote 3
 # replays the build's wall; rank --launcher distcc ranks the TUs as the
 # cluster compiles them, like a local rank; a daemon killed mid-rank sends
-# its TU back here; bad input.
+# its TU back here; bad input. Slow: three builds of the demo through it.
+# e2e: slow
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v distccd >/dev/null 2>&1; then
@@ -110,6 +111,8 @@ toy=$(tree_hash "$T/toy")
 run 0 "advise --remote 6 --distcc-log" "$BW" advise -C "$T/toy" -r 1 --remote 6 --distcc-log "$T/toy.log" --json
 check "advise: the cluster rule applies, from the distcc log" [ "$(json "$T/out" '[(f["title"].startswith("send the compiles to the cluster"), "'"$T/toy.log"'" in f["measured_by"], "sets it" in f["measured_by"]) for f in d["fixes"] if f["fix"] == "jobs"]')" = "[(True, True, True)]" ]
 check "advise leaves the toy tree byte-identical" [ "$(tree_hash "$T/toy")" = "$toy" ]
+run 0 "advise on a build behind distcc, without --remote" "$BW" advise -C "$T/toy" -r 1 --json
+check "advise: more jobs than CPUs is the cluster's question" [ "$(json "$T/out" '[c["checked"].startswith("the compiles run behind distcc: --remote N") for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "[True]" ]
 run 2 "advise --distcc-log without --remote" "$BW" advise -C "$T/toy" --distcc-log "$T/toy.log"
 contains "$T/err" "give --remote N too" "advise names the missing option"
 

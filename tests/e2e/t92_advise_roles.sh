@@ -4,7 +4,6 @@
 # with the line to fix as leak names it; a second dispatcher that includes
 # the framework only for tensors in its signatures gets the raw-pointer
 # rule. The tree stays byte-identical.
-# e2e: alone
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
