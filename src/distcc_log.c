@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "distcc_log.h"
+#include "strmap.h"
 
 #include <errno.h>
 #include <math.h>
@@ -166,6 +167,26 @@ static void read_line(struct reader *r, long pid, const char *text)
 	}
 }
 
+/* Latest job first, so each key keeps the latest job that has it. */
+static void build_index(struct distcc_log *log)
+{
+	log->base_ambiguous = xcalloc(log->n ? log->n : 1, sizeof(bool));
+	for (size_t i = log->n; i-- > 0;) {
+		const struct distcc_job *j = &log->jobs[i];
+		if (!j->output || !j->compile)
+			continue;
+		if (strmap_get(&log->by_output, j->output, strlen(j->output)) != STRMAP_NONE)
+			continue;	/* an earlier job of the same output */
+		strmap_put(&log->by_output, j->output, strlen(j->output), i);
+		const char *base = base_name(j->output);
+		size_t k = strmap_get(&log->by_base, base, strlen(base));
+		if (k == STRMAP_NONE)
+			strmap_put(&log->by_base, base, strlen(base), i);
+		else
+			log->base_ambiguous[k] = true;	/* another path, same name */
+	}
+}
+
 char *distcc_log_read(const char *path, struct distcc_log *log)
 {
 	memset(log, 0, sizeof(*log));
@@ -197,6 +218,7 @@ char *distcc_log_read(const char *path, struct distcc_log *log)
 		return read_error ? xasprintf("%s: cannot read: %s", path, strerror(EIO))
 				  : xasprintf("%s: no distcc compile in it (write it with DISTCC_VERBOSE=1 DISTCC_LOG=FILE)", path);
 	}
+	build_index(log);
 	return NULL;
 }
 
@@ -211,6 +233,9 @@ void distcc_log_free(struct distcc_log *log)
 	}
 	for (size_t i = 0; i < log->nhosts; i++)
 		free(log->hosts[i].name);
+	strmap_free(&log->by_output);
+	strmap_free(&log->by_base);
+	free(log->base_ambiguous);
 	free(log->jobs);
 	free(log->hosts);
 	memset(log, 0, sizeof(*log));
@@ -218,22 +243,12 @@ void distcc_log_free(struct distcc_log *log)
 
 const struct distcc_job *distcc_log_find(const struct distcc_log *log, const char *output)
 {
-	const struct distcc_job *by_base = NULL;
-	size_t nbase = 0;
-	for (size_t i = log->n; i-- > 0;) {
-		const struct distcc_job *j = &log->jobs[i];
-		if (!j->output || !j->compile)
-			continue;
-		if (!strcmp(j->output, output))
-			return j;
-		/* By base name: the latest job of the one output path that has it. */
-		if (!strcmp(base_name(j->output), base_name(output)) && (!by_base || strcmp(by_base->output, j->output))) {
-			nbase++;
-			if (!by_base)
-				by_base = j;
-		}
-	}
-	return nbase == 1 ? by_base : NULL;
+	size_t k = strmap_get(&log->by_output, output, strlen(output));
+	if (k != STRMAP_NONE)
+		return &log->jobs[k];
+	const char *base = base_name(output);
+	k = strmap_get(&log->by_base, base, strlen(base));
+	return k != STRMAP_NONE && !log->base_ambiguous[k] ? &log->jobs[k] : NULL;
 }
 
 void distcc_summarize(const struct distcc_log *log, struct distcc_summary *s)

@@ -10,6 +10,7 @@
 #ifndef BUILDWALL_DISTCC_LOG_H
 #define BUILDWALL_DISTCC_LOG_H
 
+#include "strmap.h"
 #include "util.h"
 
 #include <stdbool.h>
@@ -48,6 +49,10 @@ struct distcc_log {
 	size_t n;
 	struct distcc_host *hosts;	/* every host any job was offered */
 	size_t nhosts;
+	/* distcc_log_find's index: each compile's output, and its base name,
+	 * to its latest job; a base name two outputs share is ambiguous */
+	struct strmap by_output, by_base;
+	bool *base_ambiguous;	/* per job */
 };
 
 /* Read the client log at path. Returns NULL, or what is wrong (owned):
