@@ -3,24 +3,42 @@
 # A script with a line "# e2e: slow" (a second backend, the distcc
 # cluster, ab's whole clean builds) runs only with E2E_SLOW=1, which CI
 # sets (.ci/run); the rest keep `make test` under 15 minutes here.
+# A script with a line "# e2e: timing" checks what compile times show (a
+# planted ratio, a prediction against a build): a shared runner that is
+# busy for a minute skews them, so a failed one runs once more and its
+# second run counts; both are printed, and the retry is named in the total.
 here=$(cd "$(dirname "$0")" && pwd)
-E2E_RESULTS=$(mktemp)
+total=$(mktemp)
 # Scratch shared by the scripts: the demo module is built once, here.
 E2E_WORK=$(mktemp -d "${TMPDIR:-/tmp}/bw-e2e-work.XXXXXX")
+E2E_RESULTS=$E2E_WORK/results
 export E2E_RESULTS E2E_WORK
-trap 'rm -rf "$E2E_RESULTS" "$E2E_WORK"' EXIT
-skipped=
+trap 'rm -rf "$total" "$E2E_WORK"' EXIT
+skipped= retried=
+# run_script T: run it; its "passed failed" lines land in $E2E_RESULTS.
+run_script() {
+	: >"$E2E_RESULTS"
+	start=$(date +%s)
+	sh "$1" || echo "0 1" >>"$E2E_RESULTS"
+	echo "# $(basename "$1") took $(($(date +%s) - start)) s"
+}
+failed_in() { awk '{ f += $2 } END { exit !(f > 0) }' "$E2E_RESULTS"; }
 for t in "$here"/t[0-9]*.sh; do
+	name=$(basename "$t" .sh)
 	if [ "${E2E_SLOW:-0}" != 1 ] && grep -q '^# e2e: slow' "$t"; then
-		skipped="$skipped $(basename "$t" .sh)"
+		skipped="$skipped $name"
 		continue
 	fi
-	echo "# $(basename "$t")"
-	start=$(date +%s)
-	sh "$t" || echo "0 1" >>"$E2E_RESULTS"
-	echo "# $(basename "$t") took $(($(date +%s) - start)) s"
+	echo "# $name.sh"
+	run_script "$t"
+	if failed_in && grep -q '^# e2e: timing' "$t"; then
+		echo "# $name.sh failed, and it checks timings: once more, and that run counts"
+		retried="$retried $name"
+		run_script "$t"
+	fi
+	cat "$E2E_RESULTS" >>"$total"
 done
-passed=$(awk '{ p += $1 } END { print p + 0 }' "$E2E_RESULTS")
-failed=$(awk '{ f += $2 } END { print f + 0 }' "$E2E_RESULTS")
-echo "e2e: $passed passed, $failed failed${skipped:+ (slow, run with E2E_SLOW=1:$skipped)}"
+passed=$(awk '{ p += $1 } END { print p + 0 }' "$total")
+failed=$(awk '{ f += $2 } END { print f + 0 }' "$total")
+echo "e2e: $passed passed, $failed failed${retried:+ (run twice, timing:$retried)}${skipped:+ (slow, run with E2E_SLOW=1:$skipped)}"
 [ "$failed" -eq 0 ]

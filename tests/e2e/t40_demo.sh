@@ -1,5 +1,6 @@
 # rank on the demo module (real nvcc/clang/gcc compiles): the planted
 # slowest TU ranks first, the prediction is sane, the tree is untouched.
+# e2e: timing
 . "$(dirname "$0")/lib.sh"
 
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
@@ -13,7 +14,7 @@ check "build dir byte-identical after rank" [ "$(tree_hash "$demo")" = "$before"
 check "every TU of the demo ranked" [ "$(json "$T/demo.json" 'len(d["tus"])')" = 5 ]
 check "planted slowest TU ranks first" [ "$(json "$T/demo.json" 'd["tus"][0]["target"]')" = opus_gemm_bigtile.cuda.o ]
 ratio=$(json "$T/demo.json" 'round(d["tus"][0]["wall_s"] / d["tus"][1]["wall_s"], 2)')
-echo "# slowest / runner-up = $ratio (planted: >= 1.5)"
+echo "# slowest / runner-up = $ratio (about 1.7 on a quiet machine; checked >= 1.3)"
 check "slowest TU well ahead of the runner-up ($ratio x)" python3 -c "import sys; sys.exit(0 if $ratio >= 1.3 else 1)"
 check "prediction between slowest TU and serial sum" [ "$(json "$T/demo.json" 'd["tus"][0]["wall_s"] < d["prediction"]["wall_s"] < d["serial_sum_s"]')" = True ]
 check "dependency critical path: the slowest TU, then the link" [ "$(json "$T/demo.json" '[s["target"] for s in d["prediction"]["critical_path"]]')" = "['opus_gemm_bigtile.cuda.o', 'opus_demo.so']" ]

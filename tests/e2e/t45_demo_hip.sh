@@ -2,6 +2,7 @@
 # and gfx942, -nogpulib -nogpuinc): the same planted slowest TU, found
 # through the clang driver. Slow: the HIP demo is built for it.
 # e2e: slow
+# e2e: timing
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v clang++-19 >/dev/null && ! command -v clang++-22 >/dev/null; then

@@ -1,6 +1,7 @@
 # passes on the CUDA demo: nvcc's jobs, passes, phases and verdicts, the
 # plain job walls against the plain TU wall, --kernels, and the
 # byte-identical build dir (the toy, bad input and HIP are t61's).
+# e2e: timing
 . "$(dirname "$0")/lib.sh"
 # The demo, CUDA: nvcc's jobs timed by nvcc --time.
 if command -v nvcc >/dev/null; then

@@ -5,6 +5,7 @@
 # cluster compiles them, like a local rank; a daemon killed mid-rank sends
 # its TU back here; bad input. Slow: three builds of the demo through it.
 # e2e: slow
+# e2e: timing
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v distccd >/dev/null 2>&1; then

@@ -3,6 +3,7 @@
 # work; the table; the tree byte-identical, also after Ctrl-C. (The plan's
 # last wall against the optimized variant built and timed, and the
 # history of both, are t91's.)
+# e2e: timing
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 

@@ -4,6 +4,7 @@
 # came back), budgets, history; both trees byte-identical. Slow: six clean
 # builds of the demo.
 # e2e: slow
+# e2e: timing
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 

@@ -4,6 +4,7 @@
 # with the line to fix as leak names it; a second dispatcher that includes
 # the framework only for tensors in its signatures gets the raw-pointer
 # rule. The tree stays byte-identical.
+# e2e: timing
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
