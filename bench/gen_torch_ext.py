@@ -29,10 +29,7 @@ def kernel_tu(i, fixes, unroll):
         torch_include = "#ifndef __CUDA_ARCH__\n#include <torch/extension.h>\n#endif\n"
     wrapper = ""
     if "fused" not in fixes:
-        wrapper = (
-            f"void kern_{i}(torch::Tensor a, torch::Tensor c)\n{{\n"
-            f"\tkern_{i}_launch(a.data_ptr<float>(), c.data_ptr<float>(), a.numel());\n}}\n"
-        )
+        wrapper = tensor_glue(i)
         if "split" in fixes:
             wrapper = "#ifndef __CUDA_ARCH__\n" + wrapper + "#endif\n"
     return (
@@ -49,14 +46,18 @@ def kernel_tu(i, fixes, unroll):
     )
 
 
+def tensor_glue(i):
+    """An instance's tensor wrapper: in its kernel TU, or moved as it is
+    into the fused host TU (the fix moves the glue; it adds none)."""
+    return (f"void kern_{i}(torch::Tensor a, torch::Tensor c)\n{{\n"
+            f"\tkern_{i}_launch(a.data_ptr<float>(), c.data_ptr<float>(), a.numel());\n}}\n")
+
+
 def fused_tu(n):
     out = "// The fused host TU: every instance's tensor glue, torch parsed once.\n"
     out += "#include <torch/extension.h>\n\n"
     for i in range(n):
-        out += f"void kern_{i}_launch(const float *a, float *c, long n);\n"
-        out += (f"void kern_{i}(torch::Tensor a, torch::Tensor c)\n{{\n"
-                f"\tTORCH_CHECK(a.is_cuda() && a.numel() == c.numel(), \"kern_{i}: bad tensors\");\n"
-                f"\tkern_{i}_launch(a.data_ptr<float>(), c.data_ptr<float>(), a.numel());\n}}\n")
+        out += f"void kern_{i}_launch(const float *a, float *c, long n);\n" + tensor_glue(i)
     return out
 
 

@@ -392,6 +392,10 @@ static void rule_cluster(const struct advice_input *in, struct fix *f)
 	f->measured_by = in->remote_from
 		? xasprintf("each compile's remote hold from %s (at %.2gx), its part here and the links on the CPUs here",
 			    in->remote_from, in->remote.speed)
+		: in->local_probed
+		? xasprintf("each sent compile's time less its preprocessing on a remote slot (at %.2gx); its preprocessing "
+			    "(timed here for %zu of %zu: distcc's client runs it) and the links on the CPUs here; the network "
+			    "not timed", in->remote.speed, in->local_probed, sent)
 		: xasprintf("each sent compile's whole time on a remote slot (at %.2gx; no --distcc-log to split off its "
 			    "preprocessing here)", in->remote.speed);
 }

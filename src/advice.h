@@ -75,6 +75,7 @@ struct advice_input {
 	struct remote_option remote;
 	const double *remote_share;
 	const char *remote_from;
+	size_t local_probed;	/* without it: sent compiles whose preprocessing was timed here */
 	const char *launcher;	/* the cluster launcher ninja's compiles run behind
 				 * (distcc, icecc), NULL: none */
 };

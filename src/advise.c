@@ -16,6 +16,7 @@
 #include "dispatch_table.h"
 #include "leak.h"
 #include "load_probe.h"
+#include "local_probe.h"
 #include "measure.h"
 #include "ninja.h"
 #include "ninja_log.h"
@@ -108,6 +109,7 @@ struct advise {
 	const char *distcc_path;
 	struct distcc_log distcc;
 	double *remote_share;
+	size_t local_probed;	/* sent compiles whose preprocessing was timed here */
 };
 
 /* ---- the baseline ---- */
@@ -1118,11 +1120,22 @@ static const char *cluster_launcher_of(const struct ninja_build *b)
 }
 
 /* Per edge, the share of its baseline time a cluster takes: what the
- * distcc log shows held there, else every sent compile's all. */
-static double *remote_shares(const struct advise *ad)
+ * distcc log shows held there, else each sent compile's time less its
+ * preprocessing, timed here (a distcc client's part). */
+static double *remote_shares(struct advise *ad)
 {
+	struct local_probe lp = { 0 };
+	if (!ad->distcc_path) {
+		bool *sent = cluster_sent(&ad->build);
+		local_probe_run(&ad->build, ad->dir, sent, cpu_count(), ad->timeout, &lp);
+		free(sent);
+		proc_exit_if_interrupted();
+		ad->failures += lp.failed;
+		ad->local_probed = lp.probed;
+	}
 	struct cluster_split cs;
-	cluster_split(&ad->build, ad->seconds, ad->distcc_path ? &ad->distcc : NULL, 1, &cs);
+	cluster_split(&ad->build, ad->seconds, ad->distcc_path ? &ad->distcc : NULL, lp.seconds, 1, &cs);
+	local_probe_free(&lp);
 	double *share = xcalloc(ad->build.n, sizeof(double));
 	for (size_t i = 0; i < ad->build.n; i++)
 		share[i] = cs.there[i] > 0 ? cs.there[i] / (cs.here[i] + cs.there[i]) : 0;
@@ -1197,7 +1210,8 @@ struct advise *advise_collect(const struct advise_options *o)
 						    .curve = &ad->load },
 					 .cpus = cpu_count(), .spread_lo = ad->spread_lo, .spread_hi = ad->spread_hi,
 					 .remote = ad->remote, .remote_share = ad->remote_share,
-					 .remote_from = ad->distcc_path, .launcher = cluster_launcher_of(&ad->build) };
+					 .remote_from = ad->distcc_path, .local_probed = ad->local_probed,
+					 .launcher = cluster_launcher_of(&ad->build) };
 	advice_build(&in, &ad->advice);
 	free(facts);
 	jobs_curve(ad, &in.sched);

@@ -24,17 +24,47 @@ const char *cluster_launcher(const char *command, const char *dir)
 	return found;
 }
 
-void cluster_split(const struct ninja_build *b, const double *seconds, const struct distcc_log *log, double speed,
-		   struct cluster_split *cs)
+bool cluster_sends(const struct ninja_edge *e)
 {
-	*cs = (struct cluster_split){ .here = xcalloc(b->n, sizeof(double)), .there = xcalloc(b->n, sizeof(double)) };
-	bool *sent = xcalloc(b->n, sizeof(bool));
+	static const char *const sources[] = { ".c", ".cc", ".cpp", ".cxx", ".cp", ".c++", ".C", ".m", ".mm", ".M",
+					       ".i", ".ii", ".mi", ".mii", NULL };
+	if (!e->inputs.n)
+		return true;
+	for (size_t i = 0; i < e->inputs.n; i++)
+		for (int k = 0; sources[k]; k++)
+			if (has_suffix(e->inputs.v[i], sources[k]))
+				return true;
+	return false;
+}
+
+/* Behind a launcher, sets *launcher to the first one seen. */
+static bool *behind_launcher(const struct ninja_build *b, const char **launcher)
+{
+	bool *sent = xcalloc(b->n ? b->n : 1, sizeof(bool));
+	*launcher = NULL;
 	for (size_t i = 0; i < b->n; i++) {
 		const char *l = ninja_edge_is_compile(&b->edges[i]) ? cluster_launcher(b->edges[i].command, b->dir) : NULL;
 		sent[i] = l != NULL;
-		if (l && !cs->launcher)
-			cs->launcher = l;
+		if (l && !*launcher)
+			*launcher = l;
 	}
+	return sent;
+}
+
+bool *cluster_sent(const struct ninja_build *b)
+{
+	const char *launcher;
+	bool *sent = behind_launcher(b, &launcher);
+	for (size_t i = 0; i < b->n; i++)
+		sent[i] = ninja_edge_is_compile(&b->edges[i]) && (!launcher || sent[i]) && cluster_sends(&b->edges[i]);
+	return sent;
+}
+
+void cluster_split(const struct ninja_build *b, const double *seconds, const struct distcc_log *log,
+		   const double *local, double speed, struct cluster_split *cs)
+{
+	*cs = (struct cluster_split){ .here = xcalloc(b->n, sizeof(double)), .there = xcalloc(b->n, sizeof(double)) };
+	bool *sent = behind_launcher(b, &cs->launcher);
 	for (size_t i = 0; i < b->n; i++) {
 		double d = isnan(seconds[i]) ? 0 : seconds[i];
 		cs->here[i] = d;
@@ -54,9 +84,13 @@ void cluster_split(const struct ninja_build *b, const double *seconds, const str
 			cs->here[i] = d - j->wait_s > 0 ? d - j->wait_s : 0;
 			cs->waited_s += j->wait_s;
 			cs->kept_here++;
+		} else if (!log && !cluster_sends(&b->edges[i])) {
+			cs->kept_here++;
 		} else if (!log) {
-			cs->here[i] = 0;
-			cs->there[i] = d / speed;
+			double here = local && !isnan(local[i]) ? fmin(local[i], d) : 0;
+			cs->here[i] = here;
+			cs->there[i] = (d - here) / speed;
+			cs->probed += local && !isnan(local[i]);
 			cs->remote++;
 		}
 	}

@@ -9,6 +9,7 @@
 #include "ninja.h"
 #include "timeline.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* "distcc" or "icecc" when a command (ninja's, run in dir; NULL: none)
@@ -16,10 +17,17 @@
  * otherwise. Static. */
 const char *cluster_launcher(const char *command, const char *dir);
 
+/* Whether distcc would send e's compile: only a source it knows how to
+ * preprocess and ship (its filename.c: C, C++, Objective-C and their
+ * preprocessed forms); any other, a .cu above all, it compiles here
+ * ("no visible input file"). An edge with no inputs listed: sent. */
+bool cluster_sends(const struct ninja_edge *e);
+
 struct cluster_split {
 	double *here, *there;	/* per edge, seconds; there 0: all here */
 	size_t remote;		/* steps with a remote part */
 	size_t measured;	/* of them, split by the distcc log */
+	size_t probed;		/* of them, split by their preprocessing timed here */
 	size_t kept_here;	/* compiles the log shows ran here (fell back, or not sent) */
 	double waited_s;	/* waits for a slot the log took out of the steps' durations */
 	const char *launcher;	/* the launcher the steps go through; NULL: none seen */
@@ -30,11 +38,17 @@ struct cluster_split {
  * log (may be NULL): a compile it sent away is there for its remote hold
  * / speed, here for the rest of its duration less its waits; one it kept
  * here stays here. Without: every compile behind a cluster launcher (every
- * compile, if none is) is there for all of its duration / speed.
+ * compile, if none is) that distcc sends (cluster_sends) is there, for its
+ * duration less its local part (per edge, seconds of preprocessing timed
+ * here: local_probe; NULL or NaN: none) / speed, here for that part; one
+ * it would not send stays here.
  *
  * Ownership: cluster_split fills cs, which cluster_split_free frees. */
-void cluster_split(const struct ninja_build *b, const double *seconds, const struct distcc_log *log, double speed,
-		   struct cluster_split *cs);
+void cluster_split(const struct ninja_build *b, const double *seconds, const struct distcc_log *log,
+		   const double *local, double speed, struct cluster_split *cs);
+/* Which edges a cluster split without a log sends (see cluster_split):
+ * the ones worth timing the local part of. Owned by the caller. */
+bool *cluster_sent(const struct ninja_build *b);
 void cluster_split_free(struct cluster_split *cs);
 
 /* One recorded build against its distcc log: per step where it ran, and

@@ -6,6 +6,7 @@
 #include "cluster.h"
 #include "graph.h"
 #include "load_curve.h"
+#include "local_probe.h"
 #include "ninja.h"
 #include "ninja_log.h"
 #include "out_json.h"
@@ -28,7 +29,8 @@
 static const char usage[] =
 	"usage: buildwall sim [-C BUILD_DIR] [--from log | --from RANK.json] [-j LIST]\n"
 	"                     [--policy manifest|critical] [EDITS] [--contention]\n"
-	"                     [--remote N[:SPEED] [--local C] [--distcc-log FILE]] [--json]\n"
+	"                     [--remote N[:SPEED] [--local C] [--distcc-log FILE | --probe-local]]\n"
+	"                     [--json]\n"
 	"\n"
 	"Simulate ninja running the build's dependency graph (from ninja) with measured\n"
 	"durations: the latest build in .ninja_log (default), or a saved 'rank --json'\n"
@@ -48,8 +50,11 @@ static const char usage[] =
 	"its job while it waits for a slot; preprocessing and links run on --local C cores.\n"
 	"--distcc-log FILE (the build's DISTCC_VERBOSE=1 DISTCC_LOG, or 'wall --distcc-log')\n"
 	"splits each compile into its part here and the remote host's hold, its waits for a\n"
-	"slot taken out; without it a compile behind distcc/icecc (any compile, if none is)\n"
-	"is all remote.\n"
+	"slot taken out. Without it a compile behind distcc/icecc (any compile, if none is)\n"
+	"whose source distcc sends (C, C++; not a .cu) is remote, all of it, or with\n"
+	"--probe-local less its preprocessing, which a distcc client runs here: each sent\n"
+	"compile's -E is run and timed here (its flags, launchers stripped, the output in a\n"
+	"private temp dir; as many at once as there are CPUs). The network is not timed.\n"
 	"\n";
 
 /* An edit as given on the command line; its steps are named, resolved
@@ -84,6 +89,8 @@ struct sim {
 	const char *distcc_path;
 	struct distcc_log distcc;
 	struct cluster_split split;
+	bool probe_local;	/* --probe-local */
+	struct local_probe local;
 };
 
 static long edge_named(const struct sim *s, const char *name)
@@ -346,12 +353,18 @@ static json_t *json_remote(const struct sim *s)
 	if (!s->remote.slots)
 		return json_null();
 	const struct cluster_split *c = &s->split;
-	return json_build("{s:I, s:f, s:o, s:o, s:o, s:I, s:I, s:I, s:o}", "slots", (json_int_t)s->remote.slots, "speed",
+	json_t *o = json_build("{s:I, s:f, s:o, s:o, s:o, s:I, s:I, s:I, s:o}", "slots", (json_int_t)s->remote.slots, "speed",
 			  s->remote.speed, "local_cores", s->cores > 0 ? json_real(s->cores) : json_null(), "launcher",
 			  c->launcher ? json_string(c->launcher) : json_null(), "distcc_log",
 			  s->distcc_path ? json_string(s->distcc_path) : json_null(), "sent", (json_int_t)c->remote,
 			  "split_by_log", (json_int_t)c->measured, "kept_here", (json_int_t)c->kept_here, "waits_taken_out_s",
 			  json_seconds(c->waited_s));
+	if (s->probe_local) {
+		json_object_set_new(o, "split_by_probe", json_integer((json_int_t)c->probed));
+		json_object_set_new(o, "probe_failures", json_integer((json_int_t)s->local.failed));
+		json_object_set_new(o, "probed_at_once", json_integer(s->local.at_once));
+	}
+	return o;
 }
 
 static void print_remote(const struct sim *s)
@@ -370,9 +383,13 @@ static void print_remote(const struct sim *s)
 	if (s->distcc_path)
 		printf("split by %s: %zu compile%s by their remote holds, %zu kept here; %.2f s of waiting for a slot taken out\n",
 		       s->distcc_path, c->measured, c->measured == 1 ? "" : "s", c->kept_here, c->waited_s);
+	else if (s->probe_local)
+		printf("split by preprocessing timed here (%ld at once): %zu compile%s, %zu not measured (all remote), %zu kept "
+		       "here (a source distcc does not send); the network not timed\n", s->local.at_once, c->probed,
+		       c->probed == 1 ? "" : "s", c->remote - c->probed, c->kept_here);
 	else
-		printf("note: no --distcc-log: each sent compile counted remote for all of its recorded time (its preprocessing and "
-		       "sending here unmeasured)\n");
+		printf("note: no --distcc-log nor --probe-local: each sent compile counted remote for all of its recorded time "
+		       "(its preprocessing and sending here unmeasured)\n");
 }
 
 static void render(const struct sim *s, const struct result *res, bool json)
@@ -470,6 +487,7 @@ static void sim_free(struct sim *s)
 	free(s->jobs);
 	free(s->policy_why);
 	cluster_split_free(&s->split);
+	local_probe_free(&s->local);
 	distcc_log_free(&s->distcc);
 	ninja_build_free(&s->build);
 }
@@ -497,6 +515,8 @@ int cmd_sim(int argc, char **argv)
 		OPT_REMOTE(&s.remote, "send compiles to N remote slots, SPEED times as fast (default 1)"),
 		{ OPT_INT, 0, "local", &local, "C", "with --remote: the cores here (preprocessing, links)", 1, 4096, NULL },
 		OPT_DISTCC_LOG(&s.distcc_path, "the build's distcc log: each compile's part here and there"),
+		{ OPT_FLAG, 0, "probe-local", &s.probe_local, NULL, "with --remote: time each sent compile's preprocessing here",
+		  0, 0, NULL },
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -507,8 +527,11 @@ int cmd_sim(int argc, char **argv)
 		s.from = NULL;
 	if (local && cores)
 		usage_error("sim", "--local and --cores both name the cores here; give one");
-	if ((local || s.distcc_path) && !s.remote.slots)
-		usage_error("sim", "--%s describes a cluster: give --remote N too", local ? "local" : "distcc-log");
+	if ((local || s.distcc_path || s.probe_local) && !s.remote.slots)
+		usage_error("sim", "--%s describes a cluster: give --remote N too",
+			    local ? "local" : s.distcc_path ? "distcc-log" : "probe-local");
+	if (s.distcc_path && s.probe_local)
+		usage_error("sim", "--distcc-log and --probe-local both split the compiles; give one");
 	s.cores = (double)(local ? local : cores);
 	if (jobs) {
 		parse_jobs(&s, jobs);
@@ -547,8 +570,15 @@ int cmd_sim(int argc, char **argv)
 		if (err)
 			die(EXIT_BAD_INPUT, "%s", err);
 	}
+	if (s.probe_local) {
+		bool *sent = cluster_sent(&s.build);
+		local_probe_run(&s.build, s.dir, sent, cpu_count(), 0, &s.local);
+		free(sent);
+		proc_exit_if_interrupted();
+	}
 	if (s.remote.slots)
-		cluster_split(&s.build, s.seconds, s.distcc_path ? &s.distcc : NULL, s.remote.speed, &s.split);
+		cluster_split(&s.build, s.seconds, s.distcc_path ? &s.distcc : NULL, s.probe_local ? s.local.seconds : NULL,
+			      s.remote.speed, &s.split);
 
 	struct model base, edited;
 	build_model(&s, false, &base);

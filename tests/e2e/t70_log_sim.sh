@@ -169,4 +169,13 @@ printf '{"schema": "buildwall/1", "command": "rank",\n "tus": [ {"target": 1,} ]
 run 2 "sim --from malformed JSON" "$BW" sim -C "$T/toy" --from "$T/bad.json"
 contains "$T/err" "$T/bad.json:2:" "JSON error with its line"
 one_line "$T/err" "malformed JSON: one line"
+
+# sim --remote --probe-local: each compile's preprocessing timed here (what
+# a distcc client runs before it sends the compile), the rest remote.
+before=$(tree_hash "$T/toy")
+run 0 "sim --remote 2 --probe-local on a toy" "$BW" sim -C "$T/toy" -j 2 --remote 2 --probe-local --json
+check "--probe-local: the 3 compiles timed, none failed" [ "$(json "$T/out" '(d["remote"]["sent"], d["remote"]["split_by_probe"], d["remote"]["probe_failures"])')" = "(3, 3, 0)" ]
+check "--probe-local: the tree byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
+run 2 "--probe-local without --remote" "$BW" sim -C "$T/toy" --probe-local
+contains "$T/err" "give --remote N too" "names the missing option"
 finish

@@ -92,6 +92,19 @@ check "then the critical path binds: more slots cannot beat the planted TU" [ "$
 run 0 "sim --remote 3 table" "$BW" sim -C "$D" -j 3 --remote 3 --local 2 --distcc-log "$T/build.log"
 contains "$T/out" "sets the wall" "sim names what sets the wall"
 contains "$T/out" "5 compiles by their remote holds" "sim says where the split came from"
+# Without the log: each compile's preprocessing (what distcc's client runs
+# here) timed here, the rest remote.
+run 0 "sim --remote 3 --probe-local" "$BW" sim -C "$D" -j 3 --remote 3 --local 2 --probe-local --json
+cp "$T/out" "$T/probe.json"
+PL=$(json "$T/probe.json" 'd["predictions"][0]["wall_s"]')
+echo "# sim --remote 3 --probe-local predicts $PL s (the build took $W s)"
+check "--probe-local: every compile's preprocessing timed" [ "$(json "$T/probe.json" '(d["remote"]["sent"], d["remote"]["split_by_probe"], d["remote"]["probe_failures"])')" = "(5, 5, 0)" ]
+check "--probe-local predicts that build's wall within 10 %" [ "$(python3 -c "print(abs($PL - $W) <= 0.1 * $W)")" = True ]
+check "--probe-local leaves the tree byte-identical" [ "$(tree_hash "$D")" = "$built" ]
+run 0 "sim --probe-local table" "$BW" sim -C "$D" -j 3 --remote 3 --probe-local
+contains "$T/out" "split by preprocessing timed here" "sim says the split came from the probe"
+run 2 "sim --probe-local and --distcc-log" "$BW" sim -C "$D" --remote 3 --probe-local --distcc-log "$T/build.log"
+contains "$T/err" "give one" "sim names the clash"
 
 # ---- rank through the cluster against a local rank ----
 run 0 "local rank" "$BW" rank -C "$D" --parallel 2 --contention none --json
@@ -112,6 +125,9 @@ toy=$(tree_hash "$T/toy")
 run 0 "advise --remote 6 --distcc-log" "$BW" advise -C "$T/toy" -r 1 --remote 6 --distcc-log "$T/toy.log" --json
 check "advise: the cluster rule applies, from the distcc log" [ "$(json "$T/out" '[(f["title"].startswith("send the compiles to the cluster"), "'"$T/toy.log"'" in f["measured_by"], "sets it" in f["measured_by"]) for f in d["fixes"] if f["fix"] == "jobs"]')" = "[(True, True, True)]" ]
 check "advise leaves the toy tree byte-identical" [ "$(tree_hash "$T/toy")" = "$toy" ]
+run 0 "advise --remote 6, no distcc log" "$BW" advise -C "$T/toy" -r 1 --remote 6 --json
+check "advise: the cluster rule from each compile's preprocessing timed here" [ "$(json "$T/out" '[("less its preprocessing" in f["measured_by"], "timed here for 3 of 3" in f["measured_by"]) for f in d["fixes"] if f["fix"] == "jobs"]')" = "[(True, True)]" ]
+check "advise --remote leaves the toy tree byte-identical" [ "$(tree_hash "$T/toy")" = "$toy" ]
 run 0 "advise on a build behind distcc, without --remote" "$BW" advise -C "$T/toy" -r 1 --json
 check "advise: more jobs than CPUs is the cluster's question" [ "$(json "$T/out" '[c["checked"].startswith("the compiles run behind distcc: --remote N") for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "[True]" ]
 run 2 "advise --distcc-log without --remote" "$BW" advise -C "$T/toy" --distcc-log "$T/toy.log"

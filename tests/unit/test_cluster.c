@@ -52,7 +52,7 @@ static void test_split_by_log(void **state)
 	struct distcc_log log;
 	assert_null(distcc_log_read(CLUSTER, &log));
 	struct cluster_split cs;
-	cluster_split(&b, recorded, &log, 2, &cs);
+	cluster_split(&b, recorded, &log, NULL, 2, &cs);
 	assert_string_equal(cs.launcher, "distcc");
 	assert_int_equal(cs.remote, 5);
 	assert_int_equal(cs.measured, 5);
@@ -69,10 +69,24 @@ static void test_split_by_log(void **state)
 	cluster_split_free(&cs);
 
 	/* Without the log: every compile behind distcc is all remote. */
-	cluster_split(&b, recorded, NULL, 1, &cs);
+	cluster_split(&b, recorded, NULL, NULL, 1, &cs);
 	assert_int_equal(cs.remote, 6);
 	assert_int_equal(cs.measured, 0);
 	assert_true(cs.here[3] == 0 && cs.there[3] == 9.76);
+	assert_true(cs.there[6] == 0 && cs.here[6] == 2.0);
+	cluster_split_free(&cs);
+
+	/* Without the log, the preprocessing timed here: b4's 1.25 s stays
+	 * here, the rest goes (at 2x); b5 has no time (all remote); one
+	 * longer than its compile is the compile. x.o has no launcher: not
+	 * probed, not sent. */
+	const double local[NEDGES] = { NAN, NAN, NAN, 1.25, NAN, 0.5, 9.0, NAN };
+	cluster_split(&b, recorded, NULL, local, 2, &cs);
+	assert_int_equal(cs.remote, 6);
+	assert_int_equal(cs.probed, 2);
+	assert_true(fabs(cs.here[3] - 1.25) < 1e-12 && fabs(cs.there[3] - (9.76 - 1.25) / 2) < 1e-12);
+	assert_true(cs.here[4] == 0 && fabs(cs.there[4] - 9.52 / 2) < 1e-12);
+	assert_true(fabs(cs.here[5] - 0.09) < 1e-12 && cs.there[5] == 0);
 	assert_true(cs.there[6] == 0 && cs.here[6] == 2.0);
 	cluster_split_free(&cs);
 	distcc_log_free(&log);
@@ -127,12 +141,51 @@ static void test_report_waits(void **state)
 	ninja_log_free(&two);
 }
 
+/* distcc sends what it can preprocess and ship: not a .cu, which stays
+ * here (its log: "no visible input file"), nor, split without a log, is
+ * it counted remote. */
+static void test_sends(void **state)
+{
+	(void)state;
+	struct ninja_edge e[4] = { 0 };
+	const char *const src[] = { "k.cu", "a.cpp", "b.C", "t.ii" };
+	for (int i = 0; i < 4; i++) {
+		strvec_push(&e[i].outputs, i ? "x.o" : "k.o");
+		strvec_push(&e[i].inputs, src[i]);
+		strvec_push(&e[i].inputs, "common.h");
+		e[i].rule = xstrdup("cc");
+		e[i].command = xasprintf("distcc %s -c %s -o x.o", i ? "g++" : "nvcc", src[i]);
+	}
+	assert_false(cluster_sends(&e[0]));
+	for (int i = 1; i < 4; i++)
+		assert_true(cluster_sends(&e[i]));
+	struct ninja_build b = { .dir = xstrdup("."), .edges = e, .n = 2 };
+	const double seconds[2] = { 20, 5 };
+	bool *sent = cluster_sent(&b);
+	assert_true(!sent[0] && sent[1]);
+	free(sent);
+	struct cluster_split cs;
+	cluster_split(&b, seconds, NULL, NULL, 1, &cs);
+	assert_int_equal(cs.remote, 1);
+	assert_int_equal(cs.kept_here, 1);
+	assert_true(cs.here[0] == 20 && cs.there[0] == 0 && cs.there[1] == 5);
+	cluster_split_free(&cs);
+	free(b.dir);
+	for (int i = 0; i < 4; i++) {
+		strvec_clear(&e[i].outputs);
+		strvec_clear(&e[i].inputs);
+		free(e[i].rule);
+		free(e[i].command);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_launcher),
 		cmocka_unit_test(test_split_by_log),
 		cmocka_unit_test(test_report_waits),
+		cmocka_unit_test(test_sends),
 	};
 	return cmocka_run_group_tests_name("cluster", tests, NULL, NULL);
 }
