@@ -99,6 +99,35 @@ static char *parse_regression(void *value, const char *arg)
 	return NULL;
 }
 
+/* The log's builds as they are read, oldest first: the last `builds`
+ * that ran every compile step kept (oldest first), and how many builds
+ * came after the newest of them. */
+struct candidates {
+	struct check *c;
+	const struct build_outputs *outputs;
+	long after_last;
+};
+
+static void keep_candidate(struct log_view *v, void *ctx)
+{
+	struct candidates *k = ctx;
+	struct check *c = k->c;
+	struct build_record r;
+	build_record_from_view(&r, v, k->outputs, c->ctx.module);
+	if (!r.complete) {
+		build_record_free(&r);
+		k->after_last++;
+		return;
+	}
+	if (c->ncand == (size_t)c->builds) {
+		build_record_free(&c->cand[0]);
+		memmove(&c->cand[0], &c->cand[1], (c->ncand - 1) * sizeof(c->cand[0]));
+		c->ncand--;
+	}
+	c->cand[c->ncand++] = r;
+	k->after_last = 0;
+}
+
 /* The last `builds` clean builds of the tree's log, newest first. */
 static void read_candidate(struct check *c)
 {
@@ -116,27 +145,21 @@ static void read_candidate(struct check *c)
 		record_context_init(&c->ctx, c->dir, NULL, module, false);
 	}
 	char *log = path_in(c->dir, ".ninja_log");
+	struct candidates k = { c, &o, 0 };
 	c->cand = xcalloc((size_t)c->builds, sizeof(*c->cand));
-	struct log_view v;
-	char *err = log_view_load(&v, NULL, log, 0);
+	long nbuilds;
+	char *err = log_view_each(NULL, log, keep_candidate, &k, &nbuilds);
 	if (err)
 		die(EXIT_BAD_INPUT, "%s", err);
-	long nbuilds = v.nbuilds;
-	for (long back = 0; back < nbuilds && c->ncand < (size_t)c->builds; back++) {
-		if (back && (err = log_view_load(&v, NULL, log, back)))
-			die(EXIT_BAD_INPUT, "%s", err);
-		struct build_record r;
-		build_record_from_view(&r, &v, &o, c->ctx.module);
-		if (r.complete) {
-			if (!c->ncand && back)
-				warn("the latest %ld build%s in %s did not run every compile step: the candidate starts %ld "
-				     "builds back", back, back == 1 ? "" : "s", log, back);
-			c->cand[c->ncand++] = r;
-		} else {
-			build_record_free(&r);
-		}
-		log_view_free(&v);
+	/* Kept oldest first: the newest first from here on. */
+	for (size_t i = 0; i < c->ncand / 2; i++) {
+		struct build_record t = c->cand[i];
+		c->cand[i] = c->cand[c->ncand - 1 - i];
+		c->cand[c->ncand - 1 - i] = t;
 	}
+	if (c->ncand && k.after_last)
+		warn("the latest %ld build%s in %s did not run every compile step: the candidate starts %ld builds back",
+		     k.after_last, k.after_last == 1 ? "" : "s", log, k.after_last);
 	if (!c->ncand)
 		die(EXIT_BAD_INPUT, "%s: none of its %ld build%s ran every compile step: build the module from clean, then check",
 		    log, nbuilds, nbuilds == 1 ? "" : "s");

@@ -51,6 +51,27 @@ static char *push_label(void *labels, const char *arg)
 }
 
 /* Each compile step's lines per header group, host and device passes. */
+/* The builds of the log as records: every one with --all, else the
+ * latest (each replaces the one before). */
+struct collect {
+	const struct build_outputs *outputs;
+	const char *module;
+	bool all;
+	struct build_record *records;
+	size_t n;
+};
+
+static void collect_build(struct log_view *v, void *ctx)
+{
+	struct collect *c = ctx;
+	if (!c->all && c->n) {
+		build_record_free(&c->records[0]);
+		c->n = 0;
+	}
+	c->records = xrealloc(c->records, (c->n + 1) * sizeof(*c->records));
+	build_record_from_view(&c->records[c->n++], v, c->outputs, c->module);
+}
+
 static void add_header_lines(const char *dir, const struct ninja_build *b, struct build_record *r)
 {
 	struct strvec targets = { 0 };
@@ -142,21 +163,13 @@ int cmd_record(int argc, char **argv)
 		build_outputs_of(&outputs, &b);
 		record_context_init(&ctx, dir, &b, module ? module : outputs.module, true);
 		char *log = path_in(dir, ".ninja_log");
-		struct log_view v;
-		char *err = log_view_load_graph(&v, &b, log, 0);
+		struct collect c = { .outputs = &outputs, .module = ctx.module, .all = all };
+		long builds;
+		char *err = log_view_each(&b, log, collect_build, &c, &builds);
 		if (err)
 			die(EXIT_BAD_INPUT, "%s", err);
-		long builds = all ? v.nbuilds : 1;
-		records = xcalloc((size_t)builds, sizeof(*records));
-		for (long back = builds - 1; back >= 0; back--) {
-			if (back != 0 || nrecords) {
-				log_view_free(&v);
-				if ((err = log_view_load_graph(&v, &b, log, back)))
-					die(EXIT_BAD_INPUT, "%s", err);
-			}
-			build_record_from_view(&records[nrecords++], &v, &outputs, ctx.module);
-		}
-		log_view_free(&v);
+		records = c.records;
+		nrecords = c.n;
 		if (pp)
 			add_header_lines(dir, &b, &records[nrecords - 1]);
 		free(log);

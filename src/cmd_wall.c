@@ -2,10 +2,8 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "cluster.h"
+#include "cluster_trials.h"
 #include "driver.h"
-#include "log_view.h"
-#include "outfile.h"
-#include "tmpdir.h"
 #include "match.h"
 #include "ninja.h"
 #include "out_json.h"
@@ -16,7 +14,6 @@
 #include "trial.h"
 #include "util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -90,102 +87,6 @@ static void launchers_in_use(const char *dir, char *const *build_argv, struct la
 	strvec_clear(&commands);
 }
 
-/* ---- a build sent to a cluster: distcc's log of each trial ---- */
-
-struct cluster_trials {
-	const char *launcher;		/* NULL: the build sends nothing away */
-	size_t n;
-	char *dir;			/* our temp dir for the logs */
-	struct distcc_summary *sum;	/* per trial */
-	bool *have;			/* per trial: its log read */
-	struct cluster_report last;	/* the last trial's build against its log (-C) */
-	bool have_last;
-	struct distcc_log last_log;
-	struct log_view view;
-};
-
-static char *trial_log(const struct cluster_trials *ct, size_t k)
-{
-	return xasprintf("%s/trial-%zu.log", ct->dir, k + 1);
-}
-
-static void cluster_trials_start(struct cluster_trials *ct, const char *launcher)
-{
-	ct->launcher = launcher;
-	ct->dir = tmpdir_subdir("distcc");
-	ct->sum = xcalloc(ct->n, sizeof(*ct->sum));
-	ct->have = xcalloc(ct->n, sizeof(bool));
-}
-
-/* distcc writes where each compile ran only with DISTCC_VERBOSE, into
- * DISTCC_LOG: ours for the trial, never the user's file. */
-static void cluster_trial_before(const struct cluster_trials *ct, size_t k)
-{
-	if (!ct->launcher)
-		return;
-	char *path = trial_log(ct, k);
-	setenv("DISTCC_VERBOSE", "1", 1);
-	setenv("DISTCC_LOG", path, 1);
-	free(path);
-}
-
-static void cluster_trial_after(struct cluster_trials *ct, size_t k)
-{
-	if (!ct->launcher)
-		return;
-	char *path = trial_log(ct, k);
-	struct distcc_log log;
-	char *err = distcc_log_read(path, &log);
-	if (err) {
-		warn("trial %zu: %s", k + 1, err);
-		free(err);
-	} else {
-		distcc_summarize(&log, &ct->sum[k]);
-		ct->have[k] = true;
-		distcc_log_free(&log);
-	}
-	free(path);
-}
-
-static void copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "r");
-	if (!in)
-		die(EXIT_INTERNAL, "%s: cannot read: %s", from, strerror(errno));
-	struct outfile o;
-	FILE *out = outfile_open(&o, to);
-	char buf[65536];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, got, out) != got)
-			break;
-	fclose(in);
-	outfile_commit(&o);
-}
-
-/* After the last trial: with -C, its build (in .ninja_log) against its
- * log; the log kept where --distcc-log says. */
-static void cluster_trials_finish(struct cluster_trials *ct, const char *dir, const char *keep)
-{
-	size_t last = ct->n - 1;
-	if (!ct->have[last])
-		return;
-	char *path = trial_log(ct, last);
-	if (keep)
-		copy_file(path, keep);
-	char *err = distcc_log_read(path, &ct->last_log);
-	char *log = dir ? xasprintf("%s/.ninja_log", dir) : NULL;
-	if (!err && dir && !(err = log_view_load(&ct->view, NULL, log, 0))) {
-		cluster_report_build(&ct->view.tl, &ct->last_log, &ct->last);
-		ct->have_last = true;
-	}
-	if (err)
-		warn("the last trial against its distcc log: %s", err);
-	free(err);
-	free(log);
-	free(path);
-}
-
 static void print_cluster_trials(const struct cluster_trials *ct, const char *keep)
 {
 	printf("\ncluster (%s): where each trial's compiles ran, from distcc's own log (DISTCC_VERBOSE=1); the cpu above is "
@@ -240,18 +141,6 @@ static json_t *json_cluster_trials(const struct cluster_trials *ct)
 			json_seconds(ct->last.here_s), "other_steps_s", json_seconds(ct->last.local_s), "bound", ct->last.bound,
 			"bound_why", ct->last.bound_why));
 	return c;
-}
-
-static void cluster_trials_free(struct cluster_trials *ct)
-{
-	if (ct->have_last) {
-		cluster_report_free(&ct->last);
-		log_view_free(&ct->view);
-	}
-	distcc_log_free(&ct->last_log);
-	free(ct->sum);
-	free(ct->have);
-	free(ct->dir);
 }
 
 int cmd_wall(int argc, char **argv)
@@ -314,9 +203,8 @@ int cmd_wall(int argc, char **argv)
 	double *walls = xcalloc(n, sizeof(double)), *cpus = xcalloc(n, sizeof(double));
 	double *matches = xcalloc(n, sizeof(double));
 	long *rss = xcalloc(n, sizeof(long));
-	struct cluster_trials ct = { .n = n };
-	if (seen.cluster)
-		cluster_trials_start(&ct, seen.cluster);
+	struct cluster_trials ct;
+	cluster_trials_start(&ct, n, seen.cluster);
 	for (long k = 0; k < trials; k++) {
 		char *what = xasprintf("trial %ld", k + 1);
 		struct trial_result r;
@@ -334,8 +222,7 @@ int cmd_wall(int argc, char **argv)
 
 	struct summary sw = summarize(walls, n), sc = summarize(cpus, n), sm = summarize(matches, n);
 	bool noisy = sw.spread > 0.10;
-	if (ct.launcher)
-		cluster_trials_finish(&ct, dir, distcc_keep);
+	cluster_trials_finish(&ct, dir, distcc_keep);
 
 	if (json) {
 		json_t *doc = json_document("wall", dir, 0);

@@ -72,6 +72,47 @@ char *log_view_load_graph(struct log_view *v, const struct ninja_build *b, const
 	return err;
 }
 
+struct each_build {
+	const struct ninja_build *b;
+	const char *path;
+	void (*each)(struct log_view *v, void *ctx);
+	void *ctx;
+	long n;
+};
+
+static void view_build(struct ninja_log *build, bool rewritten, void *ctx)
+{
+	struct each_build *e = ctx;
+	if (rewritten)
+		return;
+	struct log_view v = { .dir = e->b ? e->b->dir : NULL, .path = e->path, .back = e->n++, .names_block = NAMES_BLOCK };
+	/* Taken, as ninja_log_scan allows: its names are held, no file behind. */
+	v.build = (struct ninja_log){ .version = build->version, .n = build->n, .first_line = build->first_line,
+				      .entries = build->entries, .names = build->names, .strings = build->strings };
+	build->entries = NULL;
+	build->names = NULL;
+	build->n = 0;
+	build->strings = (struct arena){ 0 };
+	timeline_build(&v.build, &v.tl);
+	if (e->b)
+		analyze(&v, e->b);
+	e->each(&v, e->ctx);
+	log_view_free(&v);
+}
+
+char *log_view_each(const struct ninja_build *b, const char *path, void (*each)(struct log_view *v, void *ctx),
+		    void *ctx, long *nbuilds)
+{
+	struct each_build e = { b, path, each, ctx, 0 };
+	char *err = NULL;
+	if (!ninja_log_each(path, true, view_build, &e, &err) && !err)
+		err = xasprintf("%s: no such file%s", path, b ? " (has the tree been built with ninja?)" : "");
+	if (!err && !e.n)
+		err = xasprintf("%s: no builds recorded yet", path);
+	*nbuilds = e.n;
+	return err;
+}
+
 /* Most weighted time first; ties in log order, so the order is the same
  * whichever way it was chosen. */
 static bool heavier(const struct timeline *tl, uint32_t x, uint32_t y)

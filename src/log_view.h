@@ -37,6 +37,14 @@ struct log_view {
 char *log_view_load(struct log_view *v, const char *dir, const char *path, long back);
 /* The same against a graph the caller loaded (and keeps). */
 char *log_view_load_graph(struct log_view *v, const struct ninja_build *b, const char *path, long back);
+/* Every build of the log at path, oldest first, handed to each(v, ctx)
+ * with its timeline (and, when b is not NULL, read against that graph, the
+ * caller's): the file is read once, one build in memory at a time; v is
+ * freed after each call, and its `back` counts from the oldest (the file's
+ * build count is unknown until the end: *nbuilds). NULL, or what is wrong
+ * with the input (owned by the caller), as log_view_load says it. */
+char *log_view_each(const struct ninja_build *b, const char *path, void (*each)(struct log_view *v, void *ctx),
+		    void *ctx, long *nbuilds);
 /* The indexes of the k steps with the most weighted time (k 0: all),
  * heaviest first, equals in log order (owned by the caller; k of them, or
  * all). */

@@ -81,7 +81,9 @@ if command -v cmake >/dev/null; then
 	done
 	run 0 "CMake tree: record --all --pp" "$BW" record -C "$cm/b" --all --pp --label v=a --db "$T/cm.db" --json
 	check "CMake tree: five clean builds of libt, 25 steps each, lines per group" [ "$(json "$T/out" '(d["module"], [(b["steps"], b["complete"]) for b in d["builds"]], d["builds"][-1]["lines"] > 0)')" = "('libt', [(25, True), (25, True), (25, True), (25, True), (25, True)], True)" ]
-	run 0 "CMake tree: check --against the builds just recorded" "$BW" check -C "$cm/b" --builds 2 --against v=a --db "$T/cm.db"
+	# Builds of about a second each: a busy minute on the runner can slow
+	# the last two past 5 %; what is checked here is the tree, not the gate.
+	run 0 "CMake tree: check --against the builds just recorded" "$BW" check -C "$cm/b" --builds 2 --against v=a --max-regression 100% --db "$T/cm.db"
 	contains "$T/out" "2 against 3 builds" "CMake tree: check leaves the candidate's own builds out of the reference"
 	check "CMake tree: record and check leave the logs and the tree byte-identical" \
 		[ "$(logs_hash "$cm/b")$(tree_hash "$cm/b")" = "$logs$tree" ]

@@ -222,6 +222,69 @@ static void test_record_is_idempotent(void **state)
 	free(path);
 }
 
+struct seen_builds {
+	const struct build_outputs *o;
+	char *identity[4];
+	long back[4];
+	size_t n;
+};
+
+static void see_build(struct log_view *v, void *ctx)
+{
+	struct seen_builds *s = ctx;
+	assert_true(s->n < 4);
+	struct build_record r;
+	build_record_from_view(&r, v, s->o, "mod");
+	s->identity[s->n] = xstrdup(r.identity);
+	s->back[s->n++] = v->back;
+	build_record_free(&r);
+}
+
+/* Every build in one read of the file, oldest first: the same records as
+ * each build loaded alone (as record --all and check read them). */
+static void test_each_build(void **state)
+{
+	(void)state;
+	struct log_view latest, older;
+	struct ninja_build b;
+	char *dir, *log;
+	load_view(&latest, &b, &dir, &log, 0);
+	assert_null(log_view_load(&older, dir, log, 1));
+	struct build_outputs o;
+	build_outputs_load(&o, dir);
+	struct build_record r0, r1;
+	build_record_from_view(&r0, &latest, &o, "mod");
+	build_record_from_view(&r1, &older, &o, "mod");
+	for (int graph = 0; graph < 2; graph++) {
+		struct seen_builds s = { .o = &o };
+		long n;
+		assert_null(log_view_each(graph ? &b : NULL, log, see_build, &s, &n));
+		assert_int_equal(n, 2);
+		assert_int_equal(s.n, 2);
+		assert_string_equal(s.identity[0], r1.identity);
+		assert_string_equal(s.identity[1], r0.identity);
+		assert_true(s.back[0] == 0 && s.back[1] == 1);	/* counted from the oldest */
+		for (size_t i = 0; i < s.n; i++)
+			free(s.identity[i]);
+	}
+	char *missing = xasprintf("%s/no-log", dir), *err;
+	struct seen_builds none = { .o = &o };
+	long n;
+	assert_non_null(err = log_view_each(NULL, missing, see_build, &none, &n));
+	assert_non_null(strstr(err, "no such file"));
+	assert_int_equal(none.n, 0);
+	free(err);
+	free(missing);
+	build_record_free(&r0);
+	build_record_free(&r1);
+	log_view_free(&latest);
+	log_view_free(&older);
+	ninja_build_free(&b);
+	build_outputs_free(&o);
+	free(log);
+	free(dir);
+}
+
 static struct build_record synthetic(const char *identity, double wall, double a, bool complete)
 {
 	struct build_record r = { .identity = xstrdup(identity), .source = "test", .recorded_at = 1000, .wall = wall,
@@ -387,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_migration_keeps_builds),
 		cmocka_unit_test(test_refused_files_left_alone),
 		cmocka_unit_test(test_record_is_idempotent),
+		cmocka_unit_test(test_each_build),
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_advise_document),
 		cmocka_unit_test(test_path),
