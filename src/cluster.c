@@ -1,17 +1,17 @@
 #include "cluster.h"
 #include "driver.h"
 #include "stats.h"
+#include "strmap.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *cluster_launcher(const char *command, const char *dir)
+static const char *const senders[] = { "distcc", "icecc", NULL };
+
+static const char *parse_launcher(const char *command, const char *dir)
 {
-	static const char *const senders[] = { "distcc", "icecc", NULL };
-	/* Most commands name neither: skip parsing them. */
-	if (!command || (!strstr(command, "distcc") && !strstr(command, "icecc")))
-		return NULL;
 	struct compile_command cmd = { 0 };
 	const char *found = NULL;
 	char *err = driver_parse(command, dir, &cmd);
@@ -21,6 +21,32 @@ const char *cluster_launcher(const char *command, const char *dir)
 				found = senders[k];
 	free(err);
 	compile_command_clear(&cmd);
+	return found;
+}
+
+const char *cluster_launcher(const char *command, const char *dir)
+{
+	/* Most commands name neither: skip parsing them. */
+	if (!command || (!strstr(command, "distcc") && !strstr(command, "icecc")))
+		return NULL;
+	/* The words before the first flag (environment, launchers, the
+	 * compiler) decide it, and driver_parse looks the program up in
+	 * PATH: one answer per such prefix and dir, kept for the process (a
+	 * build's thousands of compiles share a few). Keys are owned here. */
+	static struct strmap answers;
+	const char *flag = strstr(command, " -");
+	char *key = xasprintf("%s\n%.*s", dir ? dir : "", (int)(flag ? (size_t)(flag - command) : strlen(command)), command);
+	size_t v = strmap_get(&answers, key, strlen(key));
+	if (v != STRMAP_NONE) {
+		free(key);
+		return v ? senders[v - 1] : NULL;
+	}
+	const char *found = parse_launcher(command, dir);
+	size_t index = 0;
+	for (int k = 0; found && senders[k]; k++)
+		if (senders[k] == found)
+			index = (size_t)k + 1;
+	strmap_put(&answers, key, strlen(key), index);	/* the key stays with the map */
 	return found;
 }
 
