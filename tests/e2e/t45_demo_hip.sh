@@ -23,6 +23,6 @@ check "build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 check "kernel TUs recognised as clang" [ "$(json "$T/hip.json" 'sorted(set(t["compiler"] for t in d["tus"]))')" = "['clang', 'gcc']" ]
 check "planted slowest TU ranks first" [ "$(json "$T/hip.json" 'd["tus"][0]["target"]')" = opus_gemm_bigtile.cuda.o ]
 ratio=$(json "$T/hip.json" 'round(d["tus"][0]["wall_s"] / d["tus"][1]["wall_s"], 2)')
-echo "# slowest / runner-up = $ratio (planted: >= 1.5)"
+echo "# slowest / runner-up = $ratio (about 1.6 on a quiet machine; checked >= 1.3)"
 check "slowest TU well ahead of the runner-up ($ratio x)" python3 -c "import sys; sys.exit(0 if $ratio >= 1.3 else 1)"
 finish
