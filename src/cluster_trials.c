@@ -65,8 +65,10 @@ static void copy_file(const char *from, const char *to)
 	while ((got = fread(buf, 1, sizeof(buf), in)) > 0)
 		if (fwrite(buf, 1, got, out) != got)
 			break;
+	if (ferror(in))	/* a part of it is no copy: the temp file goes at exit */
+		die(EXIT_INTERNAL, "%s: cannot read: %s", from, strerror(errno));
 	fclose(in);
-	outfile_commit(&o);
+	outfile_commit(&o);	/* dies on a failed write */
 }
 
 void cluster_trials_finish(struct cluster_trials *ct, const char *dir, const char *keep)

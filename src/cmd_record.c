@@ -51,12 +51,10 @@ static char *push_label(void *labels, const char *arg)
 }
 
 /* Each compile step's lines per header group, host and device passes. */
-/* The builds of the log as records: every one with --all, else the
- * latest (each replaces the one before). */
+/* Each build read, as a record. */
 struct collect {
 	const struct build_outputs *outputs;
 	const char *module;
-	bool all;
 	struct build_record *records;
 	size_t n;
 };
@@ -64,10 +62,6 @@ struct collect {
 static void collect_build(struct log_view *v, void *ctx)
 {
 	struct collect *c = ctx;
-	if (!c->all && c->n) {
-		build_record_free(&c->records[0]);
-		c->n = 0;
-	}
 	c->records = xrealloc(c->records, (c->n + 1) * sizeof(*c->records));
 	build_record_from_view(&c->records[c->n++], v, c->outputs, c->module);
 }
@@ -163,9 +157,17 @@ int cmd_record(int argc, char **argv)
 		build_outputs_of(&outputs, &b);
 		record_context_init(&ctx, dir, &b, module ? module : outputs.module, true);
 		char *log = path_in(dir, ".ninja_log");
-		struct collect c = { .outputs = &outputs, .module = ctx.module, .all = all };
-		long builds;
-		char *err = log_view_each(&b, log, collect_build, &c, &builds);
+		struct collect c = { .outputs = &outputs, .module = ctx.module };
+		char *err;
+		if (all) {
+			err = log_view_each(&b, log, collect_build, &c, NULL);
+		} else {	/* the latest alone: no other build analyzed */
+			struct log_view v;
+			if (!(err = log_view_load_graph(&v, &b, log, 0))) {
+				collect_build(&v, &c);
+				log_view_free(&v);
+			}
+		}
 		if (err)
 			die(EXIT_BAD_INPUT, "%s", err);
 		records = c.records;

@@ -55,6 +55,8 @@ static const char usage[] =
 	"--probe-local less its preprocessing, which a distcc client runs here: each sent\n"
 	"compile's -E is run and timed here (its flags, launchers stripped, the output in a\n"
 	"private temp dir; as many at once as there are CPUs). The network is not timed.\n"
+	"A run that fails is reported (its compiler's output), its compile counted all\n"
+	"remote, and sim exits 3 after printing.\n"
 	"\n";
 
 /* An edit as given on the command line; its steps are named, resolved
@@ -592,9 +594,11 @@ int cmd_sim(int argc, char **argv)
 	}
 	progress_clear();
 	render(&s, res, json);
+	/* As rank: what could be measured is shown, a failed compile's run exits 3. */
+	int status = failures_status(s.local.failed, "preprocessing run", " (those compiles counted all remote)");
 	free(res);
 	model_free(&base);
 	model_free(&edited);
 	sim_free(&s);
-	return EXIT_OK;
+	return status;
 }

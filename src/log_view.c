@@ -109,7 +109,8 @@ char *log_view_each(const struct ninja_build *b, const char *path, void (*each)(
 		err = xasprintf("%s: no such file%s", path, b ? " (has the tree been built with ninja?)" : "");
 	if (!err && !e.n)
 		err = xasprintf("%s: no builds recorded yet", path);
-	*nbuilds = e.n;
+	if (nbuilds)
+		*nbuilds = e.n;
 	return err;
 }
 

@@ -41,7 +41,7 @@ char *log_view_load_graph(struct log_view *v, const struct ninja_build *b, const
  * with its timeline (and, when b is not NULL, read against that graph, the
  * caller's): the file is read once, one build in memory at a time; v is
  * freed after each call, and its `back` counts from the oldest (the file's
- * build count is unknown until the end: *nbuilds). NULL, or what is wrong
+ * build count is unknown until the end: *nbuilds, when not NULL). NULL, or what is wrong
  * with the input (owned by the caller), as log_view_load says it. */
 char *log_view_each(const struct ninja_build *b, const char *path, void (*each)(struct log_view *v, void *ctx),
 		    void *ctx, long *nbuilds);

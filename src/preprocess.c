@@ -266,6 +266,52 @@ static void collect_files(const struct pp_request *req, struct pp_sources *out)
 	free(cwd);
 }
 
+bool preprocess_plan_edge(const char *dir, const struct ninja_edge *e, size_t index, bool device, double timeout,
+			  struct compile_command *cmd, struct pp_plan *plan, struct strvec *stripped, struct pp_run **runs,
+			  size_t *nruns)
+{
+	const char *name = e->outputs.v[0];
+	char *sub = xasprintf("tu-%zu", index);
+	steps_prepare(dir, e, sub, cmd, stripped);
+	char *outdir = xasprintf("%s/%s", tmpdir_path(), sub);
+	char *log = xasprintf("%s/jobs.log", outdir);
+	progress_set("%s: asking the driver for its passes", name);
+	char *err = preprocess_plan(cmd, dir, device, outdir, log, timeout, plan);
+	progress_clear();
+	if (err)
+		jobs_report_list_failure(name, err, log);
+	*runs = xrealloc(*runs, (*nruns + plan->n + 1) * sizeof(**runs));
+	for (size_t p = 0; p < plan->n; p++) {
+		char *pname = pp_pass_name(&plan->v[p]);
+		(*runs)[(*nruns)++] = (struct pp_run){ .pass = &plan->v[p], .cwd = dir, .timeout = timeout,
+						       .what = xasprintf("%s (%s pass)", name, pname),
+						       .log = xasprintf("%s/pass-%zu.log", outdir, p) };
+		free(pname);
+	}
+	free(outdir);
+	free(log);
+	free(sub);
+	bool ok = !err;
+	free(err);
+	return ok;
+}
+
+void preprocess_plans_free(size_t nedges, struct compile_command *cmds, struct pp_plan *plans, struct pp_run *runs,
+			   size_t nruns)
+{
+	for (size_t i = 0; i < nruns; i++) {
+		free(runs[i].what);
+		free(runs[i].log);
+	}
+	for (size_t e = 0; e < nedges; e++) {
+		pp_plan_free(&plans[e]);
+		compile_command_clear(&cmds[e]);
+	}
+	free(plans);
+	free(cmds);
+	free(runs);
+}
+
 struct collect_run {
 	const struct pp_request *req;
 	struct pp_sources *out;
@@ -303,58 +349,35 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 			continue;
 		const char *name = b->edges[e].outputs.v[0];
 		steps_check_built(req->dir, &b->edges[e]);
-		char *sub = xasprintf("tu-%zu", e);
-		steps_prepare(req->dir, &b->edges[e], sub, &cmds[e], &stripped);
-		char *outdir = xasprintf("%s/%s", tmpdir_path(), sub);
-		char *log = xasprintf("%s/jobs.log", outdir);
-		progress_set("%s: asking the driver for its passes", name);
-		char *err = preprocess_plan(&cmds[e], req->dir, req->device, outdir, log, req->timeout, &plans[e]);
-		progress_clear();
-		if (err) {
-			jobs_report_list_failure(name, err, log);
+		size_t first = nruns;
+		if (!preprocess_plan_edge(req->dir, &b->edges[e], e, req->device, req->timeout, &cmds[e], &plans[e],
+					  &stripped, &runs, &nruns)) {
 			struct pp_source *src = add_source(out, name, "host", cwd);
 			src->failed = true;
 			out->failures++;
-			free(err);
 		}
-		for (size_t p = 0; p < plans[e].n; p++) {
-			struct pp_pass *pass = &plans[e].v[p];
+		source_of = xrealloc(source_of, (nruns ? nruns : 1) * sizeof(*source_of));
+		for (size_t r = first; r < nruns; r++) {
+			const struct pp_pass *pass = runs[r].pass;
 			char *pname = pp_pass_name(pass);
 			struct pp_source *src = add_source(out, name, pname, cwd);
 			for (size_t d = 0; d < pass->user_dirs.n; d++)
 				strvec_push(&src->user_dirs, pass->user_dirs.v[d]);
 			for (size_t d = 0; d < pass->system_dirs.n; d++)
 				strvec_push(&src->system_dirs, pass->system_dirs.v[d]);
-			runs = xrealloc(runs, (nruns + 1) * sizeof(*runs));
-			source_of = xrealloc(source_of, (nruns + 1) * sizeof(*source_of));
-			runs[nruns] = (struct pp_run){ .pass = pass, .cwd = req->dir, .timeout = req->timeout,
-						       .what = xasprintf("%s (%s pass)", name, pname),
-						       .log = xasprintf("%s/pass-%zu.log", outdir, p) };
-			source_of[nruns++] = out->n - 1;
+			source_of[r] = out->n - 1;
 			free(pname);
 		}
-		free(outdir);
-		free(log);
-		free(sub);
 	}
 	steps_note_stripped(&stripped);
 	struct collect_run c = { req, out, runs, source_of };
 	preprocess_run_all(runs, nruns, req->jobs, run_done, &c);
-	for (size_t i = 0; i < nruns; i++) {
+	for (size_t i = 0; i < nruns; i++)
 		if (runs[i].failed && !out->v[source_of[i]].failed) {
 			out->v[source_of[i]].failed = true;
 			out->failures++;
 		}
-		free(runs[i].what);
-		free(runs[i].log);
-	}
-	for (size_t e = 0; e < b->n; e++) {
-		pp_plan_free(&plans[e]);
-		compile_command_clear(&cmds[e]);
-	}
-	free(plans);
-	free(cmds);
-	free(runs);
+	preprocess_plans_free(b->n, cmds, plans, runs, nruns);
 	free(source_of);
 	free(selected);
 	free(cwd);

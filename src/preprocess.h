@@ -12,6 +12,7 @@
 #include "headers.h"
 #include "jobs.h"
 #include "markers.h"
+#include "ninja.h"
 #include "proc.h"
 
 struct pp_pass {
@@ -53,6 +54,21 @@ struct pp_run {
  * done(ctx, i) is called and its output removed after; a failure is
  * reported with the tail of the compiler's output and marked. */
 void preprocess_run_all(struct pp_run *runs, size_t n, long jobs, void (*done)(void *ctx, size_t i), void *ctx);
+
+/* Plan edge e's -E runs in dir (its build dir): its command parsed
+ * (launchers stripped into `stripped`, outputs in the temp subdir
+ * "tu-INDEX") into cmd, its passes into plan (the host pass, and with
+ * `device` one per device arch), a run per pass appended to *runs (named
+ * "OUTPUT (PASS pass)"). False when the driver could not list them (the
+ * tail of its output reported); nothing appended then. Used by pp, leak
+ * and local_probe. */
+bool preprocess_plan_edge(const char *dir, const struct ninja_edge *e, size_t index, bool device, double timeout,
+			  struct compile_command *cmd, struct pp_plan *plan, struct strvec *stripped, struct pp_run **runs,
+			  size_t *nruns);
+/* Free nedges' cmds and plans and the nruns runs planned from them (the
+ * arrays too). */
+void preprocess_plans_free(size_t nedges, struct compile_command *cmds, struct pp_plan *plans, struct pp_run *runs,
+			   size_t nruns);
 
 /* Scan preprocessed output at path ("-": stdin). A malformed marker is bad
  * input: "buildwall: <what>:<line>: ..." and exit 2. */

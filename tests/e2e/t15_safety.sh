@@ -30,14 +30,15 @@ check "five builds: .ninja_deps written" [ -s "$many/.ninja_deps" ]
 probe() {
 	dir=$1 label=$2
 	logs=$(logs_hash "$dir") tree=$(tree_hash "$dir")
-	for cmd in "rank t3.o" "passes t3.o" "pp t3.o" "leak t3.o" "sim -j 2" "log"; do
+	for cmd in "rank t3.o" "passes t3.o" "pp t3.o" "leak t3.o" "sim -j 2" "sim -j 2 --remote 2 --probe-local" \
+		"record --all --db $T/probe.db" "check --builds 2 --budget 1000 --db $T/probe.db" "log"; do
 		# shellcheck disable=SC2086
 		"$BW" $cmd -C "$dir" >"$T/out" 2>"$T/err"
 		rc=$?
 		if [ "$(logs_hash "$dir")" = "$logs" ] && [ "$(tree_hash "$dir")" = "$tree" ]; then
-			ok "$label: ${cmd%% *} (exit $rc) leaves .ninja_log, .ninja_deps and the tree byte-identical"
+			ok "$label: ${cmd%% --db*} (exit $rc) leaves .ninja_log, .ninja_deps and the tree byte-identical"
 		else
-			not_ok "$label: ${cmd%% *} changed the tree" "$(wc -l <"$dir/.ninja_log") log lines now; $(cat "$T/err")"
+			not_ok "$label: ${cmd%% --db*} changed the tree" "$(wc -l <"$dir/.ninja_log") log lines now; $(cat "$T/err")"
 		fi
 	done
 }
@@ -73,10 +74,11 @@ if command -v cmake >/dev/null; then
 	for b in 1 2 3 4 5; do ninja -C "$cm/b" -t clean >/dev/null && ninja -C "$cm/b" >/dev/null; done
 	check "CMake tree: more than 100 lines in .ninja_log" [ "$(wc -l <"$cm/b/.ninja_log")" -gt 100 ]
 	logs=$(logs_hash "$cm/b") tree=$(tree_hash "$cm/b")
-	for cmd in "rank CMakeFiles/t.dir/g3.cpp.o" "passes CMakeFiles/t.dir/g3.cpp.o" "pp --all" "sim -j 2" "log"; do
+	for cmd in "rank CMakeFiles/t.dir/g3.cpp.o" "passes CMakeFiles/t.dir/g3.cpp.o" "pp --all" "sim -j 2" \
+		"sim -j 2 --remote 4 --probe-local" "log"; do
 		# shellcheck disable=SC2086
-		run 0 "CMake tree: ${cmd%% *}" "$BW" $cmd -C "$cm/b"
-		check "CMake tree: ${cmd%% *} leaves the logs and the tree byte-identical" \
+		run 0 "CMake tree: $cmd" "$BW" $cmd -C "$cm/b"
+		check "CMake tree: $cmd leaves the logs and the tree byte-identical" \
 			[ "$(logs_hash "$cm/b")$(tree_hash "$cm/b")" = "$logs$tree" ]
 	done
 	run 0 "CMake tree: record --all --pp" "$BW" record -C "$cm/b" --all --pp --label v=a --db "$T/cm.db" --json

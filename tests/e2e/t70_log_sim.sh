@@ -176,6 +176,14 @@ before=$(tree_hash "$T/toy")
 run 0 "sim --remote 2 --probe-local on a toy" "$BW" sim -C "$T/toy" -j 2 --remote 2 --probe-local --json
 check "--probe-local: the 3 compiles timed, none failed" [ "$(json "$T/out" '(d["remote"]["sent"], d["remote"]["split_by_probe"], d["remote"]["probe_failures"])')" = "(3, 3, 0)" ]
 check "--probe-local: the tree byte-identical" [ "$(tree_hash "$T/toy")" = "$before" ]
+# On the torch extension tree (its sources not here): the c++ compiles'
+# preprocessing fails, named, exit 3, each counted all remote; nvcc's .cu
+# stays here (distcc does not send it); the tree untouched.
+tree=$(tree_hash "$T/torch")
+run 3 "--probe-local on the torch tree without its sources: exit 3" "$BW" sim -C "$T/torch" -j 4 --remote 4 --probe-local --json
+check "--probe-local: the failed runs counted, the .cu kept here" [ "$(json "$T/out" '(d["remote"]["split_by_probe"], d["remote"]["probe_failures"] > 0, d["remote"]["kept_here"] > 0)')" = "(0, True, True)" ]
+contains "$T/err" "preprocessing run" "says which runs failed"
+check "--probe-local leaves the torch tree byte-identical" [ "$(tree_hash "$T/torch")" = "$tree" ]
 run 2 "--probe-local without --remote" "$BW" sim -C "$T/toy" --probe-local
 contains "$T/err" "give --remote N too" "names the missing option"
 finish
