@@ -230,6 +230,34 @@ static void rule_split(const struct advice_input *in, struct fix *f)
 	free(list);
 }
 
+/* How the glue a fix moves was measured, in words (owned); *g its probed
+ * seconds: with the fused probe every instance's glue together, else one
+ * instance's counted once (every wrapper instantiates the same tensor
+ * templates). */
+static char *glue_text(const struct advice_input *in, double glue, bool generated, double *g)
+{
+	const struct fused_cost *fc = in->fused;
+	if (generated && fc) {
+		*g = fc->glue;
+		char *carried = fc->included < fc->instances
+			? xasprintf(", carried to all %zu at %.2f s each", fc->instances, fc->glue / (double)fc->instances)
+			: xstrdup("");
+		char *words = xasprintf("the glue of the %zu instance%s %.2f s, measured as one: %zu source%s #included "
+					"into one TU, its host pass alone with %s's command (the device passes not run), "
+					"%.2f s against its headers alike %.2f s%s", fc->instances,
+					fc->instances == 1 ? "" : "s", fc->glue, fc->included, fc->included == 1 ? "" : "s",
+					fc->command_of, fc->probe, fc->headers, carried);
+		free(carried);
+		return words;
+	}
+	*g = isnan(glue) ? 0 : glue;
+	if (isnan(glue))
+		return xstrdup("glue unknown (no generated instance probed), counted as 0 s");
+	return fc ? xasprintf("the tensor glue %.2f s (an instance's share of the fused probe's), counted once", glue)
+		  : xasprintf("the tensor glue %.2f s (a probed instance's host pass beyond its headers: an upper bound), "
+			      "counted once", glue);
+}
+
 /* fused (generated instances) and launchers (hand-written kernel TUs):
  * the framework out of a kernel TU altogether. */
 static void rule_out_of_kernels(const struct advice_input *in, struct fix *f, bool generated)
@@ -257,13 +285,11 @@ static void rule_out_of_kernels(const struct advice_input *in, struct fix *f, bo
 		return;
 	}
 	const struct tu_facts *t = first_tu(in, f);
-	double g = isnan(glue) ? 0 : glue, scale = 0;
+	double g, scale = 0;
 	for (size_t k = 0; k < f->ntus; k++)
 		scale += in->tus[f->tus[k]].scale / (double)f->ntus;
 	char *list = tu_list(in, f), *cost = cost_words(t->cost, "host pass");
-	char *glue_words = isnan(glue) ? xstrdup("glue unknown (no generated instance probed), counted as 0 s")
-				       : xasprintf("the tensor glue %.2f s (a probed instance's host pass beyond its "
-						   "headers: an upper bound)", glue);
+	char *glue_words = glue_text(in, glue, generated, &g);
 	if (generated) {
 		/* The fused TU is a host TU: the headers as the host compiler
 		 * parses them, measured with a host TU's command when one parses
@@ -277,14 +303,14 @@ static void rule_out_of_kernels(const struct advice_input *in, struct fix *f, bo
 					"(%.2f s); one fused host TU parses it once: %.2f s predicted", f->ntus, what,
 					f->ntus == 1 ? "" : "s", list, t->frameworks, t->cost->host, t->cost->device, f->added);
 		f->measured_by = xasprintf("%s; the fused TU = the headers compiled with %s's command (%.2f s) + an empty TU "
-					   "(%.2f s) + %s, counted once", cost, host->command_of, host->host, host->base_host,
+					   "(%.2f s) + %s", cost, host->command_of, host->host, host->base_host,
 					   glue_words);
 	} else {
 		f->added = scale * g;
 		f->evidence = xasprintf("%s parse%s %s through a launcher header, in the host pass (%.2f s) and the device "
 					"passes (%.2f s); the tensor glue moves to a host TU that includes it anyway",
 					list, f->ntus == 1 ? "s" : "", t->frameworks, t->cost->host, t->cost->device);
-		f->measured_by = xasprintf("%s; %s, counted once for the TU it joins", cost, glue_words);
+		f->measured_by = xasprintf("%s; %s, for the TU it joins", cost, glue_words);
 	}
 	free(glue_words);
 	free(cost);

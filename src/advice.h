@@ -51,13 +51,28 @@ struct tu_facts {
 	const struct header_cost *cost;	/* for its command; NULL: not measured */
 	double cost_lo, cost_hi;	/* that cost's least and most over its median, from the
 					 * probes' repeats (0: no spread known, 1) */
-	double glue;		/* isolated s of host code beyond the headers (a probed instance); NaN: unknown */
+	double glue;		/* isolated s of host code beyond the headers: the fused probe's
+				 * per instance, else a probed instance's host pass (an upper
+				 * bound); NaN: unknown */
 	size_t table_entries;	/* an unordered_map<…, std::function<…>> with this many entries; 0: none */
 	double table_saving;	/* isolated s: that table compiled apart minus a flat one; NaN: unknown */
 	bool probed;		/* the pass probe ran on it: the verdict below is measured */
 	bool codegen_bound;	/* a device pass dominated by machine code generation */
 	double codegen_share;	/* of that pass */
 	char *codegen_pass;	/* "device sm_80" */
+};
+
+/* The instances' glue measured as one: their sources #included into one
+ * TU and its host pass alone compiled with an instance's command, against
+ * the framework's headers alike; both the host compiler's seconds (nvcc's
+ * cudafe++ apart, which a host .cpp does not run). The headers themselves
+ * cost what a host TU's command takes (header_cost). */
+struct fused_cost {
+	double glue;		/* probed s of every instance's glue together (carried
+				 * past the included ones at their share each) */
+	double probe, headers;	/* probed s: the fused probe, the headers alike */
+	size_t included, instances;
+	const char *command_of;	/* borrowed */
 };
 
 struct advice_input {
@@ -78,6 +93,7 @@ struct advice_input {
 	size_t local_probed;	/* without it: sent compiles whose preprocessing was timed here */
 	const char *launcher;	/* the cluster launcher ninja's compiles run behind
 				 * (distcc, icecc), NULL: none */
+	const struct fused_cost *fused;	/* NULL: no fused probe compiled */
 };
 
 /* A predicted wall's range: the baseline at its least with the savings at

@@ -5,7 +5,8 @@
  * device pass with its include chains (pp, leak), the pass probe on the
  * slowest kernel TU and one instance of each family, and probe TUs
  * compiled with the TUs' own commands: the framework's headers against an
- * empty TU, and a dispatch table against a flat one. The advice model
+ * empty TU, a dispatch table against a flat one, and the generated
+ * instances in one TU, its host pass alone (the fused probe). The advice model
  * (advice.c) turns them into fixes, predicted walls and the plan. The
  * build directory is only read. */
 #define _GNU_SOURCE
@@ -98,6 +99,11 @@ struct advise {
 	struct probe_group *groups;
 	size_t ngroups;
 	struct pass_probe probe;
+	long fused_tu, fused_headers_tu;	/* the fused probe and its headers alike in the
+					 * pass probe, -1: none */
+	size_t fused_donor;	/* the instance whose command compiles it */
+	struct fused_cost fused;
+	bool fused_measured;
 	bool kernels;
 	struct strvec stripped;
 	struct advice advice;
@@ -560,6 +566,58 @@ static void plan_tu_probes(struct advise *ad)
 	}
 }
 
+/* Instances a fused probe includes at most: past them, their glue per
+ * instance is carried to the rest. */
+#define ADVISE_FUSED_MAX 16
+
+static void write_fused(FILE *f, const void *arg)
+{
+	const struct strvec *sources = arg;
+	fputs("/* buildwall advise: the instances' host code in one TU, as a fused host TU holds it */\n", f);
+	for (size_t i = 0; i < sources->n; i++)
+		fprintf(f, "#include \"%s\"\n", sources->v[i]);
+}
+
+/* The fused TU as one compiled probe: the generated instances whose host
+ * pass parses a framework, their sources #included into one TU (up to
+ * ADVISE_FUSED_MAX), its host pass alone compiled with the first one's
+ * command: the headers once and every instance's glue, as the host
+ * compiler takes them. */
+static void plan_fused_probe(struct advise *ad)
+{
+	struct strvec sources = { 0 };
+	long donor = -1;
+	size_t instances = 0;
+	for (size_t i = 0; i < ad->ntus; i++) {
+		const struct advise_tu *t = &ad->tus[i];
+		if (!t->f.kernel || !t->f.generated || !t->f.host_framework || t->group < 0)
+			continue;
+		instances++;
+		char *path = path_in(ad->dir, source_of(ad, t)), *real = realpath(path, NULL);
+		free(path);
+		if (real && !strpbrk(real, "\"\n") && sources.n < ADVISE_FUSED_MAX) {
+			strvec_push(&sources, real);
+			donor = donor < 0 ? (long)i : donor;
+		}
+		free(real);
+	}
+	if (donor >= 0) {
+		const struct advise_tu *d = &ad->tus[donor];
+		const struct strvec *headers = &ad->groups[d->group].headers;
+		ad->fused_headers_tu = add_source_probe(ad, d, write_includes, headers, NULL,
+							"fused probe's headers (%s's command)", d->f.name);
+		if (ad->fused_headers_tu >= 0) {	/* else the command takes no probe TU */
+			ad->fused_tu = add_source_probe(ad, d, write_fused, &sources, NULL,
+							"fused probe (%zu instance%s, %s's command)", sources.n,
+							sources.n == 1 ? "" : "s", d->f.name);
+			ad->probe.tus[ad->fused_tu].host_only = ad->probe.tus[ad->fused_headers_tu].host_only = true;
+		}
+		ad->fused_donor = (size_t)donor;
+		ad->fused = (struct fused_cost){ .included = sources.n, .instances = instances, .command_of = d->f.name };
+	}
+	strvec_clear(&sources);
+}
+
 /* advise --kernels: what the device compiler says of the kernels in each
  * TU whose device pass is machine code generation. */
 static void find_kernels(struct advise *ad)
@@ -682,6 +740,31 @@ static double positive(double s)
 	return s > 0 ? s : 0;
 }
 
+/* The fused probe against its headers alike (both host passes alone, the
+ * host compiler's seconds): the glue of the included instances, carried
+ * to every instance at its share each. A fused probe that did not compile
+ * (two instances defining one name) is no failure of the build's: the
+ * glue of one probed instance stands. */
+static void read_fused_probe(struct advise *ad)
+{
+	if (ad->fused_tu < 0)
+		return;
+	const struct pass_tu *fp = &ad->probe.tus[ad->fused_tu], *h = probed(ad, ad->fused_headers_tu);
+	if (fp->failed) {
+		ad->failures--;
+		warn("the fused probe did not compile (%zu instances in one TU); the glue is one probed instance's",
+		     ad->fused.included);
+		return;
+	}
+	if (!h)
+		return;
+	ad->fused.probe = pass_tu_host_compiler(fp);
+	ad->fused.headers = pass_tu_host_compiler(h);
+	ad->fused.glue = positive(ad->fused.probe - ad->fused.headers) / (double)ad->fused.included *
+			 (double)ad->fused.instances;
+	ad->fused_measured = true;
+}
+
 static void read_probes(struct advise *ad)
 {
 	for (size_t g = 0; g < ad->ngroups; g++) {
@@ -702,6 +785,7 @@ static void read_probes(struct advise *ad)
 		pg->cost.host = positive(pass_tu_side(h, PASS_HOST) - pg->cost.base_host);
 		pg->cost.device = positive(pass_tu_side(h, PASS_DEVICE) - pg->cost.base_device);
 	}
+	read_fused_probe(ad);
 	/* Scale: each probed TU's baseline seconds per probed second; the
 	 * median of those for the rest. */
 	double *ratios = xcalloc(ad->ntus, sizeof(double));
@@ -744,6 +828,8 @@ static void read_probes(struct advise *ad)
 			if (t->f.generated && h)
 				t->f.glue = positive(pass_tu_side(p, PASS_HOST) - pass_tu_side(h, PASS_HOST));
 		}
+		if (t->f.generated && ad->fused_measured)
+			t->f.glue = ad->fused.glue / (double)ad->fused.instances;
 		const struct pass_tu *map = probed(ad, t->table_tu), *flat = probed(ad, t->flat_tu);
 		if (map && flat)
 			t->f.table_saving = map->wall.median - flat->wall.median;
@@ -1153,6 +1239,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->repeats = o->repeats > 0 ? o->repeats : ADVISE_REPEATS;
 	ad->kernels = o->kernels;
 	ad->remote = o->remote;
+	ad->fused_tu = ad->fused_headers_tu = -1;
 	ad->distcc_path = o->distcc_log;
 	snapshot_guard(ad->dir);
 	if (ad->distcc_path) {	/* bad input before any probe */
@@ -1191,6 +1278,7 @@ struct advise *advise_collect(const struct advise_options *o)
 		if (!ad->tus[i].f.kernel)
 			plan_table_probes(ad, &ad->tus[i], i);
 	plan_tu_probes(ad);
+	plan_fused_probe(ad);
 	steps_note_stripped(&ad->stripped);
 	warm_up(ad);
 	calibrate_load(ad);
@@ -1211,7 +1299,8 @@ struct advise *advise_collect(const struct advise_options *o)
 					 .cpus = cpu_count(), .spread_lo = ad->spread_lo, .spread_hi = ad->spread_hi,
 					 .remote = ad->remote, .remote_share = ad->remote_share,
 					 .remote_from = ad->distcc_path, .local_probed = ad->local_probed,
-					 .launcher = cluster_launcher_of(&ad->build) };
+					 .launcher = cluster_launcher_of(&ad->build),
+					 .fused = ad->fused_measured ? &ad->fused : NULL };
 	advice_build(&in, &ad->advice);
 	free(facts);
 	jobs_curve(ad, &in.sched);

@@ -114,8 +114,9 @@ char *jobs_parse_dashdashdash(const char *text, struct job_list *jobs)
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		lineno++;
 		/* Job lines are the ones indented by a space; the rest is the
-		 * driver talking about itself (version, COLLECT_GCC_OPTIONS=…). */
-		if (line[0] != ' ' || !line[strspn(line, " \r")])
+		 * driver talking about itself (version, COLLECT_GCC_OPTIONS=…,
+		 * "(in-process)" before a job clang runs within itself). */
+		if (line[0] != ' ' || !line[strspn(line, " \r")] || !strcmp(line, " (in-process)"))
 			continue;
 		struct job j = { 0 };
 		const char *msg = cmdline_split(line, &j.argv);
@@ -342,6 +343,23 @@ void job_list_free(struct job_list *jobs)
 		job_free(&jobs->v[i]);
 	free(jobs->v);
 	*jobs = (struct job_list){ 0 };
+}
+
+const char *job_nvcc_stub(const struct job *j)
+{
+	return j->tool && !strcmp(j->tool, "cicc") ? flag_value(&j->argv, "--stub_file_name") : NULL;
+}
+
+void job_list_keep(struct job_list *jobs, enum pass_kind pass)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < jobs->n; i++) {
+		if (jobs->v[i].pass == pass)
+			jobs->v[kept++] = jobs->v[i];
+		else
+			job_free(&jobs->v[i]);
+	}
+	jobs->n = kept;
 }
 
 void job_make_temp_parents(const struct job *j)

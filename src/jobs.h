@@ -46,6 +46,13 @@ void jobs_report_list_failure(const char *name, const char *err, const char *log
  * created under -###: make the parents of every path in our temp dir that
  * the job names. */
 void job_make_temp_parents(const struct job *j);
+/* The stub file an nvcc cicc job writes for the host compile to include
+ * (its --stub_file_name: the kernels' host-side launch stubs; one per
+ * arch, the host compile includes the last), or NULL for any other job.
+ * The string belongs to the job. */
+const char *job_nvcc_stub(const struct job *j);
+/* Drop every job not of `pass`, keeping the order of the rest. */
+void job_list_keep(struct job_list *jobs, enum pass_kind pass);
 void job_list_free(struct job_list *jobs);
 
 #endif

@@ -184,6 +184,25 @@ static void record_replayed(struct pass_tu *t, const struct proc *plain, const s
 	record_job(&t->runs[t->job], plain->wall_s, plain->cpu_s, plain->maxrss_kb, phase, twin ? twin->wall_s : NAN);
 }
 
+/* nvcc's host pass alone has no whole run: each round of its jobs, summed,
+ * is one. */
+static void record_round(struct pass_tu *t, long repeats)
+{
+	if ((long)t->nwalls >= repeats)
+		return;
+	double wall = 0, cpu = 0;
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const struct job_runs *r = &t->runs[i];
+		wall += r->walls[r->n - 1];
+		cpu += r->cpus[r->n - 1];
+		if (r->maxrss_kb > t->maxrss_kb)
+			t->maxrss_kb = r->maxrss_kb;
+	}
+	t->walls[t->nwalls] = wall;
+	t->cpus[t->nwalls] = cpu;
+	t->nwalls++;
+}
+
 /* The next process of t's probe into p; false when its probe is over.
  *   whole:  the whole compile, until it has `whole_runs` runs (--top's
  *           re-timing may have given it some);
@@ -204,6 +223,7 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 	if (whole_runs > repeats)
 		whole_runs = repeats;
 	strvec_clear(&t->argv);
+	strvec_clear(&t->env);
 	free(t->log);
 	t->log = NULL;
 	if (t->stage == STAGE_WHOLE && (long)t->nwalls >= whole_runs) {
@@ -240,6 +260,10 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 		const struct job *j = &t->jobs.v[t->job];
 		for (size_t a = 0; a < j->argv.n; a++)
 			strvec_push(&t->argv, j->argv.v[a]);
+		for (size_t e = 0; e < t->cmd.env.n; e++)
+			strvec_push(&t->env, t->cmd.env.v[e]);
+		for (size_t e = 0; e < j->env.n; e++)	/* nvcc's settings: its tools' PATH */
+			strvec_push(&t->env, j->env.v[e]);
 		if (t->second)
 			strvec_push(&t->argv, "-ftime-report");
 		char label[160];
@@ -247,8 +271,8 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 		progress_set("%s: job %zu/%zu (%s%s)", name, t->job + 1, t->jobs.n, job_label(j, label, sizeof(label)),
 			     t->second ? ", -ftime-report" : "");
 	}
-	*p = (struct proc){ .argv = t->argv.v, .env_extra = t->cmd.env.v, .cwd = ps->dir, .out_path = t->log,
-			    .timeout_s = ps->timeout };
+	*p = (struct proc){ .argv = t->argv.v, .env_extra = t->env.n ? t->env.v : t->cmd.env.v, .cwd = ps->dir,
+			    .out_path = t->log, .timeout_s = ps->timeout };
 	return true;
 }
 
@@ -302,6 +326,8 @@ static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, co
 		record_replayed(t, t->second ? &t->plain : p, t->second ? p : NULL);
 		t->second = false;
 		if (++t->job == t->jobs.n) {
+			if (t->host_only && t->cmd.compiler == COMPILER_NVCC)
+				record_round(t, tu_repeats(ps, t));
 			t->job = 0;
 			t->round++;
 		}
@@ -373,11 +399,39 @@ static void summarize_tu(struct pass_probe *ps, struct pass_tu *t)
 	breakdown_build(&t->jobs, t->times, &ps->th, &t->bd);
 }
 
+/* nvcc's host pass alone: its host jobs, the device ones dropped, and the
+ * stub cicc would have written (the kernels' launch stubs, which the host
+ * compile includes) an empty file in the temp dir. NULL or what is wrong. */
+static char *keep_nvcc_host_jobs(struct pass_tu *t)
+{
+	const char *tmp = tmpdir_path();
+	size_t len = strlen(tmp);
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const char *stub = job_nvcc_stub(&t->jobs.v[i]);
+		if (stub && (strncmp(stub, tmp, len) || stub[len] != '/' || strstr(stub, "/../")))
+			return xasprintf("nvcc puts its stub file %s outside the temp dir; its host pass cannot be run alone",
+					 stub);
+	}
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const char *stub = job_nvcc_stub(&t->jobs.v[i]);
+		job_make_temp_parents(&t->jobs.v[i]);
+		FILE *f = stub ? fopen(stub, "w") : NULL;
+		if (stub && (!f || fclose(f)))
+			die(EXIT_INTERNAL, "cannot write %s: %s", stub, strerror(errno));
+	}
+	job_list_keep(&t->jobs, PASS_HOST);
+	t->timed_by = "buildwall (nvcc's host jobs re-run one after another; its device passes not run)";
+	return NULL;
+}
+
 /* List t's jobs (the driver's -### or --dryrun) and make room for their runs. */
 static void list_jobs(struct pass_probe *ps, struct pass_tu *t, size_t ti)
 {
 	const char *name = t->name;
 	char *log = log_path("jobs", ti, 0);
+	bool nvcc = t->cmd.compiler == COMPILER_NVCC;
+	if (t->host_only && !nvcc)
+		strvec_push(&t->cmd.argv, "--cuda-host-only");
 	progress_set("%s: asking the driver for its jobs", name);
 	char *err = jobs_list(&t->cmd, ps->dir, log, ps->timeout, &t->jobs);
 	progress_clear();
@@ -390,6 +444,13 @@ static void list_jobs(struct pass_probe *ps, struct pass_tu *t, size_t ti)
 		return;
 	}
 	free(log);
+	if (t->host_only && nvcc && (err = keep_nvcc_host_jobs(t))) {
+		t->failed = true;
+		t->failure = err;
+		ps->failures++;
+		warn("%s: %s", name, err);
+		return;
+	}
 	size_t n = t->jobs.n, reps = (size_t)ps->repeats;
 	t->runs = xcalloc(n, sizeof(*t->runs));
 	t->times = xcalloc(n, sizeof(*t->times));
@@ -401,7 +462,8 @@ static void list_jobs(struct pass_probe *ps, struct pass_tu *t, size_t ti)
 			t->runs[i].phases[k] = xcalloc(reps, sizeof(double));
 		t->runs[i].maxrss_kb = -1;
 	}
-	t->stage = t->cmd.compiler == COMPILER_NVCC ? STAGE_NVCC : STAGE_WHOLE;
+	/* nvcc's host pass alone has only jobs to re-run, no whole compile. */
+	t->stage = !nvcc ? STAGE_WHOLE : t->host_only ? STAGE_JOBS : STAGE_NVCC;
 	t->round = 0;
 	t->job = 0;
 	t->second = false;
@@ -593,6 +655,7 @@ void pass_tu_free(struct pass_tu *t)
 	strvec_clear(&t->host_frameworks);
 	kernel_facts_free(&t->kernels);
 	strvec_clear(&t->argv);
+	strvec_clear(&t->env);
 	free(t->log);
 	free(t->nvcc_walls);
 }
@@ -714,6 +777,15 @@ double pass_tu_side(const struct pass_tu *t, enum pass_kind side)
 	for (size_t i = 0; i < t->bd.n; i++)
 		if (t->bd.passes[i].kind == side)
 			s += t->bd.passes[i].seconds;
+	return s;
+}
+
+double pass_tu_host_compiler(const struct pass_tu *t)
+{
+	double s = 0;
+	for (size_t i = 0; i < t->jobs.n; i++)
+		if (t->jobs.v[i].pass == PASS_HOST && strcmp(t->jobs.v[i].tool, "cudafe++"))
+			s += t->times[i].wall;
 	return s;
 }
 

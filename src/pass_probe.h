@@ -47,6 +47,10 @@ struct pass_tu {
 	bool failed;
 	char *failure;
 	bool walls_only;	/* no instrumented runs: pass walls, no phases */
+	bool host_only;		/* its host pass alone, the device passes never run:
+				 * clang and hipcc with --cuda-host-only; nvcc's host
+				 * jobs re-run one after another, the stub cicc would
+				 * write for the host compile left empty */
 	long repeats;		/* its runs, fewer than the probe's; 0: the probe's */
 	const char *timed_by;	/* who timed the jobs */
 	struct breakdown bd;
@@ -59,7 +63,7 @@ struct pass_tu {
 	bool second, running;
 	struct proc plain;
 	double *nvcc_walls;
-	struct strvec argv;
+	struct strvec argv, env;	/* the run under way */
 	char *log;
 	/* The playbook's first evidence, from the TU preprocessed as pp does:
 	 * the host-only frameworks its device passes parse ("torch/ATen/c10"),
@@ -102,6 +106,10 @@ void pass_probe_find_frameworks(struct pass_probe *ps);
 void pass_probe_find_kernels(struct pass_probe *ps, const bool *only);
 /* The seconds of t's host pass, or of all its device passes together. */
 double pass_tu_side(const struct pass_tu *t, enum pass_kind side);
+/* The seconds of t's host pass less nvcc's cudafe++ (its own front end,
+ * which a host TU compiled by the host compiler does not run): what the
+ * host compiler spends. */
+double pass_tu_host_compiler(const struct pass_tu *t);
 void pass_tu_free(struct pass_tu *t);
 void pass_probe_free(struct pass_probe *ps);
 

@@ -32,6 +32,12 @@ case $(evidence flat) in *"with 40 entries"*) ok "flat: the table's 40 entries c
 case $(evidence split) in *"torch/ATen/c10"*) ok "split: names the framework" ;; *) not_ok "split: names the framework" "$(evidence split)" ;; esac
 check "every saving is measured: positive, below the TU's own time" [ "$(json "$T/advise.json" 'all(0 < t["saving_s"] < 30 for f in d["fixes"] for t in f["tus"])')" = True ]
 check "every probe ran" [ "$(json "$T/advise.json" 'all(p["status"] == "ok" for p in d["probes"])')" = True ]
+check "the fused probe: the instance's source in one TU, its host pass alone (no device pass run)" [ "$(json "$T/advise.json" '[(p["status"], p["device_s"], p["host_s"] > 0) for p in d["probes"] if p["probe"].startswith("fused probe")]')" = "[('ok', 0.0, True), ('ok', 0.0, True)]" ]
+case $(json "$T/advise.json" "[f['measured_by'] for f in d['fixes'] if f['fix'] == 'fused'][0]") in
+*"upper bound"*) not_ok "fused: the glue measured, not an upper bound" ;;
+*"the glue of the 1 instance "*", measured as one: 1 source #included into one TU, its host pass alone with opus_gemm_0.cuda.o's command"*) ok "fused: the glue measured as one compiled probe" ;;
+*) not_ok "fused: the glue measured as one compiled probe" "$(json "$T/advise.json" "[f['measured_by'] for f in d['fixes'] if f['fix'] == 'fused'][0]")" ;;
+esac
 check "the header probe's device passes cost something (the framework parsed there)" [ "$(json "$T/advise.json" '[p["device_s"] > 0.5 for p in d["probes"] if p["probe"].startswith("header probe 0")]')" = "[True]" ]
 check "fixes ranked by predicted wall alone" [ "$(json "$T/advise.json" '[f["predicted"]["wall_s"] for f in d["fixes"]] == sorted(f["predicted"]["wall_s"] for f in d["fixes"])')" = True ]
 check "the plan lowers the wall at every step" [ "$(json "$T/advise.json" 'len(d["plan"]) >= 1 and all(b["predicted"]["wall_s"] < a for a, b in zip([d["baseline"]["predicted"]["wall_s"]] + [s["predicted"]["wall_s"] for s in d["plan"]], d["plan"]))')" = True ]

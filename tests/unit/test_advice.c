@@ -280,9 +280,41 @@ static void test_final_path_names_the_fused_tu(void **state)
 	ninja_build_free(&mod.b);
 }
 
+/* The glue measured as one (the fused probe): every instance's together
+ * joins the fused TU, carried past the included ones at their share each;
+ * the launchers' glue is an instance's share. */
+static void test_fused_probe(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	struct fused_cost fc = { .glue = 0.6, .probe = 3.1, .headers = 2.5, .included = 2, .instances = 2,
+				 .command_of = "k0.o" };
+	for (size_t i = 0; i < 2; i++)
+		mod.tus[i].glue = 0.3;
+	mod.in.fused = &fc;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	const struct fix *fused = &a.fixes[FIX_FUSED], *launch = &a.fixes[FIX_LAUNCHERS];
+	assert_true(fabs(fused->added - (4 + 0.3 + 0.6)) < 1e-9);
+	assert_non_null(strstr(fused->measured_by, "the glue of the 2 instances 0.60 s, measured as one: 2 sources "
+						  "#included into one TU, its host pass alone with k0.o's command"));
+	assert_null(strstr(fused->measured_by, "upper bound"));
+	assert_true(fabs(launch->added - 0.3) < 1e-9);
+	assert_non_null(strstr(launch->measured_by, "an instance's share of the fused probe's"));
+	advice_free(&a);
+	fc.included = 1;
+	advice_build(&mod.in, &a);
+	assert_non_null(strstr(a.fixes[FIX_FUSED].measured_by, "1 source #included"));
+	assert_non_null(strstr(a.fixes[FIX_FUSED].measured_by, "carried to all 2 at 0.30 s each"));
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fused_probe),
 		cmocka_unit_test(test_rules_and_savings),
 		cmocka_unit_test(test_plan_does_not_count_twice),
 		cmocka_unit_test(test_more_jobs),

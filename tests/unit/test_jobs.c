@@ -174,12 +174,30 @@ static void test_dryrun_expansion_bound(void **state)
 	strvec_clear(&text);
 }
 
+/* nvcc's host pass alone: the stub each cicc writes, and its host jobs. */
+static void test_nvcc_host_jobs(void **state)
+{
+	(void)state;
+	struct job_list jobs;
+	parse(FIXTURE("jobs/cuda_nvcc13_2arch_dryrun.txt"), true, &jobs);
+	assert_string_equal(job_nvcc_stub(&jobs.v[3]), "/tmp/tmpxft_00003ebe_00000000-7_kern.compute_80.cudafe1.stub.c");
+	assert_string_equal(job_nvcc_stub(&jobs.v[6]), "/tmp/tmpxft_00003ebe_00000000-6_kern.compute_90.cudafe1.stub.c");
+	assert_null(job_nvcc_stub(&jobs.v[1]));	/* cudafe++ names it, cicc writes it */
+	job_list_keep(&jobs, PASS_HOST);
+	assert_int_equal(jobs.n, 3);
+	expect_job(&jobs.v[0], PASS_HOST, NULL, "gcc -E");
+	expect_job(&jobs.v[1], PASS_HOST, NULL, "cudafe++");
+	expect_job(&jobs.v[2], PASS_HOST, NULL, "gcc");
+	job_list_free(&jobs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clang_hip), cmocka_unit_test(test_hipcc),
 		cmocka_unit_test(test_gcc), cmocka_unit_test(test_nvcc_dryrun),
 		cmocka_unit_test(test_dryrun_expansion_bound),
+		cmocka_unit_test(test_nvcc_host_jobs),
 	};
 	return cmocka_run_group_tests_name("jobs", tests, NULL, NULL);
 }

@@ -4,24 +4,32 @@
 
 #include <math.h>
 
-/* A probe TU compiled with gcc in dir, its output redirected to the temp dir. */
-static void add_probe(struct pass_probe *ps, const char *dir, const char *name, const char *text)
+/* A probe TU compiled in dir (`compile` -c SOURCE -o NAME.o), its output
+ * redirected to the temp dir. */
+static struct pass_tu *add_compiled(struct pass_probe *ps, const char *dir, const char *compile, const char *name,
+				    const char *ext, const char *text)
 {
-	char *src = xasprintf("%s/%s.c", dir, name);
+	char *src = xasprintf("%s/%s%s", dir, name, ext);
 	FILE *f = fopen(src, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-	char *line = xasprintf("gcc -O2 -c %s -o %s.o", src, name);
+	char *line = xasprintf("%s -c %s -o %s.o", compile, src, name);
 	struct compile_command cmd = { 0 };
 	assert_null(driver_parse(line, dir, &cmd));
 	char *out = tmpdir_subdir(name);
 	assert_null(driver_redirect_outputs(&cmd, out));
-	pass_probe_add(ps, name, 0, &cmd);
+	struct pass_tu *t = pass_probe_add(ps, name, 0, &cmd);
 	assert_null(cmd.argv.v);	/* taken over */
 	free(out);
 	free(line);
 	free(src);
+	return t;
+}
+
+static void add_probe(struct pass_probe *ps, const char *dir, const char *name, const char *text)
+{
+	add_compiled(ps, dir, "gcc -O2", name, ".c", text);
 }
 
 static void test_host_pass_split_into_phases(void **state)
@@ -58,10 +66,59 @@ static void test_host_pass_split_into_phases(void **state)
 	free(dir);
 }
 
+static bool have(const char *program)
+{
+	char *path = driver_find_program(program);
+	free(path);
+	return path != NULL;
+}
+
+/* The host pass alone: nvcc's host jobs re-run without cicc (the stub it
+ * would write left empty), clang's HIP compile with --cuda-host-only; no
+ * device job runs, and the host compiler's seconds leave cudafe++ out. */
+static void test_host_only(void **state)
+{
+	(void)state;
+	if (!have("nvcc") || !have("clang-19"))
+		skip();
+	char *dir = tmpdir_subdir("host-only");
+	struct pass_probe ps = { .dir = dir, .repeats = 2, .parallel = 2, .th = { 5.0, 0.7 } };
+	static const char kernel[] = "__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }\n"
+				     "void launch(float *x) { scale<<<1, 32>>>(x, 2.0f); }\n";
+	add_compiled(&ps, dir, "nvcc -O2 -arch=sm_80", "cuda", ".cu", kernel)->host_only = true;
+	add_compiled(&ps, dir, "clang-19 -x hip --offload-arch=gfx90a -nogpulib -nogpuinc -O2", "hip", ".hip",
+		     "#define __global__ __attribute__((global))\n"
+		     "struct dim3 { unsigned x, y, z; };\n"
+		     "extern \"C\" int hipLaunchKernel(const void *, dim3, dim3, void **, unsigned long, void *);\n"
+		     "extern \"C\" int __hipPopCallConfiguration(dim3 *, dim3 *, unsigned long *, void **);\n"
+		     "__global__ void scale(float *x, float a) { x[0] *= a; }\n")->host_only = true;
+	add_compiled(&ps, dir, "nvcc -O2 -arch=sm_80", "broken", ".cu", "void broken() { return }\n")->host_only = true;
+	pass_probe_run(&ps);
+	assert_int_equal(ps.failures, 1);
+	const struct pass_tu *cuda = &ps.tus[0], *hip = &ps.tus[1];
+	assert_false(cuda->failed);
+	assert_int_equal(cuda->jobs.n, 3);
+	assert_string_equal(cuda->jobs.v[0].tool, "gcc -E");
+	assert_string_equal(cuda->jobs.v[1].tool, "cudafe++");
+	assert_string_equal(cuda->jobs.v[2].tool, "gcc");
+	assert_int_equal(cuda->nwalls, 2);	/* each round of jobs is one wall */
+	double host = pass_tu_side(cuda, PASS_HOST), compiler = pass_tu_host_compiler(cuda);
+	assert_true(host > 0 && pass_tu_side(cuda, PASS_DEVICE) == 0);
+	assert_true(compiler > 0 && compiler < host);
+	assert_false(hip->failed);
+	for (size_t i = 0; i < hip->jobs.n; i++)
+		assert_int_equal(hip->jobs.v[i].pass, PASS_HOST);
+	assert_true(pass_tu_host_compiler(hip) > 0 && pass_tu_side(hip, PASS_DEVICE) == 0);
+	assert_true(ps.tus[2].failed);
+	pass_probe_free(&ps);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_pass_split_into_phases),
+		cmocka_unit_test(test_host_only),
 	};
 	return cmocka_run_group_tests_name("pass_probe", tests, NULL, NULL);
 }
