@@ -1220,7 +1220,7 @@ static double *remote_shares(struct advise *ad)
 		ad->local_probed = lp.probed;
 	}
 	struct cluster_split cs;
-	cluster_split(&ad->build, ad->seconds, ad->distcc_path ? &ad->distcc : NULL, lp.seconds, 1, &cs);
+	cluster_split(&ad->build, ad->seconds, ad->distcc_path ? &ad->distcc : NULL, lp.seconds, NULL, 1, &cs);
 	local_probe_free(&lp);
 	double *share = xcalloc(ad->build.n, sizeof(double));
 	for (size_t i = 0; i < ad->build.n; i++)

@@ -87,7 +87,7 @@ bool *cluster_sent(const struct ninja_build *b)
 }
 
 void cluster_split(const struct ninja_build *b, const double *seconds, const struct distcc_log *log,
-		   const double *local, double speed, struct cluster_split *cs)
+		   const double *local, const double *network, double speed, struct cluster_split *cs)
 {
 	*cs = (struct cluster_split){ .here = xcalloc(b->n, sizeof(double)), .there = xcalloc(b->n, sizeof(double)) };
 	bool *sent = behind_launcher(b, &cs->launcher);
@@ -118,6 +118,11 @@ void cluster_split(const struct ninja_build *b, const double *seconds, const str
 			cs->there[i] = (d - here) / speed;
 			cs->probed += local && !isnan(local[i]);
 			cs->remote++;
+			if (network && !cs->launcher && !isnan(network[i])) {
+				cs->there[i] += network[i];
+				cs->network_s += network[i];
+				cs->networked++;
+			}
 		}
 	}
 	free(sent);

@@ -30,6 +30,8 @@ struct cluster_split {
 	size_t probed;		/* of them, split by their preprocessing timed here */
 	size_t kept_here;	/* compiles the log shows ran here (fell back, or not sent) */
 	double waited_s;	/* waits for a slot the log took out of the steps' durations */
+	size_t networked;	/* sent compiles given the network's cost */
+	double network_s;	/* that cost, summed */
 	const char *launcher;	/* the launcher the steps go through; NULL: none seen */
 };
 
@@ -41,11 +43,14 @@ struct cluster_split {
  * compile, if none is) that distcc sends (cluster_sends) is there, for its
  * duration less its local part (per edge, seconds of preprocessing timed
  * here: local_probe; NULL or NaN: none) / speed, here for that part; one
- * it would not send stays here.
+ * it would not send stays here. In a build recorded here (no compile
+ * behind a launcher), `network` (per edge, seconds: net_probe; NULL or
+ * NaN: none) adds what sending a compile costs to its hold there; a
+ * build recorded through the cluster has it in its durations already.
  *
  * Ownership: cluster_split fills cs, which cluster_split_free frees. */
 void cluster_split(const struct ninja_build *b, const double *seconds, const struct distcc_log *log,
-		   const double *local, double speed, struct cluster_split *cs);
+		   const double *local, const double *network, double speed, struct cluster_split *cs);
 /* Which edges a cluster split without a log sends (see cluster_split):
  * the ones worth timing the local part of. Owned by the caller. */
 bool *cluster_sent(const struct ninja_build *b);

@@ -41,7 +41,9 @@ static const char usage[] =
 	"--remote N[:SPEED] turns the jobs rule into the cluster's: the compiles sent to N\n"
 	"remote slots (hosts SPEED times as fast), -j the slots and the CPUs here, each\n"
 	"compile's part there from --distcc-log FILE (the build's DISTCC_VERBOSE=1 log),\n"
-	"else all of it; the wall then and the step that sets it, as sim --remote gives.\n"
+	"else its time less its preprocessing, timed here (as sim --remote --probe-local);\n"
+	"the wall then and the step that sets it. The network is not timed here (sim's\n"
+	"--probe-net does).\n"
 	"\n";
 
 int cmd_advise(int argc, char **argv)

@@ -4,9 +4,11 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "cluster.h"
+#include "driver.h"
 #include "graph.h"
 #include "load_curve.h"
 #include "local_probe.h"
+#include "net_probe.h"
 #include "ninja.h"
 #include "ninja_log.h"
 #include "out_json.h"
@@ -29,7 +31,7 @@
 static const char usage[] =
 	"usage: buildwall sim [-C BUILD_DIR] [--from log | --from RANK.json] [-j LIST]\n"
 	"                     [--policy manifest|critical] [EDITS] [--contention]\n"
-	"                     [--remote N[:SPEED] [--local C] [--distcc-log FILE | --probe-local]]\n"
+	"                     [--remote N[:SPEED] [--local C] [--distcc-log FILE | --probe-local [--probe-net]]]\n"
 	"                     [--json]\n"
 	"\n"
 	"Simulate ninja running the build's dependency graph (from ninja) with measured\n"
@@ -54,7 +56,13 @@ static const char usage[] =
 	"whose source distcc sends (C, C++; not a .cu) is remote, all of it, or with\n"
 	"--probe-local less its preprocessing, which a distcc client runs here: each sent\n"
 	"compile's -E is run and timed here (its flags, launchers stripped, the output in a\n"
-	"private temp dir; as many at once as there are CPUs). The network is not timed.\n"
+	"private temp dir; as many at once as there are CPUs). --probe-net also times what\n"
+	"the cluster adds to a compile: two probes (an empty preprocessed TU and an 8 MiB\n"
+	"one of comments) sent through distcc to the hosts its configuration names\n"
+	"(DISTCC_HOSTS), 3 times each, each also compiled here; the hold distcc logs less\n"
+	"the compile here is the cost, fixed plus per byte of each TU's preprocessed\n"
+	"output. It is added to a build recorded here; one recorded through the cluster\n"
+	"has it in its durations already. Without --probe-net the network is not timed.\n"
 	"A run that fails is reported (its compiler's output), its compile counted all\n"
 	"remote, and sim exits 3 after printing.\n"
 	"\n";
@@ -93,7 +101,38 @@ struct sim {
 	struct cluster_split split;
 	bool probe_local;	/* --probe-local */
 	struct local_probe local;
+	bool probe_net;		/* --probe-net */
+	struct net_cost net;
+	double *network;	/* per edge: what sending it costs, NaN: none */
 };
+
+/* The network's cost per sent compile, from the probes sent with the
+ * compiler the first sent compile names. A cluster that cannot take them
+ * is bad input: the user asked for it. */
+static void probe_network(struct sim *s, const bool *sent)
+{
+	const char *compiler = NULL;
+	struct compile_command cmd = { 0 };
+	for (size_t e = 0; !compiler && e < s->build.n; e++) {
+		if (!sent[e])
+			continue;
+		char *err = driver_parse(s->build.edges[e].command, s->dir, &cmd);
+		if (!err && cmd.argv.n)
+			compiler = cmd.argv.v[0];
+		else
+			compile_command_clear(&cmd);
+		free(err);
+	}
+	if (!compiler)
+		die(EXIT_BAD_INPUT, "--probe-net: no compile distcc would send to take its compiler from");
+	char *err = net_probe_measure(compiler, 3, 0, &s->net);
+	compile_command_clear(&cmd);
+	if (err)
+		die(EXIT_BAD_INPUT, "--probe-net: %s", err);
+	s->network = xcalloc(s->build.n, sizeof(double));
+	for (size_t e = 0; e < s->build.n; e++)
+		s->network[e] = isnan(s->local.bytes[e]) ? NAN : net_cost_of(&s->net, s->local.bytes[e]);
+}
 
 static long edge_named(const struct sim *s, const char *name)
 {
@@ -366,6 +405,13 @@ static json_t *json_remote(const struct sim *s)
 		json_object_set_new(o, "probe_failures", json_integer((json_int_t)s->local.failed));
 		json_object_set_new(o, "probed_at_once", json_integer(s->local.at_once));
 	}
+	if (s->probe_net)
+		json_object_set_new(o, "network", json_build("{s:f, s:f, s:I, s:I, s:I, s:f}", "fixed_s", s->net.fixed_s,
+							     "per_mib_s", s->net.per_byte_s * 1048576.0, "probe_bytes",
+							     (json_int_t)s->net.probe_bytes, "repeats",
+							     (json_int_t)s->net.repeats, "compiles",
+							     (json_int_t)s->split.networked, "added_s",
+							     s->split.network_s));
 	return o;
 }
 
@@ -387,8 +433,14 @@ static void print_remote(const struct sim *s)
 		       s->distcc_path, c->measured, c->measured == 1 ? "" : "s", c->kept_here, c->waited_s);
 	else if (s->probe_local)
 		printf("split by preprocessing timed here (%ld at once): %zu compile%s, %zu not measured (all remote), %zu kept "
-		       "here (a source distcc does not send); the network not timed\n", s->local.at_once, c->probed,
-		       c->probed == 1 ? "" : "s", c->remote - c->probed, c->kept_here);
+		       "here (a source distcc does not send); %s\n", s->local.at_once, c->probed,
+		       c->probed == 1 ? "" : "s", c->remote - c->probed, c->kept_here,
+		       s->probe_net ? "the network timed below" : "the network not timed");
+	if (s->probe_net)
+		printf("network: %.3f s a compile + %.3f s a MiB preprocessed (probes through distcc less the same compile here, "
+		       "%ld runs each); %s\n", s->net.fixed_s, s->net.per_byte_s * 1048576.0, s->net.repeats,
+		       c->launcher ? "not added: the build ran through the cluster, its durations hold it"
+				   : "added to each sent compile's hold there");
 	else
 		printf("note: no --distcc-log nor --probe-local: each sent compile counted remote for all of its recorded time "
 		       "(its preprocessing and sending here unmeasured)\n");
@@ -490,6 +542,7 @@ static void sim_free(struct sim *s)
 	free(s->policy_why);
 	cluster_split_free(&s->split);
 	local_probe_free(&s->local);
+	free(s->network);
 	distcc_log_free(&s->distcc);
 	ninja_build_free(&s->build);
 }
@@ -519,6 +572,8 @@ int cmd_sim(int argc, char **argv)
 		OPT_DISTCC_LOG(&s.distcc_path, "the build's distcc log: each compile's part here and there"),
 		{ OPT_FLAG, 0, "probe-local", &s.probe_local, NULL, "with --remote: time each sent compile's preprocessing here",
 		  0, 0, NULL },
+		{ OPT_FLAG, 0, "probe-net", &s.probe_net, NULL, "with --probe-local: time what sending a compile costs",
+		  0, 0, NULL },
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -534,6 +589,8 @@ int cmd_sim(int argc, char **argv)
 			    local ? "local" : s.distcc_path ? "distcc-log" : "probe-local");
 	if (s.distcc_path && s.probe_local)
 		usage_error("sim", "--distcc-log and --probe-local both split the compiles; give one");
+	if (s.probe_net && !s.probe_local)
+		usage_error("sim", "--probe-net costs each compile by its preprocessed size: give --probe-local too");
 	s.cores = (double)(local ? local : cores);
 	if (jobs) {
 		parse_jobs(&s, jobs);
@@ -575,12 +632,14 @@ int cmd_sim(int argc, char **argv)
 	if (s.probe_local) {
 		bool *sent = cluster_sent(&s.build);
 		local_probe_run(&s.build, s.dir, sent, cpu_count(), 0, &s.local);
+		if (s.probe_net)
+			probe_network(&s, sent);
 		free(sent);
 		proc_exit_if_interrupted();
 	}
 	if (s.remote.slots)
 		cluster_split(&s.build, s.seconds, s.distcc_path ? &s.distcc : NULL, s.probe_local ? s.local.seconds : NULL,
-			      s.remote.speed, &s.split);
+			      s.network, s.remote.speed, &s.split);
 
 	struct model base, edited;
 	build_model(&s, false, &base);

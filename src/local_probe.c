@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 
 struct timed {
@@ -15,16 +16,19 @@ struct timed {
 static void record(void *ctx, size_t i)
 {
 	struct timed *t = ctx;
+	struct stat st;
 	t->lp->seconds[t->edge_of[i]] = t->runs[i].proc.wall_s;
+	t->lp->bytes[t->edge_of[i]] = stat(t->runs[i].pass->output, &st) ? NAN : (double)st.st_size;
 	t->lp->probed++;
 }
 
 void local_probe_run(const struct ninja_build *b, const char *dir, const bool *which, long at_once, double timeout_s,
 		     struct local_probe *lp)
 {
-	*lp = (struct local_probe){ .seconds = xcalloc(b->n ? b->n : 1, sizeof(double)), .at_once = at_once };
+	*lp = (struct local_probe){ .seconds = xcalloc(b->n ? b->n : 1, sizeof(double)),
+				    .bytes = xcalloc(b->n ? b->n : 1, sizeof(double)), .at_once = at_once };
 	for (size_t e = 0; e < b->n; e++)
-		lp->seconds[e] = NAN;
+		lp->seconds[e] = lp->bytes[e] = NAN;
 	struct compile_command *cmds = xcalloc(b->n ? b->n : 1, sizeof(*cmds));
 	struct pp_plan *plans = xcalloc(b->n ? b->n : 1, sizeof(*plans));
 	struct pp_run *runs = NULL;
@@ -54,5 +58,6 @@ void local_probe_run(const struct ninja_build *b, const char *dir, const bool *w
 void local_probe_free(struct local_probe *lp)
 {
 	free(lp->seconds);
+	free(lp->bytes);
 	*lp = (struct local_probe){ 0 };
 }

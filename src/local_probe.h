@@ -15,6 +15,7 @@
 /* Ownership: local_probe_run fills lp, which local_probe_free frees. */
 struct local_probe {
 	double *seconds;	/* per edge: its -E run's wall; NaN: not probed, or it failed */
+	double *bytes;		/* per edge: what that run wrote, which distcc sends; NaN alike */
 	size_t probed, failed;
 	long at_once;		/* how many ran at once */
 };

@@ -106,6 +106,26 @@ contains "$T/out" "split by preprocessing timed here" "sim says the split came f
 run 2 "sim --probe-local and --distcc-log" "$BW" sim -C "$D" --remote 3 --probe-local --distcc-log "$T/build.log"
 contains "$T/err" "give one" "sim names the clash"
 
+# ---- the network's cost, timed through the cluster ----
+# A toy built here: sending its compiles costs what two probes sent
+# through these daemons (an empty TU, an 8 MiB one) cost beyond the same
+# compiles here.
+make_toy "$T/here"
+ninja -C "$T/here" -j 2 >/dev/null 2>&1
+here=$(tree_hash "$T/here")
+run 0 "sim --probe-net on a build recorded here" "$BW" sim -C "$T/here" -j 3 --remote 3 --local 2 --probe-local --probe-net --json
+cp "$T/out" "$T/net.json"
+echo "# network on loopback: $(json "$T/net.json" 'd["remote"]["network"]')"
+check "--probe-net: a compile's cost measured, small on loopback (0 to 0.5 s, under 0.5 s a MiB)" [ "$(json "$T/net.json" '(lambda n: (0 < n["fixed_s"] < 0.5, 0 <= n["per_mib_s"] < 0.5, n["repeats"], n["probe_bytes"]))(d["remote"]["network"])')" = "(True, True, 3, 8388608)" ]
+check "--probe-net: added to each of the 3 sent compiles" [ "$(json "$T/net.json" '(lambda n: (n["compiles"], n["added_s"] >= 3 * n["fixed_s"]))(d["remote"]["network"])')" = "(3, True)" ]
+check "--probe-net leaves the tree byte-identical" [ "$(tree_hash "$T/here")" = "$here" ]
+run 0 "sim --probe-net on the build through distcc" "$BW" sim -C "$D" -j 3 --remote 3 --probe-local --probe-net
+contains "$T/out" "not added: the build ran through the cluster, its durations hold it" "--probe-net: not counted twice"
+run 2 "sim --probe-net with no remote host" env DISTCC_HOSTS=localhost "$BW" sim -C "$T/here" --remote 3 --probe-local --probe-net
+contains "$T/err" "distcc did not send the network probe to a host" "--probe-net: a cluster that takes nothing is named"
+run 2 "sim --probe-net without --probe-local" "$BW" sim -C "$T/here" --remote 3 --probe-net
+contains "$T/err" "give --probe-local too" "--probe-net needs --probe-local"
+
 # ---- rank through the cluster against a local rank ----
 run 0 "local rank" "$BW" rank -C "$D" --parallel 2 --contention none --json
 local_first=$(json "$T/out" 'd["tus"][0]["target"]')

@@ -52,7 +52,7 @@ static void test_split_by_log(void **state)
 	struct distcc_log log;
 	assert_null(distcc_log_read(CLUSTER, &log));
 	struct cluster_split cs;
-	cluster_split(&b, recorded, &log, NULL, 2, &cs);
+	cluster_split(&b, recorded, &log, NULL, NULL, 2, &cs);
 	assert_string_equal(cs.launcher, "distcc");
 	assert_int_equal(cs.remote, 5);
 	assert_int_equal(cs.measured, 5);
@@ -69,7 +69,7 @@ static void test_split_by_log(void **state)
 	cluster_split_free(&cs);
 
 	/* Without the log: every compile behind distcc is all remote. */
-	cluster_split(&b, recorded, NULL, NULL, 1, &cs);
+	cluster_split(&b, recorded, NULL, NULL, NULL, 1, &cs);
 	assert_int_equal(cs.remote, 6);
 	assert_int_equal(cs.measured, 0);
 	assert_true(cs.here[3] == 0 && cs.there[3] == 9.76);
@@ -81,7 +81,7 @@ static void test_split_by_log(void **state)
 	 * longer than its compile is the compile. x.o has no launcher: not
 	 * probed, not sent. */
 	const double local[NEDGES] = { NAN, NAN, NAN, 1.25, NAN, 0.5, 9.0, NAN };
-	cluster_split(&b, recorded, NULL, local, 2, &cs);
+	cluster_split(&b, recorded, NULL, local, NULL, 2, &cs);
 	assert_int_equal(cs.remote, 6);
 	assert_int_equal(cs.probed, 2);
 	assert_true(fabs(cs.here[3] - 1.25) < 1e-12 && fabs(cs.there[3] - (9.76 - 1.25) / 2) < 1e-12);
@@ -165,10 +165,25 @@ static void test_sends(void **state)
 	assert_true(!sent[0] && sent[1]);
 	free(sent);
 	struct cluster_split cs;
-	cluster_split(&b, seconds, NULL, NULL, 1, &cs);
+	cluster_split(&b, seconds, NULL, NULL, NULL, 1, &cs);
 	assert_int_equal(cs.remote, 1);
 	assert_int_equal(cs.kept_here, 1);
 	assert_true(cs.here[0] == 20 && cs.there[0] == 0 && cs.there[1] == 5);
+	cluster_split_free(&cs);
+	/* The network's cost: not added to a build recorded through distcc
+	 * (its durations hold it), added to one recorded here. */
+	const double network[2] = { 0.25, 0.25 };
+	cluster_split(&b, seconds, NULL, NULL, network, 1, &cs);
+	assert_true(cs.there[1] == 5 && cs.networked == 0);
+	cluster_split_free(&cs);
+	for (int i = 0; i < 2; i++) {
+		free(e[i].command);
+		e[i].command = xasprintf("%s -c %s -o x.o", i ? "g++" : "nvcc", src[i]);
+	}
+	cluster_split(&b, seconds, NULL, NULL, network, 2, &cs);
+	assert_true(cs.here[0] == 20 && cs.there[0] == 0);	/* the .cu stays here */
+	assert_true(fabs(cs.there[1] - (5 / 2.0 + 0.25)) < 1e-12);	/* the network at no speed-up */
+	assert_true(cs.networked == 1 && fabs(cs.network_s - 0.25) < 1e-12);
 	cluster_split_free(&cs);
 	free(b.dir);
 	for (int i = 0; i < 4; i++) {

@@ -1,0 +1,32 @@
+/* What a distcc cluster adds to a compile beyond compiling it: connecting,
+ * sending the preprocessed source, the remote host's setup, receiving the
+ * object. Measured with two probe compiles sent through distcc to the
+ * hosts its own configuration names (DISTCC_HOSTS, ~/.distcc/hosts), an
+ * empty preprocessed TU and a large one (incompressible comment text,
+ * which costs the compiler next to nothing), each also compiled here: the
+ * remote hold distcc logs less the compile here is the cost. A TU then
+ * costs fixed + per byte × its preprocessed size. For sim and advise when
+ * the recorded build ran here and the question is a cluster's wall. */
+#ifndef BUILDWALL_NET_PROBE_H
+#define BUILDWALL_NET_PROBE_H
+
+#include <stddef.h>
+
+struct net_cost {
+	double fixed_s;		/* per compile: the empty probe's hold less its compile here */
+	double per_byte_s;	/* per preprocessed byte (0 when the large probe cost no more) */
+	size_t probe_bytes;	/* the large probe's size */
+	long repeats;		/* runs of each probe, there and here */
+};
+
+/* Send the probes through distcc with `compiler` (as the build's compiles
+ * name it: "c++"), `repeats` times each, alternating with the same compile
+ * here, in the temp dir. Returns NULL or what went wrong (owned): distcc
+ * not found, a compile that failed, or a probe the cluster did not take
+ * (distcc ran it here: no hosts, or none reachable). */
+char *net_probe_measure(const char *compiler, long repeats, double timeout_s, struct net_cost *nc);
+
+/* The cost for a TU of `bytes` preprocessed bytes. */
+double net_cost_of(const struct net_cost *nc, double bytes);
+
+#endif
