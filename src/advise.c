@@ -99,8 +99,10 @@ struct advise {
 	struct probe_group *groups;
 	size_t ngroups;
 	struct pass_probe probe;
-	long fused_tu, fused_headers_tu;	/* the fused probe and its headers alike in the
-					 * pass probe, -1: none */
+	long fused_tu, fused_one_tu, fused_headers_tu;	/* the fused probe, the same of its
+							 * first instance alone (when it
+							 * has more) and its headers alike
+							 * in the pass probe, -1: none */
 	size_t fused_donor;	/* the instance whose command compiles it */
 	struct fused_cost fused;
 	bool fused_measured;
@@ -612,6 +614,17 @@ static void plan_fused_probe(struct advise *ad)
 							sources.n == 1 ? "" : "s", d->f.name);
 			ad->probe.tus[ad->fused_tu].host_only = ad->probe.tus[ad->fused_headers_tu].host_only = true;
 		}
+		if (ad->fused_tu >= 0 && sources.n > 1) {
+			/* Generated instances often define one helper each under
+			 * the same name; then only one compiles alone. */
+			struct strvec first = { 0 };
+			strvec_push(&first, sources.v[0]);
+			ad->fused_one_tu = add_source_probe(ad, d, write_fused, &first, NULL,
+							    "fused probe (its first instance alone, %s's command)",
+							    d->f.name);
+			ad->probe.tus[ad->fused_one_tu].host_only = true;
+			strvec_clear(&first);
+		}
 		ad->fused_donor = (size_t)donor;
 		ad->fused = (struct fused_cost){ .included = sources.n, .instances = instances, .command_of = d->f.name };
 	}
@@ -742,21 +755,24 @@ static double positive(double s)
 
 /* The fused probe against its headers alike (both host passes alone, the
  * host compiler's seconds): the glue of the included instances, carried
- * to every instance at its share each. A fused probe that did not compile
- * (two instances defining one name) is no failure of the build's: the
- * glue of one probed instance stands. */
+ * to every instance at its share each. Instances that cannot share a TU
+ * (two define one name) are no failure of the build's: the first one
+ * alone measures the glue, carried to all; failing that too, one probed
+ * instance's host pass stands. */
 static void read_fused_probe(struct advise *ad)
 {
 	if (ad->fused_tu < 0)
 		return;
 	const struct pass_tu *fp = &ad->probe.tus[ad->fused_tu], *h = probed(ad, ad->fused_headers_tu);
-	if (fp->failed) {
+	if (fp->failed && ad->fused.included > 1) {
 		ad->failures--;
-		warn("the fused probe did not compile (%zu instances in one TU); the glue is one probed instance's",
-		     ad->fused.included);
-		return;
+		warn("the %zu instances do not compile as one TU (two define one name); the glue is measured on the "
+		     "first alone and carried to all", ad->fused.included);
+		fp = &ad->probe.tus[ad->fused_one_tu];
+		ad->fused.included = 1;
+		ad->fused.apart = true;
 	}
-	if (!h)
+	if (fp->failed || !h)
 		return;
 	ad->fused.probe = pass_tu_host_compiler(fp);
 	ad->fused.headers = pass_tu_host_compiler(h);
@@ -1239,7 +1255,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->repeats = o->repeats > 0 ? o->repeats : ADVISE_REPEATS;
 	ad->kernels = o->kernels;
 	ad->remote = o->remote;
-	ad->fused_tu = ad->fused_headers_tu = -1;
+	ad->fused_tu = ad->fused_one_tu = ad->fused_headers_tu = -1;
 	ad->distcc_path = o->distcc_log;
 	snapshot_guard(ad->dir);
 	if (ad->distcc_path) {	/* bad input before any probe */
