@@ -241,7 +241,7 @@ static char *glue_text(const struct advice_input *in, double glue, bool generate
 		*g = fc->glue;
 		char *carried = fc->included < fc->instances
 			? xasprintf(", carried to all %zu at %.2f s each%s", fc->instances, fc->glue / (double)fc->instances,
-				    fc->apart ? " (they do not compile as one TU: two define one name)" : "")
+				    fc->apart ? " (they do not compile as one TU)" : "")
 			: xstrdup("");
 		char *words = xasprintf("the glue of the %zu instance%s %.2f s, measured as one: %zu source%s #included "
 					"into one TU, its host pass alone with %s's command (the device passes not run), "

@@ -72,8 +72,8 @@ struct fused_cost {
 				 * past the included ones at their share each) */
 	double probe, headers;	/* probed s: the fused probe, the headers alike */
 	size_t included, instances;
-	bool apart;		/* the instances did not compile as one TU (two define
-				 * one name): the first one alone was measured */
+	bool apart;		/* the instances did not compile as one TU (as when two
+				 * define one name): the first one alone was measured */
 	const char *command_of;	/* borrowed */
 };
 

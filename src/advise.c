@@ -756,7 +756,7 @@ static double positive(double s)
 /* The fused probe against its headers alike (both host passes alone, the
  * host compiler's seconds): the glue of the included instances, carried
  * to every instance at its share each. Instances that cannot share a TU
- * (two define one name) are no failure of the build's: the first one
+ * (as when two define one name) are no failure of the build's: the first one
  * alone measures the glue, carried to all; failing that too, one probed
  * instance's host pass stands. */
 static void read_fused_probe(struct advise *ad)
@@ -766,7 +766,7 @@ static void read_fused_probe(struct advise *ad)
 	const struct pass_tu *fp = &ad->probe.tus[ad->fused_tu], *h = probed(ad, ad->fused_headers_tu);
 	if (fp->failed && ad->fused.included > 1) {
 		ad->failures--;
-		warn("the %zu instances do not compile as one TU (two define one name); the glue is measured on the "
+		warn("the %zu instances do not compile as one TU (the compiler's output above); the glue is measured on the "
 		     "first alone and carried to all", ad->fused.included);
 		fp = &ad->probe.tus[ad->fused_one_tu];
 		ad->fused.included = 1;

@@ -400,18 +400,23 @@ static void summarize_tu(struct pass_probe *ps, struct pass_tu *t)
 }
 
 /* nvcc's host pass alone: its host jobs, the device ones dropped, and the
- * stub cicc would have written (the kernels' launch stubs, which the host
- * compile includes) an empty file in the temp dir. NULL or what is wrong. */
+ * stubs cicc would have written (the kernels' launch stubs, which the host
+ * compile includes) empty files in the temp dir. NULL or what is wrong. */
 static char *keep_nvcc_host_jobs(struct pass_tu *t)
 {
-	const char *tmp = tmpdir_path();
-	size_t len = strlen(tmp);
+	char *tmp = path_normalize("/", tmpdir_path());
 	for (size_t i = 0; i < t->jobs.n; i++) {
 		const char *stub = job_nvcc_stub(&t->jobs.v[i]);
-		if (stub && (strncmp(stub, tmp, len) || stub[len] != '/' || strstr(stub, "/../")))
+		char *at = stub ? path_normalize(tmp, stub) : NULL;
+		bool inside = !at || path_below(at, tmp);
+		free(at);
+		if (!inside) {
+			free(tmp);
 			return xasprintf("nvcc puts its stub file %s outside the temp dir; its host pass cannot be run alone",
 					 stub);
+		}
 	}
+	free(tmp);
 	for (size_t i = 0; i < t->jobs.n; i++) {
 		const char *stub = job_nvcc_stub(&t->jobs.v[i]);
 		job_make_temp_parents(&t->jobs.v[i]);

@@ -307,11 +307,11 @@ static void test_fused_probe(void **state)
 	advice_build(&mod.in, &a);
 	assert_non_null(strstr(a.fixes[FIX_FUSED].measured_by, "1 source #included"));
 	assert_non_null(strstr(a.fixes[FIX_FUSED].measured_by, "carried to all 2 at 0.30 s each"));
-	assert_null(strstr(a.fixes[FIX_FUSED].measured_by, "two define one name"));
+	assert_null(strstr(a.fixes[FIX_FUSED].measured_by, "do not compile as one TU"));
 	advice_free(&a);
 	fc.apart = true;
 	advice_build(&mod.in, &a);
-	assert_non_null(strstr(a.fixes[FIX_FUSED].measured_by, "(they do not compile as one TU: two define one name)"));
+	assert_non_null(strstr(a.fixes[FIX_FUSED].measured_by, "(they do not compile as one TU)"));
 	advice_free(&a);
 	ninja_build_free(&mod.b);
 }
