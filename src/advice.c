@@ -106,16 +106,21 @@ static void add_tu(struct fix *f, size_t tu, double saving)
 	f->saving[f->ntus++] = saving;
 }
 
+/* The load curve a prediction schedules with: the measured one, or one
+ * end of its spread (the durations isolated by that end with it). */
+enum curve_end { CURVE_MEDIAN = -1, CURVE_FLAT = 0, CURVE_STEEP = 1 };
+
 /* The model with the chosen fixes applied, at `bound`'s end of the
- * baseline's and the savings' spread. */
+ * baseline's and the savings' spread, scheduled with `curve`. */
 static void model_with(const struct advice_input *in, const struct advice *a, const bool *chosen, enum bound bound,
-		       struct model *m, struct sched_options *o)
+		       enum curve_end curve, struct model *m, struct sched_options *o)
 {
 	size_t n = in->build->n;
 	double spread = bound == BOUND_LEAST ? factor(in->spread_lo) : bound == BOUND_MOST ? factor(in->spread_hi) : 1;
+	const double *base = curve == CURVE_MEDIAN ? in->seconds : in->curve_ends[curve].seconds;
 	double *seconds = xcalloc(n, sizeof(double));
 	for (size_t i = 0; i < n; i++)
-		seconds[i] = in->seconds[i] * spread;
+		seconds[i] = base[i] * spread;
 	int *parts = xcalloc(in->ntus, sizeof(int));
 	for (int id = 0; id < NFIXES; id++)
 		for (size_t k = 0; chosen[id] && k < a->fixes[id].ntus; k++)
@@ -135,6 +140,8 @@ static void model_with(const struct advice_input *in, const struct advice *a, co
 	if (chosen[FIX_LAUNCHERS] && binding < 0 && a->fixes[FIX_LAUNCHERS].ntus)
 		model_add_beside(m, in->tus[a->fixes[FIX_LAUNCHERS].tus[0]].edge, spread * a->fixes[FIX_LAUNCHERS].added);
 	*o = in->sched;
+	if (curve != CURVE_MEDIAN)
+		o->curve = &in->curve_ends[curve].curve;
 	if (chosen[FIX_JOBS] && in->remote.slots) {
 		/* The cluster: each compile's share there on its slots; ninja
 		 * runs a job for every slot and core. */
@@ -153,12 +160,12 @@ static void model_with(const struct advice_input *in, const struct advice *a, co
 }
 
 static struct prediction predict_at(const struct advice_input *in, const struct advice *a, const bool *chosen,
-				    enum bound bound)
+				    enum bound bound, enum curve_end curve)
 {
 	struct model m;
 	struct sched_options o;
 	struct prediction p = { 0 };
-	model_with(in, a, chosen, bound, &m, &o);
+	model_with(in, a, chosen, bound, curve, &m, &o);
 	if (!model_predict(&m, &o, &p))
 		p.wall = NAN;	/* a cycle or an interrupt: the caller checks */
 	model_free(&m);
@@ -167,18 +174,30 @@ static struct prediction predict_at(const struct advice_input *in, const struct 
 
 static struct prediction predict_with(const struct advice_input *in, const struct advice *a, const bool *chosen)
 {
-	return predict_at(in, a, chosen, BOUND_MEDIAN);
+	return predict_at(in, a, chosen, BOUND_MEDIAN, CURVE_MEDIAN);
 }
 
+/* The baseline's and the savings' spread, and the load curve's: a fix
+ * that changes how many heavy jobs run at once moves the wall by how much
+ * they slow each other, which the curve's spread bounds (the baseline
+ * itself, isolated and scheduled by one curve, comes back the same). */
 static struct range range_with(const struct advice_input *in, const struct advice *a, const bool *chosen)
 {
-	return (struct range){ predict_at(in, a, chosen, BOUND_LEAST).wall, predict_at(in, a, chosen, BOUND_MOST).wall };
+	struct range r = { predict_at(in, a, chosen, BOUND_LEAST, CURVE_MEDIAN).wall,
+			   predict_at(in, a, chosen, BOUND_MOST, CURVE_MEDIAN).wall };
+	for (enum curve_end end = CURVE_FLAT; in->curve_ends && end <= CURVE_STEEP; end++) {
+		double lo = predict_at(in, a, chosen, BOUND_LEAST, end).wall,
+		       hi = predict_at(in, a, chosen, BOUND_MOST, end).wall;
+		r.lo = lo < r.lo ? lo : r.lo;
+		r.hi = hi > r.hi ? hi : r.hi;
+	}
+	return r;
 }
 
 static struct range savings_range(const struct advice_input *in, const struct advice *a, const bool *chosen)
 {
-	return (struct range){ predict_at(in, a, chosen, BOUND_SAVINGS_MOST).wall,
-			       predict_at(in, a, chosen, BOUND_SAVINGS_LEAST).wall };
+	return (struct range){ predict_at(in, a, chosen, BOUND_SAVINGS_MOST, CURVE_MEDIAN).wall,
+			       predict_at(in, a, chosen, BOUND_SAVINGS_LEAST, CURVE_MEDIAN).wall };
 }
 
 static char *tu_list(const struct advice_input *in, const struct fix *f)
@@ -517,7 +536,7 @@ void advice_build(const struct advice_input *in, struct advice *a)
 	 * a TU a fix adds named by what it is. */
 	struct model m;
 	struct sched_options o;
-	model_with(in, a, chosen, BOUND_MEDIAN, &m, &o);
+	model_with(in, a, chosen, BOUND_MEDIAN, CURVE_MEDIAN, &m, &o);
 	size_t *chain = xcalloc(m.n, sizeof(size_t));
 	size_t len = graph_longest_chain(m.nodes, m.n, chain);
 	a->final_chain = xcalloc(len ? len : 1, sizeof(size_t));

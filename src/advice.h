@@ -96,6 +96,13 @@ struct advice_input {
 	const char *launcher;	/* the cluster launcher ninja's compiles run behind
 				 * (distcc, icecc), NULL: none */
 	const struct fused_cost *fused;	/* NULL: no fused probe compiled */
+	/* The load curve (sched.curve) at the ends of its spread, flat then
+	 * steep, each with the baseline durations it isolates: every range
+	 * takes them in. NULL: the curve has no spread. */
+	const struct curve_end_input {
+		struct load_curve curve;
+		const double *seconds;	/* per edge, as `seconds` */
+	} *curve_ends;
 };
 
 /* A predicted wall's range: the baseline at its least with the savings at

@@ -90,6 +90,10 @@ struct advise {
 	double spread_lo, spread_hi;	/* their least and most wall over the median */
 	struct load_curve load;	/* what running side by side costs here */
 	char *load_source;
+	struct curve_end_input load_ends[2];	/* its flat and steep ends, with the
+						 * baseline each isolates */
+	double *end_seconds[2];	/* those baselines, per edge */
+	bool load_spread;	/* the ends differ from it */
 	struct strmap kernel_files;	/* project file -> 1 when it defines or launches a kernel */
 	struct strvec kernel_file_names;	/* its keys */
 	struct measurement m;	/* when the baseline was measured */
@@ -686,49 +690,101 @@ static size_t load_levels(const struct advise *ad)
 	return top < (long)ad->ntus ? (size_t)(top > 0 ? top : 1) : ad->ntus;
 }
 
-/* The curve from a header probe (the framework parsed with a TU's own
- * command: what the build's heavy steps do; the group whose TU is
- * quickest, for the time it takes) run 1, 2, 4, … at once, then the
- * recorded builds' durations isolated by it. */
-static void calibrate_load(struct advise *ad)
+/* The heaviest host TU, -1: none. A dispatcher or binding is what the
+ * fixes leave to set the wall (they take the framework out of the kernel
+ * TUs and move the glue into host TUs), and its compile is the build's
+ * own: front end and back end. A header probe, parsing alone, read 1.01
+ * with 8 at once where the binding TU it stood for slowed by 1.1-1.2. */
+static long load_subject(const struct advise *ad)
 {
+	long heaviest = -1;
+	for (size_t i = 0; i < ad->ntus; i++) {
+		double s = ad->seconds[ad->tus[i].f.edge];
+		if (!ad->tus[i].f.kernel && !isnan(s) &&
+		    (heaviest < 0 || s > ad->seconds[ad->tus[heaviest].f.edge]))
+			heaviest = (long)i;
+	}
+	return heaviest;
+}
+
+/* Copies of the load curve's compile, outputs apart: the heaviest host
+ * TU as the build compiles it, else a header probe (the framework parsed
+ * with a TU's own command; the group whose TU is quickest, for the time
+ * it takes). Returns how many were made; *what says what they compile
+ * (owned), NULL when none could be. */
+static size_t load_commands(struct advise *ad, size_t levels, struct compile_command *cmds, char **what)
+{
+	*what = NULL;
+	long subject = load_subject(ad);
+	if (subject >= 0) {
+		const struct advise_tu *t = &ad->tus[subject];
+		for (size_t n = 0; n < levels; n++) {
+			char *sub = xasprintf("load-%zu", n);
+			steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmds[n], &ad->stripped);
+			free(sub);
+		}
+		*what = xasprintf("%s compiled as the build does (the heaviest host TU: what the fixes leave to set "
+				  "the wall)", t->f.name);
+		return levels;
+	}
 	long quickest = -1;
 	for (size_t g = 0; g < ad->ngroups; g++)
 		if (ad->groups[g].source && (quickest < 0 || ad->seconds[ad->tus[ad->groups[g].donor].f.edge] <
 								 ad->seconds[ad->tus[ad->groups[quickest].donor].f.edge]))
 			quickest = (long)g;
+	if (quickest < 0)
+		return 0;
+	const struct probe_group *pg = &ad->groups[quickest];
+	size_t n = 0;
+	for (; n < levels; n++) {
+		char *sub = xasprintf("load-%zu", n);
+		bool ok = probe_command(ad, &ad->tus[pg->donor], sub, pg->source, &cmds[n]);
+		free(sub);
+		if (!ok)
+			break;
+	}
+	char *headers = strvec_join(&pg->headers, ", ");
+	*what = xasprintf("the header probe (%s) compiled with %s's command", headers, ad->tus[pg->donor].f.name);
+	free(headers);
+	return n;
+}
+
+/* The curve from one compile run 1, 2, 4, … at once (load_commands),
+ * then the recorded builds' durations isolated by it. */
+static void calibrate_load(struct advise *ad)
+{
 	size_t levels = load_levels(ad);
 	if (ad->measured) {
 		load_curve_linear(&ad->load, ad->m.contention.share, ad->m.contention.cores);
 		ad->load_source = contention_text(&ad->m.contention);
 		return;
 	}
-	if (quickest < 0 || levels < 2) {
+	struct compile_command *cmds = xcalloc(levels, sizeof(*cmds));
+	char *what = NULL;
+	size_t n = levels < 2 ? 0 : load_commands(ad, levels, cmds, &what);
+	if (n < 2) {
 		ad->load = (struct load_curve){ .cores = (double)cpu_count() };
-		ad->load_source = xstrdup(levels < 2 ? "none: one job at a time" : "none: no header probe to run side by side");
+		ad->load_source = xstrdup(levels < 2 ? "none: one job at a time" : "none: no TU to run side by side");
 	} else {
-		const struct probe_group *pg = &ad->groups[quickest];
-		struct compile_command *cmds = xcalloc(levels, sizeof(*cmds));
-		size_t n = 0;
-		for (; n < levels; n++) {
-			char *sub = xasprintf("load-%zu", n);
-			bool ok = probe_command(ad, &ad->tus[pg->donor], sub, pg->source, &cmds[n]);
-			free(sub);
-			if (!ok)
-				break;
-		}
 		load_probe_measure(ad->dir, cmds, n, ad->repeats, ad->timeout, &ad->load, &ad->failures);
-		for (size_t i = 0; i < n; i++)
-			compile_command_clear(&cmds[i]);
-		free(cmds);
 		ad->load.cores = (double)cpu_count();
-		char *headers = strvec_join(&pg->headers, ", ");
-		ad->load_source = xasprintf("the header probe (%s) compiled with %s's command, 1 to %zu at once, "
-					     "at least %ld walls a level", headers, ad->tus[pg->donor].f.name, n, ad->repeats);
-		free(headers);
+		ad->load_source = xasprintf("%s, 1 to %zu at once, at least %ld walls a level", what, n, ad->repeats);
 	}
+	for (size_t i = 0; i < n; i++)
+		compile_command_clear(&cmds[i]);
+	free(cmds);
+	free(what);
 	if (ad->recent.n)
 		recent_builds_durations(&ad->recent, &ad->load, ad->seconds, NULL, NULL);
+	for (int steep = 0; steep < 2; steep++) {
+		struct curve_end_input *end = &ad->load_ends[steep];
+		ad->load_spread |= load_curve_end(&ad->load, steep, &end->curve);
+		double *seconds = ad->end_seconds[steep] = xcalloc(ad->build.n ? ad->build.n : 1, sizeof(double));
+		memcpy(seconds, ad->seconds, ad->build.n * sizeof(double));
+		if (ad->recent.n)
+			recent_builds_durations(&ad->recent, &end->curve, seconds, NULL, NULL);
+		end->seconds = seconds;
+	}
 }
 
 /* ---- from the probes to the facts ---- */
@@ -980,7 +1036,8 @@ void advise_print(const struct advise *ad)
 	table_print(tab, stdout);
 	table_free(tab);
 	printf("ranges: the baseline builds' least and most wall (%.2fx-%.2fx their median) with the header probes' "
-	       "least and most savings\n", ad->spread_lo > 0 ? ad->spread_lo : 1, ad->spread_hi > 0 ? ad->spread_hi : 1);
+	       "least and most savings%s\n", ad->spread_lo > 0 ? ad->spread_lo : 1, ad->spread_hi > 0 ? ad->spread_hi : 1,
+	       ad->load_spread ? ", each with the load curve at its flattest and steepest" : "");
 	printf("at the end, the critical path (%.2f s):", a->final_critical);
 	for (size_t i = 0; i < a->nfinal; i++)
 		printf("%s %s", i ? " ->" : "", a->final_names[i]);
@@ -1174,6 +1231,8 @@ void advise_free(struct advise *ad)
 	advice_free(&ad->advice);
 	strvec_clear(&ad->stripped);
 	free(ad->seconds);
+	free(ad->end_seconds[0]);
+	free(ad->end_seconds[1]);
 	free(ad->curve);
 	free(ad->baseline_source);
 	free(ad->load_source);
@@ -1316,7 +1375,8 @@ struct advise *advise_collect(const struct advise_options *o)
 					 .remote = ad->remote, .remote_share = ad->remote_share,
 					 .remote_from = ad->distcc_path, .local_probed = ad->local_probed,
 					 .launcher = cluster_launcher_of(&ad->build),
-					 .fused = ad->fused_measured ? &ad->fused : NULL };
+					 .fused = ad->fused_measured ? &ad->fused : NULL,
+					 .curve_ends = ad->load_spread ? ad->load_ends : NULL };
 	advice_build(&in, &ad->advice);
 	free(facts);
 	jobs_curve(ad, &in.sched);

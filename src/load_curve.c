@@ -70,6 +70,18 @@ bool load_curve_add_level(struct load_curve *c, double jobs, const double *alone
 	return true;
 }
 
+bool load_curve_end(const struct load_curve *c, bool steep, struct load_curve *end)
+{
+	*end = *c;
+	bool spread = false;
+	for (size_t i = 0; i < c->n; i++) {
+		double s = steep ? c->hi[i] : c->lo[i];
+		end->slowdown[i] = s > 1 ? s : 1;
+		spread |= end->slowdown[i] != c->slowdown[i];
+	}
+	return spread;
+}
+
 struct event {
 	double t;
 	size_t step;

@@ -45,6 +45,11 @@ void load_curve_linear(struct load_curve *c, double share, double cores);
 bool load_curve_add_level(struct load_curve *c, double jobs, const double *alone, size_t nalone,
 			  const double *together, size_t ntogether);
 
+/* The curve at one end of its spread: each level's slowdown its least
+ * (steep false) or its most (steep true), never below 1. False when no
+ * level has a spread (the end is the curve itself). */
+bool load_curve_end(const struct load_curve *c, bool steep, struct load_curve *end);
+
 /* Isolated durations from a recorded schedule: step i ran from start[i] to
  * end[i] (seconds; NaN: not in this build) beside whatever else ran then;
  * its isolated time is the integral over its run of 1 / slowdown(jobs

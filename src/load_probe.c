@@ -65,35 +65,47 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 	r.logs = xcalloc(ncmds, sizeof(char *));
 	for (size_t i = 0; i < ncmds; i++)
 		r.logs[i] = xasprintf("%s/load-probe-%zu.log", tmpdir_path(), i);
-	double *alone = xcalloc(reps, sizeof(double));
-	size_t nalone = 0;
-	r.walls = alone;
-	for (size_t round = 0; round < reps && !r.failed; round++) {
-		progress_set("load curve: %s alone (run %zu/%zu)", base_name(cmds[0].argv.v[0]), round + 1, reps);
-		run_round(&r, 1);
-	}
-	nalone = r.nwalls;
-	load_curve_add_level(c, 1, alone, nalone, alone, nalone);
-	r.walls = xcalloc(ncmds + reps, sizeof(double));
-	for (size_t k = 2; !r.failed && k / 2 < ncmds; k *= 2) {
-		size_t level = k < ncmds ? k : ncmds;
-		r.nwalls = 0;
-		while (r.nwalls < reps && !r.failed) {
-			progress_set("load curve: %zu at once (%zu of %zu walls)", level, r.nwalls, reps > level ? reps : level);
-			run_round(&r, level);
-		}
-		if (!r.failed)
-			load_curve_add_level(c, (double)level, alone, nalone, r.walls, r.nwalls);
-		if (level == ncmds)
+	/* The levels: 1, 2, 4, … and ncmds itself; each gathers its walls. */
+	size_t at[LOAD_CURVE_LEVELS], nlevels = 0;
+	for (size_t k = 1; nlevels < LOAD_CURVE_LEVELS; k *= 2) {
+		at[nlevels++] = k < ncmds ? k : ncmds;
+		if (k >= ncmds)
 			break;
 	}
+	double *walls[LOAD_CURVE_LEVELS];
+	size_t nwalls[LOAD_CURVE_LEVELS] = { 0 };
+	for (size_t l = 0; l < nlevels; l++)
+		walls[l] = xcalloc(reps + at[l], sizeof(double));
+	/* A pass runs one round of every level still short of its walls, in
+	 * order: a machine that drifts (turbo, neighbours) drifts for every
+	 * level alike instead of between the alone runs and the rest. */
+	for (bool short_of = true; short_of && !r.failed;) {
+		short_of = false;
+		for (size_t l = 0; l < nlevels && !r.failed; l++) {
+			if (nwalls[l] >= reps)
+				continue;
+			r.walls = walls[l];
+			r.nwalls = nwalls[l];
+			if (at[l] == 1)
+				progress_set("load curve: %s alone (run %zu/%zu)", base_name(cmds[0].argv.v[0]),
+					     nwalls[l] + 1, reps);
+			else
+				progress_set("load curve: %zu at once (%zu of %zu walls)", at[l], nwalls[l], reps);
+			if (run_round(&r, at[l]))	/* a failed round's walls do not count */
+				nwalls[l] = r.nwalls;
+			short_of |= nwalls[l] < reps;
+		}
+	}
 	progress_clear();
+	for (size_t l = 0; l < nlevels; l++)
+		if (nwalls[l])
+			load_curve_add_level(c, (double)at[l], walls[0], nwalls[0], walls[l], nwalls[l]);
 	*failures += r.failed;
+	for (size_t l = 0; l < nlevels; l++)
+		free(walls[l]);
 	for (size_t i = 0; i < ncmds; i++) {
 		remove(r.logs[i]);
 		free(r.logs[i]);
 	}
 	free(r.logs);
-	free(r.walls);
-	free(alone);
 }

@@ -9,8 +9,8 @@
 #include "load_curve.h"
 
 /* cmds: ncmds copies of the same compile, outputs apart (the caller's).
- * Level 1 runs `repeats` times; a level of k copies runs until it has at
- * least `repeats` walls. A failed compile is reported (the tail of its
+ * Each level (1 alone, 2, 4, … up to ncmds at once) runs rounds until it
+ * has at least `repeats` walls, the levels' rounds interleaved. A failed compile is reported (the tail of its
  * output) and ends the calibration with the levels measured so far; it
  * counts in *failures. An interrupt exits 130. */
 void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats,

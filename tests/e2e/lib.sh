@@ -141,3 +141,19 @@ demo_dir() {
 	fi
 	echo "$d"
 }
+
+# demo_built_for BACKEND TARGET: a demo tree with TARGET built: the shared
+# module when a script built it (demo_dir), else one with TARGET and its
+# inputs alone built (a probe of one TU needs no more).
+demo_built_for() {
+	if [ -f "${E2E_WORK:?}/demo-$1/opus_demo.so" ]; then
+		echo "$E2E_WORK/demo-$1"
+		return
+	fi
+	d=$E2E_WORK/demo-$1-$2
+	if [ ! -f "$d/$2" ]; then
+		"$(dirname "$0")/../../examples/demo-module/configure" --size small --backend "$1" "$d" >/dev/null &&
+			ninja -C "$d" "$2" >"$d/first-build.log" 2>&1 || { tail -n 20 "$d/first-build.log" >&2; return 1; }
+	fi
+	echo "$d"
+}

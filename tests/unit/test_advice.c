@@ -252,6 +252,56 @@ static void test_ranges(void **state)
 	ninja_build_free(&mod.b);
 }
 
+/* The load curve's spread: the baseline, isolated by either end of it and
+ * scheduled with that end, comes back as recorded; a step that changes
+ * what runs at once (heavy instances fused into one host TU) moves with
+ * how much they slowed each other, so its range widens by the curve's. */
+static void test_curve_spread_in_ranges(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 8);
+	static struct header_cost instance = { 30, 2, 0.5, 0.5, "<torch/extension.h>", "k0.o" };
+	for (size_t i = 0; i < 2; i++) {
+		mod.tus[i].cost = &instance;
+		mod.seconds[mod.tus[i].edge] = 40;
+	}
+	/* Measured: no slowdown at the median, 1.2 at 8 at the steep end. */
+	struct load_curve curve = { .n = 2, .jobs = { 1, 8 }, .slowdown = { 1, 1 }, .lo = { 1, 1 }, .hi = { 1, 1.2 } };
+	mod.in.sched.curve = &curve;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	assert_int_equal(a.plan[0].id, FIX_FUSED);
+	double base = a.baseline.wall, step = a.plan[0].after.wall;
+	struct range alone = a.plan[0].range;
+	assert_true(fabs(alone.lo - step) < 1e-9 && fabs(alone.hi - step) < 1e-9);	/* no ends given */
+	advice_free(&a);
+
+	/* The recorded build: every TU from 0 at -j 8, the link after them. */
+	size_t n = mod.b.n, link = (size_t)ninja_edge_of(&mod.b, "m.so");
+	double start[7], end[7], steep_seconds[7];
+	for (size_t i = 0; i < n; i++) {
+		start[i] = i == link ? 40 : 0;
+		end[i] = start[i] + mod.seconds[i];
+	}
+	struct curve_end_input ends[2] = { { .seconds = mod.seconds } };
+	assert_false(load_curve_end(&curve, false, &ends[0].curve));	/* the flat end is the curve */
+	assert_true(load_curve_end(&curve, true, &ends[1].curve));
+	load_curve_isolate(&ends[1].curve, start, end, n, steep_seconds);
+	ends[1].seconds = steep_seconds;
+	assert_true(steep_seconds[mod.tus[0].edge] < 40);
+	mod.in.curve_ends = ends;
+	advice_build(&mod.in, &a);
+	assert_true(fabs(a.baseline_range.lo - base) < 1e-9 && fabs(a.baseline_range.hi - base) < 1e-9);
+	assert_true(fabs(a.plan[0].after.wall - step) < 1e-9);	/* the median is the median's */
+	/* After it big.o sets the wall with fewer beside it: at the steep end
+	 * its isolated time is less than recorded, and so is the wall. */
+	assert_true(a.plan[0].range.lo < step - 0.5);
+	assert_true(fabs(a.plan[0].range.hi - step) < 1e-9);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
 /* At the end, a TU the plan adds is named on the critical path when it
  * sets the wall: heavy instances (40 s, 32 s of it the framework) fused
  * into one host TU of 25 + 0.3 + 10 s of glue, beside a 26 s binding. */
@@ -325,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_more_jobs),
 		cmocka_unit_test(test_raw_pointers),
 		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_curve_spread_in_ranges),
 		cmocka_unit_test(test_final_path_names_the_fused_tu),
 	};
 	return cmocka_run_group_tests_name("advice", tests, NULL, NULL);

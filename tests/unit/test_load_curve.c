@@ -63,6 +63,28 @@ static void test_level_spread(void **state)
 	assert_false(load_curve_add_level(&c, 3, alone, 0, two, 3));	/* nothing alone */
 }
 
+/* The curve's ends: each level at its least or most, never below 1; a
+ * curve without spread has no other end. */
+static void test_ends(void **state)
+{
+	(void)state;
+	struct load_curve c = { .cores = 4 }, flat, steep;
+	double alone[] = { 9, 10, 11 }, two[] = { 9.5, 11, 12 };
+	assert_true(load_curve_add_level(&c, 1, alone, 3, alone, 3));
+	assert_true(load_curve_add_level(&c, 2, alone, 3, two, 3));
+	assert_true(load_curve_end(&c, false, &flat));
+	assert_true(load_curve_end(&c, true, &steep));
+	NEAR(flat.slowdown[1], 1);	/* 9.5 / 11 is below 1: no speed-up */
+	NEAR(steep.slowdown[1], 12.0 / 9);
+	NEAR(steep.slowdown[0], 1);
+	NEAR(steep.cores, 4);
+	NEAR(load_curve_at(&steep, 2), 12.0 / 9);
+	struct load_curve lin, end;
+	load_curve_linear(&lin, 0.2, 8);
+	assert_false(load_curve_end(&lin, true, &end));
+	NEAR(load_curve_at(&end, 8), load_curve_at(&lin, 8));
+}
+
 static void test_alone_and_together(void **state)
 {
 	(void)state;
@@ -162,6 +184,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_curve_values),
 		cmocka_unit_test(test_level_spread),
+		cmocka_unit_test(test_ends),
 		cmocka_unit_test(test_alone_and_together),
 		cmocka_unit_test(test_k_at_once),
 		cmocka_unit_test(test_linear_share),
