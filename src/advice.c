@@ -147,8 +147,9 @@ static void model_with(const struct advice_input *in, const struct advice *a, co
 		 * runs a job for every slot and core. */
 		for (size_t i = 0; i < in->build->n; i++) {
 			double there = m->nodes[i].duration * in->remote_share[i];
+			bool sent = there > 0 && in->remote_network && !isnan(in->remote_network[i]);
 			m->nodes[i].duration -= there;
-			m->nodes[i].remote = there / in->remote.speed;
+			m->nodes[i].remote = there / in->remote.speed + (sent ? in->remote_network[i] : 0);
 		}
 		o->remote_slots = (int)in->remote.slots;
 		o->jobs = (int)(in->remote.slots + in->cpus);
@@ -432,6 +433,10 @@ static void rule_cluster(const struct advice_input *in, struct fix *f)
 		return;
 	}
 	f->title = "send the compiles to the cluster's remote slots (distcc, icecream)";
+	char *network = in->network ? xasprintf("the network %.3f s a compile + %.3f s a MiB preprocessed (probes "
+						"through distcc less the same compile here)", in->network->fixed_s,
+						in->network->per_byte_s * 1048576)
+				    : xstrdup("the network not timed");
 	f->evidence = xasprintf("%ld remote slot%s offered (--remote) for %zu compile%s, -j %ld (the slots and the %ld CPUs)",
 				in->remote.slots, in->remote.slots == 1 ? "" : "s", sent, sent == 1 ? "" : "s",
 				in->remote.slots + in->cpus, in->cpus);
@@ -440,10 +445,11 @@ static void rule_cluster(const struct advice_input *in, struct fix *f)
 			    in->remote_from, in->remote.speed)
 		: in->local_probed
 		? xasprintf("each sent compile's time less its preprocessing on a remote slot (at %.2gx); its preprocessing "
-			    "(timed here for %zu of %zu: distcc's client runs it) and the links on the CPUs here; the network "
-			    "not timed", in->remote.speed, in->local_probed, sent)
+			    "(timed here for %zu of %zu: distcc's client runs it) and the links on the CPUs here; %s",
+			    in->remote.speed, in->local_probed, sent, network)
 		: xasprintf("each sent compile's whole time on a remote slot (at %.2gx; no --distcc-log to split off its "
 			    "preprocessing here)", in->remote.speed);
+	free(network);
 }
 
 static void rule_jobs(const struct advice_input *in, struct fix *f)

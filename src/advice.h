@@ -15,6 +15,7 @@
 #ifndef BUILDWALL_ADVICE_H
 #define BUILDWALL_ADVICE_H
 
+#include "net_probe.h"
 #include "ninja.h"
 #include "options.h"
 #include "whatif.h"
@@ -93,6 +94,10 @@ struct advice_input {
 	const double *remote_share;
 	const char *remote_from;
 	size_t local_probed;	/* without it: sent compiles whose preprocessing was timed here */
+	/* Without it: per edge what sending the compile costs (the network,
+	 * fixed + per preprocessed byte: net_probe), NULL: not timed */
+	const double *remote_network;
+	const struct net_cost *network;
 	const char *launcher;	/* the cluster launcher ninja's compiles run behind
 				 * (distcc, icecc), NULL: none */
 	const struct fused_cost *fused;	/* NULL: no fused probe compiled */

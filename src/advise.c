@@ -19,6 +19,7 @@
 #include "load_probe.h"
 #include "local_probe.h"
 #include "measure.h"
+#include "net_probe.h"
 #include "ninja.h"
 #include "ninja_log.h"
 #include "nvcc_report.h"
@@ -122,6 +123,9 @@ struct advise {
 	struct distcc_log distcc;
 	double *remote_share;
 	size_t local_probed;	/* sent compiles whose preprocessing was timed here */
+	bool probe_net;
+	struct net_cost net;	/* with probe_net: what sending a compile costs */
+	double *network;	/* per edge, seconds; NULL: not timed */
 };
 
 /* ---- the baseline ---- */
@@ -1125,8 +1129,12 @@ json_t *advise_document(const struct advise *ad)
 	json_t *doc = json_document("advise", ad->dir, ad->failures);
 	json_object_set_new(doc, "jobs", json_integer(ad->jobs));
 	json_object_set_new(doc, "remote", !ad->remote.slots ? json_null()
-		: json_build("{s:I, s:f, s:o}", "slots", (json_int_t)ad->remote.slots, "speed", ad->remote.speed, "distcc_log",
-			     ad->distcc_path ? json_string(ad->distcc_path) : json_null()));
+		: json_build("{s:I, s:f, s:o, s:o}", "slots", (json_int_t)ad->remote.slots, "speed", ad->remote.speed,
+			     "distcc_log", ad->distcc_path ? json_string(ad->distcc_path) : json_null(), "network",
+			     !ad->network ? json_null()
+			     : json_build("{s:f, s:f, s:I, s:I}", "fixed_s", ad->net.fixed_s, "per_mib_s",
+					  ad->net.per_byte_s * 1048576, "probe_bytes", (json_int_t)ad->net.probe_bytes,
+					  "repeats", (json_int_t)ad->net.repeats)));
 	json_object_set_new(doc, "policy", json_string(ad->policy == POLICY_CRITICAL ? "critical" : "manifest"));
 	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o, s:o}", "durations", ad->baseline_source,
 		"recorded_wall_s", json_seconds(ad->recorded_wall), "predicted", json_prediction(&a->baseline, &a->baseline_range),
@@ -1241,6 +1249,7 @@ void advise_free(struct advise *ad)
 	strvec_clear(&ad->kernel_file_names);
 	free(ad->policy_why);
 	free(ad->remote_share);
+	free(ad->network);
 	distcc_log_free(&ad->distcc);
 	ninja_build_free(&ad->build);
 	free(ad);
@@ -1282,17 +1291,28 @@ static const char *cluster_launcher_of(const struct ninja_build *b)
 
 /* Per edge, the share of its baseline time a cluster takes: what the
  * distcc log shows held there, else each sent compile's time less its
- * preprocessing, timed here (a distcc client's part). */
+ * preprocessing, timed here (a distcc client's part); with probe_net the
+ * network's cost of each sent compile besides (net_probe_build), for a
+ * build recorded here: one recorded through the cluster holds it already. */
 static double *remote_shares(struct advise *ad)
 {
 	struct local_probe lp = { 0 };
 	if (!ad->distcc_path) {
 		bool *sent = cluster_sent(&ad->build);
 		local_probe_run(&ad->build, ad->dir, sent, cpu_count(), ad->timeout, &lp);
-		free(sent);
 		proc_exit_if_interrupted();
 		ad->failures += lp.failed;
 		ad->local_probed = lp.probed;
+		const char *launcher = cluster_launcher_of(&ad->build);
+		if (ad->probe_net && launcher)
+			warn("--probe-net: the build ran behind %s, its durations hold the network already; nothing added",
+			     launcher);
+		else if (ad->probe_net) {
+			char *err = net_probe_build(&ad->build, ad->dir, sent, lp.bytes, &ad->net, &ad->network);
+			if (err)
+				die(EXIT_BAD_INPUT, "--probe-net: %s", err);
+		}
+		free(sent);
 	}
 	struct cluster_split cs;
 	cluster_split(&ad->build, ad->seconds, ad->distcc_path ? &ad->distcc : NULL, lp.seconds, NULL, 1, &cs);
@@ -1316,6 +1336,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->remote = o->remote;
 	ad->fused_tu = ad->fused_one_tu = ad->fused_headers_tu = -1;
 	ad->distcc_path = o->distcc_log;
+	ad->probe_net = o->probe_net;
 	snapshot_guard(ad->dir);
 	if (ad->distcc_path) {	/* bad input before any probe */
 		char *err = distcc_log_read(ad->distcc_path, &ad->distcc);
@@ -1374,6 +1395,7 @@ struct advise *advise_collect(const struct advise_options *o)
 					 .cpus = cpu_count(), .spread_lo = ad->spread_lo, .spread_hi = ad->spread_hi,
 					 .remote = ad->remote, .remote_share = ad->remote_share,
 					 .remote_from = ad->distcc_path, .local_probed = ad->local_probed,
+					 .remote_network = ad->network, .network = ad->network ? &ad->net : NULL,
 					 .launcher = cluster_launcher_of(&ad->build),
 					 .fused = ad->fused_measured ? &ad->fused : NULL,
 					 .curve_ends = ad->load_spread ? ad->load_ends : NULL };

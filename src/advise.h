@@ -27,6 +27,7 @@ struct advise_options {
 	size_t ntargets;
 	struct remote_option remote;	/* a cluster for the jobs rule; slots 0: none */
 	const char *distcc_log;	/* its split of each compile, here against there */
+	bool probe_net;		/* without it: time what sending a compile costs */
 };
 
 /* What a spread needs: runs of every header, empty and table probe, and

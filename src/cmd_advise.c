@@ -12,7 +12,7 @@
 static const char usage[] =
 	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
 	"                        [--parallel P] [-r R] [--timeout S] [--kernels]\n"
-	"                        [--remote N[:SPEED] [--distcc-log FILE]] [--json]\n"
+	"                        [--remote N[:SPEED] [--distcc-log FILE | --probe-net]] [--json]\n"
 	"\n"
 	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
 	"after it, predicted before anything is changed; then the plan (the fixes in the\n"
@@ -42,8 +42,10 @@ static const char usage[] =
 	"remote slots (hosts SPEED times as fast), -j the slots and the CPUs here, each\n"
 	"compile's part there from --distcc-log FILE (the build's DISTCC_VERBOSE=1 log),\n"
 	"else its time less its preprocessing, timed here (as sim --remote --probe-local);\n"
-	"the wall then and the step that sets it. The network is not timed here (sim's\n"
-	"--probe-net does).\n"
+	"the wall then and the step that sets it. --probe-net times what sending a compile\n"
+	"costs besides (as sim's: probes through distcc to its configured hosts, fixed plus\n"
+	"per preprocessed byte), for a build recorded here; without it the network is not\n"
+	"timed.\n"
 	"\n";
 
 int cmd_advise(int argc, char **argv)
@@ -63,12 +65,17 @@ int cmd_advise(int argc, char **argv)
 		  "code size: one more compile of it, as passes --kernels)", 0, 0, NULL },
 		OPT_REMOTE(&o.remote, "a cluster of N remote slots for the jobs rule, SPEED times as fast"),
 		OPT_DISTCC_LOG(&o.distcc_log, "with --remote: the build's distcc log, each compile's part there"),
+		{ OPT_FLAG, 0, "probe-net", &o.probe_net, NULL, "with --remote: time what sending a compile costs", 0, 0,
+		  NULL },
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
 	int first = parse_options("advise", argc, argv, opts, usage);
 	if (o.distcc_log && !o.remote.slots)
 		usage_error("advise", "--distcc-log describes a cluster: give --remote N too");
+	if (o.probe_net && (!o.remote.slots || o.distcc_log))
+		usage_error("advise", o.distcc_log ? "--probe-net times what the --distcc-log holds already: give one"
+						   : "--probe-net times a cluster: give --remote N too");
 	o.targets = argv + first;
 	o.ntargets = (size_t)(argc - first);
 	struct advise *ad = advise_collect(&o);

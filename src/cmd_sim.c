@@ -106,32 +106,13 @@ struct sim {
 	double *network;	/* per edge: what sending it costs, NaN: none */
 };
 
-/* The network's cost per sent compile, from the probes sent with the
- * compiler the first sent compile names. A cluster that cannot take them
- * is bad input: the user asked for it. */
+/* The network's cost per sent compile (net_probe_build). A cluster that
+ * cannot take the probes is bad input: the user asked for it. */
 static void probe_network(struct sim *s, const bool *sent)
 {
-	const char *compiler = NULL;
-	struct compile_command cmd = { 0 };
-	for (size_t e = 0; !compiler && e < s->build.n; e++) {
-		if (!sent[e])
-			continue;
-		char *err = driver_parse(s->build.edges[e].command, s->dir, &cmd);
-		if (!err && cmd.argv.n)
-			compiler = cmd.argv.v[0];
-		else
-			compile_command_clear(&cmd);
-		free(err);
-	}
-	if (!compiler)
-		die(EXIT_BAD_INPUT, "--probe-net: no compile distcc would send to take its compiler from");
-	char *err = net_probe_measure(compiler, 3, 0, &s->net);
-	compile_command_clear(&cmd);
+	char *err = net_probe_build(&s->build, s->dir, sent, s->local.bytes, &s->net, &s->network);
 	if (err)
 		die(EXIT_BAD_INPUT, "--probe-net: %s", err);
-	s->network = xcalloc(s->build.n, sizeof(double));
-	for (size_t e = 0; e < s->build.n; e++)
-		s->network[e] = isnan(s->local.bytes[e]) ? NAN : net_cost_of(&s->net, s->local.bytes[e]);
 }
 
 static long edge_named(const struct sim *s, const char *name)

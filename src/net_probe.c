@@ -2,6 +2,7 @@
 #include "net_probe.h"
 #include "distcc_log.h"
 #include "driver.h"
+#include "ninja.h"
 #include "proc.h"
 #include "progress.h"
 #include "stats.h"
@@ -124,4 +125,31 @@ char *net_probe_measure(const char *compiler, long repeats, double timeout_s, st
 double net_cost_of(const struct net_cost *nc, double bytes)
 {
 	return nc->fixed_s + nc->per_byte_s * bytes;
+}
+
+char *net_probe_build(const struct ninja_build *b, const char *dir, const bool *sent, const double *bytes,
+		      struct net_cost *nc, double **network)
+{
+	*network = NULL;
+	struct compile_command cmd = { 0 };
+	bool found = false;
+	for (size_t e = 0; !found && e < b->n; e++) {
+		if (!sent[e])
+			continue;
+		char *err = driver_parse(b->edges[e].command, dir, &cmd);
+		found = !err && cmd.argv.n;
+		if (!found)
+			compile_command_clear(&cmd);
+		free(err);
+	}
+	if (!found)
+		return xstrdup("no compile distcc would send to take its compiler from");
+	char *err = net_probe_measure(cmd.argv.v[0], 3, 0, nc);
+	compile_command_clear(&cmd);
+	if (err)
+		return err;
+	*network = xcalloc(b->n ? b->n : 1, sizeof(double));
+	for (size_t e = 0; e < b->n; e++)
+		(*network)[e] = isnan(bytes[e]) ? NAN : net_cost_of(nc, bytes[e]);
+	return NULL;
 }

@@ -10,6 +10,7 @@
 #ifndef BUILDWALL_NET_PROBE_H
 #define BUILDWALL_NET_PROBE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct net_cost {
@@ -28,5 +29,14 @@ char *net_probe_measure(const char *compiler, long repeats, double timeout_s, st
 
 /* The cost for a TU of `bytes` preprocessed bytes. */
 double net_cost_of(const struct net_cost *nc, double bytes);
+
+struct ninja_build;
+
+/* The probes sent with the compiler the first sent compile of b names
+ * (sent: per edge, from cluster_sent), 3 runs each; then *network (owned,
+ * per edge) the cost of each edge of `bytes` preprocessed bytes (NaN
+ * where bytes is). Returns NULL or what went wrong (owned). */
+char *net_probe_build(const struct ninja_build *b, const char *dir, const bool *sent, const double *bytes,
+		      struct net_cost *nc, double **network);
 
 #endif

@@ -117,8 +117,12 @@ run 0 "sim --probe-net on a build recorded here" "$BW" sim -C "$T/here" -j 3 --r
 cp "$T/out" "$T/net.json"
 echo "# network on loopback: $(json "$T/net.json" 'd["remote"]["network"]')"
 check "--probe-net: a compile's cost measured, small on loopback (0 to 0.5 s, under 0.5 s a MiB)" [ "$(json "$T/net.json" '(lambda n: (0 < n["fixed_s"] < 0.5, 0 <= n["per_mib_s"] < 0.5, n["repeats"], n["probe_bytes"]))(d["remote"]["network"])')" = "(True, True, 3, 8388608)" ]
-check "--probe-net: added to each of the 3 sent compiles" [ "$(json "$T/net.json" '(lambda n: (n["compiles"], n["added_s"] >= 3 * n["fixed_s"]))(d["remote"]["network"])')" = "(3, True)" ]
+check "--probe-net: added to each of the 3 sent compiles" [ "$(json "$T/net.json" '(lambda n: (n["compiles"], n["added_s"] >= 3 * n["fixed_s"] - 1e-9))(d["remote"]["network"])')" = "(3, True)" ]
 check "--probe-net leaves the tree byte-identical" [ "$(tree_hash "$T/here")" = "$here" ]
+run 0 "advise --remote 3 --probe-net on a build recorded here" "$BW" advise -C "$T/here" -r 1 --remote 3 --probe-net --json
+check "advise --probe-net: the network timed on loopback (0 to 0.5 s a compile)" [ "$(json "$T/out" '(lambda n: (0 < n["fixed_s"] < 0.5, 0 <= n["per_mib_s"] < 0.5, n["repeats"]))(d["remote"]["network"])')" = "(True, True, 3)" ]
+check "advise --probe-net: the cluster rule counts it" [ "$(json "$T/out" '[" a MiB preprocessed (probes through distcc" in f["measured_by"] for f in d["fixes"] if f["fix"] == "jobs"]')" = "[True]" ]
+check "advise --probe-net leaves the tree byte-identical" [ "$(tree_hash "$T/here")" = "$here" ]
 run 0 "sim --probe-net on the build through distcc" "$BW" sim -C "$D" -j 3 --remote 3 --probe-local --probe-net
 contains "$T/out" "not added: the build ran through the cluster, its durations hold it" "--probe-net: not counted twice"
 run 2 "sim --probe-net with no remote host" env DISTCC_HOSTS=localhost "$BW" sim -C "$T/here" --remote 3 --probe-local --probe-net
@@ -152,6 +156,11 @@ run 0 "advise on a build behind distcc, without --remote" "$BW" advise -C "$T/to
 check "advise: more jobs than CPUs is the cluster's question" [ "$(json "$T/out" '[c["checked"].startswith("the compiles run behind distcc: --remote N") for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "[True]" ]
 run 2 "advise --distcc-log without --remote" "$BW" advise -C "$T/toy" --distcc-log "$T/toy.log"
 contains "$T/err" "give --remote N too" "advise names the missing option"
+run 0 "advise --probe-net on a build through distcc" "$BW" advise -C "$T/toy" -r 1 --remote 6 --probe-net --json
+contains "$T/err" "its durations hold the network already; nothing added" "advise --probe-net: not counted twice"
+check "advise --probe-net through distcc: no network in the document" [ "$(json "$T/out" 'd["remote"]["network"]')" = None ]
+run 2 "advise --probe-net with --distcc-log" "$BW" advise -C "$T/toy" --remote 6 --distcc-log "$T/toy.log" --probe-net
+contains "$T/err" "give one" "advise names the clash"
 
 # ---- a daemon killed mid-rank: its TU runs here instead ----
 "$BW" rank -C "$D" --launcher distcc --parallel 3 --json >"$T/killed.json" 2>"$T/killed.err" &

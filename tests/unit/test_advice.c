@@ -164,6 +164,38 @@ static void test_more_jobs(void **state)
 	ninja_build_free(&mod.b);
 }
 
+/* The cluster rule: every compile on 6 remote slots, all at once, big.o
+ * then the link set the wall; with the network timed, each sent compile's
+ * remote part takes its cost besides, and the rule says what was timed. */
+static void test_cluster_network(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	double share[7] = { 0 }, network[7];
+	for (size_t i = 0; i < 6; i++)
+		share[mod.tus[i].edge] = 1;
+	for (size_t e = 0; e < 7; e++)
+		network[e] = share[e] > 0 ? 0.75 : NAN;
+	mod.in.remote = (struct remote_option){ .slots = 6, .speed = 1 };
+	mod.in.remote_share = share;
+	mod.in.local_probed = 6;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	const struct fix *jobs = &a.fixes[FIX_JOBS];
+	assert_true(jobs->applies);
+	assert_true(fabs(jobs->alone.wall - (20 + 1)) < 1e-9);
+	assert_non_null(strstr(jobs->measured_by, "the network not timed"));
+	advice_free(&a);
+	struct net_cost nc = { .fixed_s = 0.75, .per_byte_s = 0, .probe_bytes = 8 << 20, .repeats = 3 };
+	mod.in.remote_network = network;
+	mod.in.network = &nc;
+	advice_build(&mod.in, &a);
+	assert_true(fabs(a.fixes[FIX_JOBS].alone.wall - (20 + 0.75 + 1)) < 1e-9);
+	assert_non_null(strstr(a.fixes[FIX_JOBS].measured_by, "the network 0.750 s a compile + 0.000 s a MiB"));
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
 
 /* A dispatcher that includes the framework itself for Tensor signatures
  * only: the raw rule, with the header probe's host cost; the binding
@@ -373,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_rules_and_savings),
 		cmocka_unit_test(test_plan_does_not_count_twice),
 		cmocka_unit_test(test_more_jobs),
+		cmocka_unit_test(test_cluster_network),
 		cmocka_unit_test(test_raw_pointers),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_curve_spread_in_ranges),
