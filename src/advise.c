@@ -694,21 +694,27 @@ static size_t load_levels(const struct advise *ad)
 	return top < (long)ad->ntus ? (size_t)(top > 0 ? top : 1) : ad->ntus;
 }
 
-/* The heaviest host TU, -1: none. A dispatcher or binding is what the
- * fixes leave to set the wall (they take the framework out of the kernel
- * TUs and move the glue into host TUs), and its compile is the build's
- * own: front end and back end. A header probe, parsing alone, read 1.01
- * with 8 at once where the binding TU it stood for slowed by 1.1-1.2. */
+/* The heaviest host TU, -1: none, or none that takes a quarter of the
+ * heaviest compile (a few-second glue TU beside minute-long kernels says
+ * little of how they slow each other). A dispatcher or binding is what
+ * the fixes leave to set the wall (they take the framework out of the
+ * kernel TUs and move the glue into host TUs), and its compile is the
+ * build's own: front end and back end. A header probe, parsing alone,
+ * read 1.01 with 8 at once where the binding TU it stood for slowed by
+ * 1.1-1.2. */
 static long load_subject(const struct advise *ad)
 {
 	long heaviest = -1;
+	double most = 0;
 	for (size_t i = 0; i < ad->ntus; i++) {
 		double s = ad->seconds[ad->tus[i].f.edge];
-		if (!ad->tus[i].f.kernel && !isnan(s) &&
-		    (heaviest < 0 || s > ad->seconds[ad->tus[heaviest].f.edge]))
+		if (isnan(s))
+			continue;
+		most = s > most ? s : most;
+		if (!ad->tus[i].f.kernel && (heaviest < 0 || s > ad->seconds[ad->tus[heaviest].f.edge]))
 			heaviest = (long)i;
 	}
-	return heaviest;
+	return heaviest >= 0 && ad->seconds[ad->tus[heaviest].f.edge] >= most / 4 ? heaviest : -1;
 }
 
 /* Copies of the load curve's compile, outputs apart: the heaviest host
