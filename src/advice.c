@@ -422,6 +422,17 @@ static void rule_flat(const struct advice_input *in, struct fix *f)
 				   t->table_entries, t->name, t->table_saving);
 }
 
+/* What the cluster rule knows of the network (owned). */
+static char *network_words(const struct advice_input *in)
+{
+	if (in->network)
+		return xasprintf("the network %.3f s a compile + %.3f s a MiB preprocessed (probes through distcc less the "
+				 "same compile here)", in->network->fixed_s, in->network->per_byte_s * 1048576);
+	if (in->launcher)
+		return xasprintf("the network in the recorded durations (the build ran behind %s)", in->launcher);
+	return xstrdup("the network not timed (--probe-net times it)");
+}
+
 static void rule_cluster(const struct advice_input *in, struct fix *f)
 {
 	size_t sent = 0;
@@ -433,23 +444,22 @@ static void rule_cluster(const struct advice_input *in, struct fix *f)
 		return;
 	}
 	f->title = "send the compiles to the cluster's remote slots (distcc, icecream)";
-	char *network = in->network ? xasprintf("the network %.3f s a compile + %.3f s a MiB preprocessed (probes "
-						"through distcc less the same compile here)", in->network->fixed_s,
-						in->network->per_byte_s * 1048576)
-				    : xstrdup("the network not timed");
 	f->evidence = xasprintf("%ld remote slot%s offered (--remote) for %zu compile%s, -j %ld (the slots and the %ld CPUs)",
 				in->remote.slots, in->remote.slots == 1 ? "" : "s", sent, sent == 1 ? "" : "s",
 				in->remote.slots + in->cpus, in->cpus);
-	f->measured_by = in->remote_from
-		? xasprintf("each compile's remote hold from %s (at %.2gx), its part here and the links on the CPUs here",
-			    in->remote_from, in->remote.speed)
-		: in->local_probed
-		? xasprintf("each sent compile's time less its preprocessing on a remote slot (at %.2gx); its preprocessing "
-			    "(timed here for %zu of %zu: distcc's client runs it) and the links on the CPUs here; %s",
-			    in->remote.speed, in->local_probed, sent, network)
-		: xasprintf("each sent compile's whole time on a remote slot (at %.2gx; no --distcc-log to split off its "
-			    "preprocessing here)", in->remote.speed);
-	free(network);
+	if (in->remote_from) {
+		f->measured_by = xasprintf("each compile's remote hold from %s (at %.2gx), its part here and the links on "
+					   "the CPUs here", in->remote_from, in->remote.speed);
+	} else if (in->local_probed) {
+		char *network = network_words(in);
+		f->measured_by = xasprintf("each sent compile's time less its preprocessing on a remote slot (at %.2gx); its "
+					   "preprocessing (timed here for %zu of %zu: distcc's client runs it) and the links "
+					   "on the CPUs here; %s", in->remote.speed, in->local_probed, sent, network);
+		free(network);
+	} else {
+		f->measured_by = xasprintf("each sent compile's whole time on a remote slot (at %.2gx; no --distcc-log to "
+					   "split off its preprocessing here)", in->remote.speed);
+	}
 }
 
 static void rule_jobs(const struct advice_input *in, struct fix *f)

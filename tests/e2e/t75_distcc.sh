@@ -158,7 +158,7 @@ run 2 "advise --distcc-log without --remote" "$BW" advise -C "$T/toy" --distcc-l
 contains "$T/err" "give --remote N too" "advise names the missing option"
 run 0 "advise --probe-net on a build through distcc" "$BW" advise -C "$T/toy" -r 1 --remote 6 --probe-net --json
 contains "$T/err" "its durations hold the network already; nothing added" "advise --probe-net: not counted twice"
-check "advise --probe-net through distcc: no network in the document" [ "$(json "$T/out" 'd["remote"]["network"]')" = None ]
+check "advise --probe-net through distcc: no network in the document, the rule says where it is" [ "$(json "$T/out" '(d["remote"]["network"], ["the network in the recorded durations (the build ran behind distcc)" in f["measured_by"] for f in d["fixes"] if f["fix"] == "jobs"])')" = "(None, [True])" ]
 run 2 "advise --probe-net with --distcc-log" "$BW" advise -C "$T/toy" --remote 6 --distcc-log "$T/toy.log" --probe-net
 contains "$T/err" "give one" "advise names the clash"
 
