@@ -116,11 +116,13 @@ here=$(tree_hash "$T/here")
 run 0 "sim --probe-net on a build recorded here" "$BW" sim -C "$T/here" -j 3 --remote 3 --local 2 --probe-local --probe-net --json
 cp "$T/out" "$T/net.json"
 echo "# network on loopback: $(json "$T/net.json" 'd["remote"]["network"]')"
-check "--probe-net: a compile's cost measured, small on loopback (0 to 0.5 s, under 0.5 s a MiB)" [ "$(json "$T/net.json" '(lambda n: (0 < n["fixed_s"] < 0.5, 0 <= n["per_mib_s"] < 0.5, n["repeats"], n["probe_bytes"]))(d["remote"]["network"])')" = "(True, True, 3, 8388608)" ]
+# Loopback's cost (a few ms) is within the probes' noise: either part may
+# come out 0 (never below), but sending the 8 MiB probe costs something.
+check "--probe-net: a compile's cost measured, small on loopback (under 0.5 s, and 0.5 s a MiB)" [ "$(json "$T/net.json" '(lambda n: (0 <= n["fixed_s"] < 0.5, 0 <= n["per_mib_s"] < 0.5, n["fixed_s"] + 8 * n["per_mib_s"] > 0, n["repeats"], n["probe_bytes"]))(d["remote"]["network"])')" = "(True, True, True, 3, 8388608)" ]
 check "--probe-net: added to each of the 3 sent compiles" [ "$(json "$T/net.json" '(lambda n: (n["compiles"], n["added_s"] >= 3 * n["fixed_s"] - 1e-9))(d["remote"]["network"])')" = "(3, True)" ]
 check "--probe-net leaves the tree byte-identical" [ "$(tree_hash "$T/here")" = "$here" ]
 run 0 "advise --remote 3 --probe-net on a build recorded here" "$BW" advise -C "$T/here" -r 1 --remote 3 --probe-net --json
-check "advise --probe-net: the network timed on loopback (0 to 0.5 s a compile)" [ "$(json "$T/out" '(lambda n: (0 < n["fixed_s"] < 0.5, 0 <= n["per_mib_s"] < 0.5, n["repeats"]))(d["remote"]["network"])')" = "(True, True, 3)" ]
+check "advise --probe-net: the network timed on loopback (under 0.5 s a compile)" [ "$(json "$T/out" '(lambda n: (0 <= n["fixed_s"] < 0.5, 0 <= n["per_mib_s"] < 0.5, n["fixed_s"] + 8 * n["per_mib_s"] > 0, n["repeats"]))(d["remote"]["network"])')" = "(True, True, True, 3)" ]
 check "advise --probe-net: the cluster rule counts it" [ "$(json "$T/out" '[" a MiB preprocessed (probes through distcc" in f["measured_by"] for f in d["fixes"] if f["fix"] == "jobs"]')" = "[True]" ]
 check "advise --probe-net leaves the tree byte-identical" [ "$(tree_hash "$T/here")" = "$here" ]
 run 0 "sim --probe-net on the build through distcc" "$BW" sim -C "$D" -j 3 --remote 3 --probe-local --probe-net
