@@ -124,6 +124,7 @@ struct advise {
 	double *remote_share;
 	size_t local_probed;	/* sent compiles whose preprocessing was timed here */
 	bool probe_net;
+	const char *launcher;	/* the baseline's TUs sent through it (measure.h) */
 	struct net_cost net;	/* with probe_net: what sending a compile costs */
 	double *network;	/* per edge, seconds; NULL: not timed */
 };
@@ -138,7 +139,7 @@ static void baseline(struct advise *ad, const bool *selected)
 	struct ninja_build *b = &ad->build;
 	ad->seconds = xcalloc(b->n, sizeof(double));
 	char *err = NULL;
-	size_t builds = recent_builds_read(ad->dir, b, selected, ADVISE_BUILDS, &ad->recent, &err);
+	size_t builds = ad->launcher ? 0 : recent_builds_read(ad->dir, b, selected, ADVISE_BUILDS, &ad->recent, &err);
 	if (err)
 		warn("%s; measuring the TUs instead", err);
 	free(err);
@@ -152,15 +153,28 @@ static void baseline(struct advise *ad, const bool *selected)
 			: xasprintf(".ninja_log: each step's median over the last %zu builds that ran every TU", builds);
 		return;
 	}
-	note("no build in .ninja_log ran every TU; measuring them as rank does");
-	const struct measure_options o = { .repeats = 1, .parallel = 1, .timeout = ad->timeout,
-					   .contention = CONTENTION_MEASURE };
+	/* Here one at a time, the contention measured apart; through the
+	 * launcher P at once and R runs each (the hosts' slots make repeats
+	 * cheap, and they give the spread), with no contention here to measure. */
+	struct measure_options o = { .repeats = 1, .parallel = 1, .timeout = ad->timeout,
+				     .contention = CONTENTION_MEASURE };
+	if (ad->launcher) {
+		o = (struct measure_options){ .repeats = ad->repeats, .parallel = ad->parallel, .timeout = ad->timeout,
+					      .contention = CONTENTION_NONE, .launcher = ad->launcher };
+		ad->baseline_source = xasprintf("every TU timed on the cluster as rank --launcher %s does: sent through "
+						"it, %ld at once, %ld run%s each (the probes ran here: each saving is "
+						"scaled by its TU's time there over its time here)", ad->launcher,
+						o.parallel, o.repeats, o.repeats == 1 ? "" : "s");
+	} else {
+		note("no build in .ninja_log ran every TU; measuring them as rank does");
+		ad->baseline_source = xstrdup("rank's measurement: every TU re-run in isolation, contention measured side "
+					      "by side");
+	}
 	measure_tus(ad->dir, b, selected, &o, &ad->m);
 	ad->measured = true;
 	ad->failures += ad->m.failures;
 	free(ad->seconds);
 	ad->seconds = measurement_seconds(&ad->m);
-	ad->baseline_source = xstrdup("rank's measurement: every TU re-run in isolation, contention measured side by side");
 	ad->recorded_wall = NAN;
 	ad->spread_lo = ad->spread_hi = 1;
 	for (size_t i = 0; i < ad->m.ntus; i++)
@@ -764,6 +778,12 @@ static size_t load_commands(struct advise *ad, size_t levels, struct compile_com
 static void calibrate_load(struct advise *ad)
 {
 	size_t levels = load_levels(ad);
+	if (ad->launcher) {
+		ad->load = (struct load_curve){ .cores = 0 };	/* nor do they share the CPUs here */
+		ad->load_source = xasprintf("none: the compiles run on the cluster's hosts (--launcher %s), not beside "
+					    "each other here", ad->launcher);
+		return;
+	}
 	if (ad->measured) {
 		load_curve_linear(&ad->load, ad->m.contention.share, ad->m.contention.cores);
 		ad->load_source = contention_text(&ad->m.contention);
@@ -970,6 +990,23 @@ static char *tus_text(const struct advise *ad, const struct fix *f)
 			    : xasprintf("%s +%zu", tu_name(ad, f->tus[0]), f->ntus - 1);
 }
 
+/* The baseline's runs through the launcher: sent, kept here, and the
+ * hosts that failed some (their runs compiled here instead). */
+struct cluster_runs {
+	size_t sent, kept_here, fell_back;
+};
+
+static struct cluster_runs cluster_runs(const struct advise *ad)
+{
+	struct cluster_runs c = { 0 };
+	for (size_t i = 0; ad->launcher && i < ad->m.ntus; i++) {
+		c.sent += ad->m.tus[i].sent;
+		c.kept_here += ad->m.tus[i].kept_here;
+		c.fell_back += ad->m.tus[i].fell_back;
+	}
+	return c;
+}
+
 void advise_print(const struct advise *ad)
 {
 	const struct advice *a = &ad->advice;
@@ -977,6 +1014,11 @@ void advise_print(const struct advise *ad)
 	       ad->ntus == 1 ? "" : "s", ad->dir, ad->baseline_source);
 	if (!isnan(ad->recorded_wall))
 		printf(" (recorded wall %.2f s)", ad->recorded_wall);
+	if (ad->launcher) {
+		struct cluster_runs c = cluster_runs(ad);
+		printf("\nthrough %s: %zu of %zu runs sent to the cluster, %zu kept here%s", ad->launcher, c.sent,
+		       c.sent + c.kept_here, c.kept_here, c.fell_back ? " (a host failed them)" : "");
+	}
 	printf("\npredicted wall at -j %ld (%s: %s): %s%.2f s%s, %.2f-%.2f; the %s binds\n", ad->jobs,
 	       policy_words[ad->policy], ad->policy_why, c_bold(stdout), a->baseline.wall, c_reset(stdout),
 	       a->baseline_range.lo, a->baseline_range.hi, a->baseline.binds);
@@ -1120,13 +1162,14 @@ static json_t *json_tu(const struct advise *ad, const struct advise_tu *t)
 		for (size_t i = 0; i < p->bd.n; i++)
 			json_array_append_new(passes, json_pass_breakdown(&p->bd.passes[i]));
 	}
-	return json_build("{s:s, s:s, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", "target", t->f.name, "kind",
+	return json_build("{s:s, s:s, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "target", t->f.name, "kind",
 		t->f.kernel ? "kernel TU" : "host TU", "device_passes", t->f.device_passes, "binding", t->f.binding,
 		"tensor_only", t->f.tensor_only, "baseline_s", json_seconds(ad->seconds[t->f.edge]),
 		"frameworks", t->f.frameworks ? json_string(t->f.frameworks) : json_null(),
 		"leak_chain", t->f.leak_chain ? json_string(t->f.leak_chain) : json_null(),
 		"leak_fix", t->f.leak_fix ? json_string(t->f.leak_fix) : json_null(), "lines", lines,
-		"passes", passes);
+		"passes", passes, "cluster", ad->launcher && ad->m.tu_of[t->f.edge] >= 0
+		? json_cluster_runs(&ad->m.tus[ad->m.tu_of[t->f.edge]]) : json_null());
 }
 
 json_t *advise_document(const struct advise *ad)
@@ -1142,10 +1185,13 @@ json_t *advise_document(const struct advise *ad)
 					  ad->net.per_byte_s * 1048576, "probe_bytes", (json_int_t)ad->net.probe_bytes,
 					  "repeats", (json_int_t)ad->net.repeats)));
 	json_object_set_new(doc, "policy", json_string(ad->policy == POLICY_CRITICAL ? "critical" : "manifest"));
-	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o, s:o}", "durations", ad->baseline_source,
+	struct cluster_runs c = cluster_runs(ad);
+	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o, s:o, s:o}", "durations", ad->baseline_source,
 		"recorded_wall_s", json_seconds(ad->recorded_wall), "predicted", json_prediction(&a->baseline, &a->baseline_range),
-		"contention", ad->measured ? json_contention(&ad->m.contention) : json_null(),
-		"load_curve", json_load_curve(ad)));
+		"contention", ad->measured && !ad->launcher ? json_contention(&ad->m.contention) : json_null(),
+		"load_curve", json_load_curve(ad), "cluster", !ad->launcher ? json_null()
+		: json_build("{s:s, s:I, s:I, s:I}", "launcher", ad->launcher, "sent", (json_int_t)c.sent, "kept_here",
+			     (json_int_t)c.kept_here, "cluster_failed", (json_int_t)c.fell_back)));
 	json_t *fixes = json_array(), *checked = json_array();
 	size_t n;
 	const struct fix **v = ranked(a, &n);
@@ -1343,6 +1389,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->fused_tu = ad->fused_one_tu = ad->fused_headers_tu = -1;
 	ad->distcc_path = o->distcc_log;
 	ad->probe_net = o->probe_net;
+	ad->launcher = o->launcher;
 	snapshot_guard(ad->dir);
 	if (ad->distcc_path) {	/* bad input before any probe */
 		char *err = distcc_log_read(ad->distcc_path, &ad->distcc);
@@ -1373,8 +1420,10 @@ struct advise *advise_collect(const struct advise_options *o)
 	preprocess_tus(ad);
 	mark_generated(ad);
 	read_sources(ad);
+	/* The probes run here: at most one a CPU when P counts the cluster's slots. */
+	long here = ad->launcher && ad->parallel > cpu_count() ? cpu_count() : ad->parallel;
 	ad->probe = (struct pass_probe){ .dir = ad->dir, .build = &ad->build, .repeats = ad->repeats,
-					.parallel = ad->parallel, .timeout = ad->timeout, .th = { 5.0, 0.7 } };
+					.parallel = here, .timeout = ad->timeout, .th = { 5.0, 0.7 } };
 	plan_header_probes(ad);
 	for (size_t i = 0; i < ad->ntus; i++)
 		if (!ad->tus[i].f.kernel)

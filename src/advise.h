@@ -28,6 +28,7 @@ struct advise_options {
 	struct remote_option remote;	/* a cluster for the jobs rule; slots 0: none */
 	const char *distcc_log;	/* its split of each compile, here against there */
 	bool probe_net;		/* without it: time what sending a compile costs */
+	const char *launcher;	/* "distcc": the baseline timed on the cluster; NULL: here */
 };
 
 /* What a spread needs: runs of every header, empty and table probe, and

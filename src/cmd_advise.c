@@ -11,7 +11,7 @@
 
 static const char usage[] =
 	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
-	"                        [--parallel P] [-r R] [--timeout S] [--kernels]\n"
+	"                        [--parallel P] [-r R] [--timeout S] [--kernels] [--launcher distcc]\n"
 	"                        [--remote N[:SPEED] [--distcc-log FILE | --probe-net]] [--json]\n"
 	"\n"
 	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
@@ -46,6 +46,13 @@ static const char usage[] =
 	"costs besides (as sim's: probes through distcc to its configured hosts, fixed plus\n"
 	"per preprocessed byte), for a build recorded here; without it the network is not\n"
 	"timed.\n"
+	"\n"
+	"--launcher distcc times the baseline on the cluster instead of taking .ninja_log's:\n"
+	"every TU sent through distcc (its hosts from DISTCC_HOSTS), P at once (P may pass\n"
+	"the CPUs here) and R runs each, as rank --launcher distcc does; no load curve (the\n"
+	"compiles do not run beside each other here). The probes still run here, at most\n"
+	"one a CPU (a single pass is not a compile distcc can send), and each saving is\n"
+	"scaled by its TU's time there over its time here.\n"
 	"\n";
 
 int cmd_advise(int argc, char **argv)
@@ -57,7 +64,8 @@ int cmd_advise(int argc, char **argv)
 		OPT_BUILD_JOBS(&o.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
 		OPT_POLICY(&o.policy),
 		OPT_PARALLEL(&o.parallel, "run P probes at once (default: CPUs; a saving is scaled by its\n"
-			     "TU's isolated baseline over its probed wall: the contention cancels)"),
+			     "TU's isolated baseline over its probed wall: the contention cancels);\n"
+			     "with --launcher, the TUs sent at once"),
 		OPT_TIMEOUT(&o.timeout, "give up on a compile or probe after S seconds (counts as failed)"),
 		{ OPT_INT, 'r', "repeats", &o.repeats, "R", "runs of each header, empty and table probe, and walls a level\n"
 		  "of the load curve (default 3: fewer gives no spread)", 1, 100, NULL },
@@ -67,6 +75,7 @@ int cmd_advise(int argc, char **argv)
 		OPT_DISTCC_LOG(&o.distcc_log, "with --remote: the build's distcc log, each compile's part there"),
 		{ OPT_FLAG, 0, "probe-net", &o.probe_net, NULL, "with --remote: time what sending a compile costs", 0, 0,
 		  NULL },
+		OPT_LAUNCHER(&o.launcher, "time the baseline's TUs on the cluster through distcc"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};

@@ -147,10 +147,7 @@ static void render_json(const struct rank *r)
 			"share", t->failed || r->serial <= 0 ? json_null() : json_real(round(t->wall.median / r->serial * 10000) / 10000),
 			"failure", t->failure ? json_string(t->failure) : json_null()));
 		if (r->opt.launcher)
-			json_object_set_new(json_array_get(tus, json_array_size(tus) - 1), "cluster",
-				json_build("{s:I, s:I, s:I, s:I, s:o}", "sent", (json_int_t)t->sent, "kept_here", (json_int_t)t->kept_here,
-					   "cluster_failed", (json_int_t)t->fell_back, "retried_elsewhere", (json_int_t)t->retried, "host",
-					   t->host ? json_string(t->host) : json_null()));
+			json_object_set_new(json_array_get(tus, json_array_size(tus) - 1), "cluster", json_cluster_runs(t));
 	}
 	json_object_set_new(doc, "tus", tus);
 	json_object_set_new(doc, "serial_sum_s", json_seconds(r->serial));
@@ -310,8 +307,7 @@ int cmd_rank(int argc, char **argv)
 		{ OPT_CALL, 0, "contention", &r.opt.contention, "HOW", "measure (default: the TUs once more, one per core at once),\n"
 			"log (the recorded build in .ninja_log) or none", 0, 0, parse_contention },
 		OPT_TIMEOUT(&r.opt.timeout, "give up on a compile after S seconds (counts as failed)"),
-		{ OPT_STRING, 0, "launcher", &r.opt.launcher, "NAME", "send the compiles through distcc (default: stripped)", 0,
-		  0, NULL },
+		OPT_LAUNCHER(&r.opt.launcher, "send the compiles through distcc (default: stripped)"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -319,13 +315,6 @@ int cmd_rank(int argc, char **argv)
 	int first = parse_options("rank", argc, argv, opts, usage);
 	if (!r.jobs)
 		r.jobs = jobs_default("rank");
-	if (r.opt.launcher && strcmp(r.opt.launcher, "distcc"))
-		usage_error("rank", "--launcher: only distcc is supported (its log says where each compile ran), not '%s'",
-			    r.opt.launcher);
-	char *launcher_path = r.opt.launcher ? driver_find_program(r.opt.launcher) : NULL;
-	if (r.opt.launcher && !launcher_path)
-		usage_error("rank", "--launcher %s: not found in PATH (apt-get install distcc)", r.opt.launcher);
-	free(launcher_path);
 	/* Side by side here says nothing of compiles that run on the hosts. */
 	if ((int)r.opt.contention == -1)
 		r.opt.contention = r.opt.launcher ? CONTENTION_NONE : CONTENTION_MEASURE;

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "options.h"
 #include "cli.h"
+#include "driver.h"
 #include "util.h"
 
 #include <errno.h>
@@ -103,6 +104,19 @@ char *parse_remote(void *remote_option, const char *arg)
 	free(copy);
 	return ok ? NULL : xasprintf("--remote wants N[:SPEED]: slots from 1, a speed above 0 (2: twice as fast), not '%s'",
 				     arg);
+}
+
+char *parse_launcher(void *launcher, const char *arg)
+{
+	if (strcmp(arg, "distcc"))
+		return xasprintf("--launcher: only distcc is supported (its log says where each compile ran), not '%s'",
+				 arg);
+	char *path = driver_find_program(arg);
+	if (!path)
+		return xasprintf("--launcher %s: not found in PATH (apt-get install distcc)", arg);
+	free(path);
+	*(const char **)launcher = "distcc";
+	return NULL;
 }
 
 char *parse_policy(void *policy_option, const char *arg)

@@ -82,6 +82,10 @@ struct remote_option {
 };
 char *parse_remote(void *remote_option, const char *arg);
 #define OPT_REMOTE(v, help) { OPT_CALL, 0, "remote", (v), "N[:SPEED]", (help), 0, 0, parse_remote }
+/* --launcher distcc: compiles sent through it, not stripped (rank, advise);
+ * the only one whose log says where each ran, found in PATH. */
+char *parse_launcher(void *launcher, const char *arg);
+#define OPT_LAUNCHER(v, help) { OPT_CALL, 0, "launcher", (v), "NAME", (help), 0, 0, parse_launcher }
 #define OPT_DISTCC_LOG(v, help) { OPT_STRING, 0, "distcc-log", (v), "FILE", (help), 0, 0, NULL }
 #define OPT_TABLE_END { OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
 

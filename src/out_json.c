@@ -1,6 +1,7 @@
 #include "out_json.h"
 #include "json_stream.h"
 #include "kernel_facts.h"
+#include "measure.h"
 #include "outfile.h"
 #include "passes.h"
 #include "util.h"
@@ -87,6 +88,13 @@ json_t *json_contention(const struct contention *c)
 	return json_build("{s:f, s:f, s:I, s:f, s:s}", "share", round(c->share * 1000) / 1000, "cores", c->cores,
 			  "samples", (json_int_t)c->samples, "mean_concurrency", round(c->mean_concurrency * 100) / 100,
 			  "source", c->samples ? c->source : "none");
+}
+
+json_t *json_cluster_runs(const struct tu *t)
+{
+	return json_build("{s:I, s:I, s:I, s:I, s:o}", "sent", (json_int_t)t->sent, "kept_here", (json_int_t)t->kept_here,
+			  "cluster_failed", (json_int_t)t->fell_back, "retried_elsewhere", (json_int_t)t->retried, "host",
+			  t->host ? json_string(t->host) : json_null());
 }
 
 json_t *json_phases(const double *phase, bool combined)

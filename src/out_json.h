@@ -32,6 +32,10 @@ void json_print(json_t *doc);
 struct contention;
 /* {share, cores, samples, mean_concurrency}: the contention a prediction applied. */
 json_t *json_contention(const struct contention *c);
+struct tu;
+/* Where a TU's runs went through distcc (measure.h): {sent, kept_here,
+ * cluster_failed, retried_elsewhere, host}. */
+json_t *json_cluster_runs(const struct tu *t);
 /* Write doc (compact) to path through a temp file renamed into place, so
  * a failure leaves no partial file; dies naming the path (exit 2 for a
  * path that cannot be opened, 4 for a failed write). */

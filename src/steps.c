@@ -77,9 +77,18 @@ bool steps_replace_source(const struct ninja_edge *e, struct compile_command *cm
 
 void steps_note_stripped(const struct strvec *stripped)
 {
-	if (!stripped->n)
+	/* Once a launcher a run: advise strips it for pp and for its probes. */
+	static struct strvec noted;
+	struct strvec fresh = { 0 };
+	for (size_t i = 0; i < stripped->n; i++)
+		if (!strvec_contains(&noted, stripped->v[i])) {
+			strvec_push(&noted, stripped->v[i]);
+			strvec_push(&fresh, stripped->v[i]);
+		}
+	if (!fresh.n)
 		return;
-	char *names = cmdline_join(stripped->v, stripped->n);
+	char *names = cmdline_join(fresh.v, fresh.n);
 	note("stripped %s from the commands: re-timing measures the compiler, not the launcher", names);
 	free(names);
+	strvec_clear(&fresh);
 }

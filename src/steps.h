@@ -21,7 +21,7 @@ void steps_prepare(const char *dir, const struct ninja_edge *e, const char *subd
 /* Compile `source` instead of e's own source in its prepared command;
  * false when the command does not name the source as ninja does. */
 bool steps_replace_source(const struct ninja_edge *e, struct compile_command *cmd, const char *source);
-/* The note that says which launchers were stripped, if any. */
+/* The note that says which launchers were stripped, once for each in a run. */
 void steps_note_stripped(const struct strvec *stripped);
 
 #endif

@@ -3,7 +3,8 @@
 # through them. wall and log say what ran there and here; sim --remote 3
 # replays the build's wall; rank --launcher distcc ranks the TUs as the
 # cluster compiles them, like a local rank; a daemon killed mid-rank sends
-# its TU back here; bad input. Slow: three builds of the demo through it.
+# its TU back here; advise times its baseline there; bad input. Slow: three
+# builds of the demo through it.
 # e2e: slow
 # e2e: timing
 . "$(dirname "$0")/lib.sh"
@@ -143,6 +144,25 @@ check "that first TU is the planted one" [ "$local_first" = opus_gemm_bigtile.cu
 check "every TU compiled on the cluster" [ "$(json "$T/rank.json" 'all(t["cluster"]["sent"] == 1 and t["cluster"]["kept_here"] == 0 for t in d["tus"])')" = True ]
 check "nothing stripped, distcc named" [ "$(json "$T/rank.json" '(d["method"]["launchers_stripped"], d["method"]["launcher"])')" = "([], 'distcc')" ]
 check "ranks leave the tree byte-identical" [ "$(tree_hash "$D")" = "$built" ]
+
+# ---- advise with its baseline timed on the cluster ----
+run 0 "advise --launcher distcc --parallel 3" "$BW" advise -C "$D" --launcher distcc --parallel 3 -j 3 -r 1 --json
+cp "$T/out" "$T/advise-cluster.json"
+AP=$(json "$T/advise-cluster.json" 'd["baseline"]["predicted"]["wall_s"]')
+echo "# advise --launcher distcc predicts $AP s for the build through distcc ($W s)"
+check "advise --launcher: every TU sent once, none kept here" [ "$(json "$T/advise-cluster.json" '(d["baseline"]["cluster"]["launcher"], d["baseline"]["cluster"]["sent"], d["baseline"]["cluster"]["kept_here"], sorted(t["cluster"]["sent"] for t in d["tus"]))')" = "('distcc', 5, 0, [1, 1, 1, 1, 1])" ]
+check "advise --launcher: each TU on one of the three daemons" [ "$(json "$T/advise-cluster.json" 'all(t["cluster"]["host"].split(":")[1].split("/")[0] in "'"$ports"'".split() for t in d["tus"])')" = True ]
+check "advise --launcher: the planted TU is the slowest there too" [ "$(json "$T/advise-cluster.json" 'max(d["tus"], key=lambda t: t["baseline_s"])["target"]')" = opus_gemm_bigtile.cuda.o ]
+check "advise --launcher: no local load curve, and why" [ "$(json "$T/advise-cluster.json" '(d["baseline"]["load_curve"]["levels"], d["baseline"]["load_curve"]["cores"], "on the cluster" in d["baseline"]["load_curve"]["measured_by"])')" = "([], 0.0, True)" ]
+check "advise --launcher: the baseline predicts the build through distcc within 15 %" [ "$(python3 -c "print(abs($AP - $W) <= 0.15 * $W)")" = True ]
+check "advise --launcher: the leak found as without it" [ "$(json "$T/advise-cluster.json" '"leak" in [f["fix"] for f in d["fixes"]]')" = True ]
+check "advise --launcher: on 3 slots the planted TU still sets the wall at the end" [ "$(json "$T/advise-cluster.json" 'd["final"]["critical_path"][0]')" = opus_gemm_bigtile.cuda.o ]
+check "advise --launcher leaves the tree byte-identical" [ "$(tree_hash "$D")" = "$built" ]
+run 0 "advise --launcher distcc, the table" "$BW" advise -C "$D" --launcher distcc --parallel 3 -j 3 -r 1
+contains "$T/out" "through distcc: 5 of 5 runs sent to the cluster, 0 kept here" "advise says where the baseline's runs went"
+contains "$T/out" "every TU timed on the cluster as rank --launcher distcc does" "advise says how the baseline was timed"
+run 2 "advise --launcher icecc" "$BW" advise -C "$D" --launcher icecc
+contains "$T/err" "only distcc is supported" "advise names the one launcher it sends through"
 
 # ---- advise: the jobs rule becomes the cluster's ----
 TOY_CC="distcc gcc" make_toy "$T/toy"

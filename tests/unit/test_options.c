@@ -2,6 +2,9 @@
 #include "options.h"
 #include "util.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 static char *twice(void *value, const char *arg)
 {
 	if (strcmp(arg, "ok"))
@@ -128,6 +131,37 @@ static void test_project(void **state)
 	free(cwd);
 }
 
+/* --launcher: distcc alone (its log says where each compile ran), and
+ * only where PATH has it. */
+static void test_launcher(void **state)
+{
+	(void)state;
+	const char *launcher = NULL;
+	char *err = parse_launcher(&launcher, "icecc");
+	assert_string_equal(err, "--launcher: only distcc is supported (its log says where each compile ran), not 'icecc'");
+	free(err);
+	char dir[] = "/tmp/buildwall-launcher-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *old = xstrdup(getenv("PATH") ? getenv("PATH") : ""), *tool = xasprintf("%s/distcc", dir);
+	setenv("PATH", dir, 1);
+	err = parse_launcher(&launcher, "distcc");
+	assert_string_equal(err, "--launcher distcc: not found in PATH (apt-get install distcc)");
+	free(err);
+	assert_null(launcher);
+	FILE *f = fopen(tool, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\n", f);
+	fclose(f);
+	assert_int_equal(chmod(tool, 0755), 0);
+	assert_null(parse_launcher(&launcher, "distcc"));
+	assert_string_equal(launcher, "distcc");
+	setenv("PATH", old, 1);
+	assert_int_equal(unlink(tool), 0);
+	assert_int_equal(rmdir(dir), 0);
+	free(tool);
+	free(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_project),
+		cmocka_unit_test(test_launcher),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }
