@@ -1023,7 +1023,10 @@ void advise_print(const struct advise *ad)
 	       policy_words[ad->policy], ad->policy_why, c_bold(stdout), a->baseline.wall, c_reset(stdout),
 	       a->baseline_range.lo, a->baseline_range.hi, a->baseline.binds);
 	char *curve = load_curve_text(&ad->load);
-	printf("load curve (slowdown by jobs at once): %s; from %s\n\n", curve, ad->load_source);
+	if (!ad->load.n && ad->load.cores <= 0)	/* the source says why there is none */
+		printf("load curve (slowdown by jobs at once): %s\n\n", ad->load_source);
+	else
+		printf("load curve (slowdown by jobs at once): %s; from %s\n\n", curve, ad->load_source);
 	free(curve);
 
 	size_t n;

@@ -161,6 +161,7 @@ check "advise --launcher leaves the tree byte-identical" [ "$(tree_hash "$D")" =
 run 0 "advise --launcher distcc, the table" "$BW" advise -C "$D" --launcher distcc --parallel 3 -j 3 -r 1
 contains "$T/out" "through distcc: 5 of 5 runs sent to the cluster, 0 kept here" "advise says where the baseline's runs went"
 contains "$T/out" "every TU timed on the cluster as rank --launcher distcc does" "advise says how the baseline was timed"
+contains "$T/out" "load curve (slowdown by jobs at once): none: the compiles run on the cluster's hosts" "advise says why it has no load curve"
 run 2 "advise --launcher icecc" "$BW" advise -C "$D" --launcher icecc
 contains "$T/err" "only distcc is supported" "advise names the one launcher it sends through"
 
