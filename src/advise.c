@@ -173,6 +173,13 @@ static void baseline(struct advise *ad, const bool *selected)
 	measure_tus(ad->dir, b, selected, &o, &ad->m);
 	ad->measured = true;
 	ad->failures += ad->m.failures;
+	size_t here = 0;
+	for (size_t i = 0; ad->launcher && i < ad->m.ntus; i++)
+		here += ad->m.tus[i].kept_here;
+	if (here)
+		warn("%zu of the baseline's runs compiled here, not on the cluster (distcc compiles here a source it does "
+		     "not know, such as a .cu, and what a failed host gave back): their times carry this machine's load, %ld at once",
+		     here, o.parallel);
 	free(ad->seconds);
 	ad->seconds = measurement_seconds(&ad->m);
 	ad->recorded_wall = NAN;

@@ -162,6 +162,19 @@ run 0 "advise --launcher distcc, the table" "$BW" advise -C "$D" --launcher dist
 contains "$T/out" "through distcc: 5 of 5 runs sent to the cluster, 0 kept here" "advise says where the baseline's runs went"
 contains "$T/out" "every TU timed on the cluster as rank --launcher distcc does" "advise says how the baseline was timed"
 contains "$T/out" "load curve (slowdown by jobs at once): none: the compiles run on the cluster's hosts" "advise says why it has no load curve"
+# A source distcc does not know (a .cu; plain C++ here, for g++) compiles
+# here: advise counts it as kept and warns that its time is this machine's.
+K=$T/kept
+mkdir -p "$K"
+printf 'int a() { return 1; }\n' >"$K/a.cpp"
+printf 'int b() { return 2; }\n' >"$K/b.cu"
+printf 'rule cxx\n  command = distcc g++ -x c++ -c $in -o $out\nbuild a.o: cxx a.cpp\nbuild b.o: cxx b.cu\n' >"$K/build.ninja"
+ninja -C "$K" >/dev/null 2>&1
+kept=$(tree_hash "$K")
+run 0 "advise --launcher distcc on a tree with a .cu" "$BW" advise -C "$K" --launcher distcc --parallel 2 -r 1 --json
+contains "$T/err" "1 of the baseline's runs compiled here, not on the cluster" "advise warns of the run distcc kept here"
+check "advise --launcher: a.o sent, b.o (a .cu) kept here" [ "$(json "$T/out" 'sorted((t["target"], t["cluster"]["sent"], t["cluster"]["kept_here"]) for t in d["tus"])')" = "[('a.o', 1, 0), ('b.o', 0, 1)]" ]
+check "advise --launcher leaves that tree byte-identical" [ "$(tree_hash "$K")" = "$kept" ]
 run 2 "advise --launcher icecc" "$BW" advise -C "$D" --launcher icecc
 contains "$T/err" "only distcc is supported" "advise names the one launcher it sends through"
 
