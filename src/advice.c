@@ -429,7 +429,7 @@ static char *network_words(const struct advice_input *in)
 		return xasprintf("the network %.3f s a compile + %.3f s a MiB preprocessed (probes through distcc less the "
 				 "same compile here)", in->network->fixed_s, in->network->per_byte_s * 1048576);
 	if (in->launcher)
-		return xasprintf("the network in the recorded durations (the build ran behind %s)", in->launcher);
+		return xasprintf("the network in the baseline's durations (timed through %s)", in->launcher);
 	return xstrdup("the network not timed (--probe-net times it)");
 }
 

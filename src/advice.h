@@ -98,8 +98,9 @@ struct advice_input {
 	 * fixed + per preprocessed byte: net_probe), NULL: not timed */
 	const double *remote_network;
 	const struct net_cost *network;
-	const char *launcher;	/* the cluster launcher ninja's compiles run behind
-				 * (distcc, icecc), NULL: none */
+	const char *launcher;	/* the cluster launcher the baseline's durations went
+				 * through (ninja's compiles run behind it, or advise
+				 * --launcher timed them through it), NULL: none */
 	const struct fused_cost *fused;	/* NULL: no fused probe compiled */
 	/* The load curve (sched.curve) at the ends of its spread, flat then
 	 * steep, each with the baseline durations it isolates: every range

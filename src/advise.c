@@ -131,6 +131,23 @@ struct advise {
 
 /* ---- the baseline ---- */
 
+/* The baseline's runs through the launcher: sent, kept here, and the
+ * hosts that failed some (their runs compiled here instead). */
+struct cluster_runs {
+	size_t sent, kept_here, fell_back;
+};
+
+static struct cluster_runs cluster_runs(const struct advise *ad)
+{
+	struct cluster_runs c = { 0 };
+	for (size_t i = 0; ad->launcher && i < ad->m.ntus; i++) {
+		c.sent += ad->m.tus[i].sent;
+		c.kept_here += ad->m.tus[i].kept_here;
+		c.fell_back += ad->m.tus[i].fell_back;
+	}
+	return c;
+}
+
 /* The baseline: the last builds in .ninja_log that ran every TU (each
  * step's median as recorded until the load curve is known, then isolated
  * by it), else rank's measurement. */
@@ -173,9 +190,7 @@ static void baseline(struct advise *ad, const bool *selected)
 	measure_tus(ad->dir, b, selected, &o, &ad->m);
 	ad->measured = true;
 	ad->failures += ad->m.failures;
-	size_t here = 0;
-	for (size_t i = 0; ad->launcher && i < ad->m.ntus; i++)
-		here += ad->m.tus[i].kept_here;
+	size_t here = cluster_runs(ad).kept_here;
 	if (here)
 		warn("%zu of the baseline's runs compiled here, not on the cluster (distcc compiles here a source it does "
 		     "not know, such as a .cu, and what a failed host gave back): their times carry this machine's load, %ld at once",
@@ -997,23 +1012,6 @@ static char *tus_text(const struct advise *ad, const struct fix *f)
 			    : xasprintf("%s +%zu", tu_name(ad, f->tus[0]), f->ntus - 1);
 }
 
-/* The baseline's runs through the launcher: sent, kept here, and the
- * hosts that failed some (their runs compiled here instead). */
-struct cluster_runs {
-	size_t sent, kept_here, fell_back;
-};
-
-static struct cluster_runs cluster_runs(const struct advise *ad)
-{
-	struct cluster_runs c = { 0 };
-	for (size_t i = 0; ad->launcher && i < ad->m.ntus; i++) {
-		c.sent += ad->m.tus[i].sent;
-		c.kept_here += ad->m.tus[i].kept_here;
-		c.fell_back += ad->m.tus[i].fell_back;
-	}
-	return c;
-}
-
 void advise_print(const struct advise *ad)
 {
 	const struct advice *a = &ad->advice;
@@ -1340,9 +1338,14 @@ static void jobs_curve(struct advise *ad, const struct sched_options *base)
 	model_free(&m);
 }
 
-/* The launcher that sends the build's compiles to a cluster, if any. */
-static const char *cluster_launcher_of(const struct ninja_build *b)
+/* The launcher the baseline's durations went through, if any: --launcher's
+ * (timed through it here), else the one the build's compiles run behind
+ * (recorded through it). Such durations hold the network already. */
+static const char *baseline_launcher(const struct advise *ad)
 {
+	if (ad->launcher)
+		return ad->launcher;
+	const struct ninja_build *b = &ad->build;
 	for (size_t i = 0; i < b->n; i++) {
 		const char *l = ninja_edge_is_compile(&b->edges[i]) ? cluster_launcher(b->edges[i].command, b->dir) : NULL;
 		if (l)
@@ -1355,7 +1358,7 @@ static const char *cluster_launcher_of(const struct ninja_build *b)
  * distcc log shows held there, else each sent compile's time less its
  * preprocessing, timed here (a distcc client's part); with probe_net the
  * network's cost of each sent compile besides (net_probe_build), for a
- * build recorded here: one recorded through the cluster holds it already. */
+ * baseline timed here: one timed through the cluster holds it already. */
 static double *remote_shares(struct advise *ad)
 {
 	struct local_probe lp = { 0 };
@@ -1365,10 +1368,10 @@ static double *remote_shares(struct advise *ad)
 		proc_exit_if_interrupted();
 		ad->failures += lp.failed;
 		ad->local_probed = lp.probed;
-		const char *launcher = cluster_launcher_of(&ad->build);
+		const char *launcher = baseline_launcher(ad);
 		if (ad->probe_net && launcher)
-			warn("--probe-net: the build ran behind %s, its durations hold the network already; nothing added",
-			     launcher);
+			warn("--probe-net: the baseline's durations were timed through %s and hold the network already; "
+			     "nothing added", launcher);
 		else if (ad->probe_net) {
 			char *err = net_probe_build(&ad->build, ad->dir, sent, lp.bytes, &ad->net, &ad->network);
 			if (err)
@@ -1461,7 +1464,7 @@ struct advise *advise_collect(const struct advise_options *o)
 					 .remote = ad->remote, .remote_share = ad->remote_share,
 					 .remote_from = ad->distcc_path, .local_probed = ad->local_probed,
 					 .remote_network = ad->network, .network = ad->network ? &ad->net : NULL,
-					 .launcher = cluster_launcher_of(&ad->build),
+					 .launcher = baseline_launcher(ad),
 					 .fused = ad->fused_measured ? &ad->fused : NULL,
 					 .curve_ends = ad->load_spread ? ad->load_ends : NULL };
 	advice_build(&in, &ad->advice);

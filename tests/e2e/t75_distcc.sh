@@ -175,6 +175,12 @@ run 0 "advise --launcher distcc on a tree with a .cu" "$BW" advise -C "$K" --lau
 contains "$T/err" "1 of the baseline's runs compiled here, not on the cluster" "advise warns of the run distcc kept here"
 check "advise --launcher: a.o sent, b.o (a .cu) kept here" [ "$(json "$T/out" 'sorted((t["target"], t["cluster"]["sent"], t["cluster"]["kept_here"]) for t in d["tus"])')" = "[('a.o', 1, 0), ('b.o', 0, 1)]" ]
 check "advise --launcher leaves that tree byte-identical" [ "$(tree_hash "$K")" = "$kept" ]
+# A baseline timed through the cluster holds the network: --probe-net adds
+# nothing to it, though the toy's own commands are not behind distcc.
+run 0 "advise --launcher distcc --remote 3 --probe-net on a build recorded here" "$BW" advise -C "$T/here" --launcher distcc --parallel 3 -r 1 --remote 3 --probe-net --json
+contains "$T/err" "durations were timed through distcc and hold the network already; nothing added" "advise --launcher --probe-net: not counted twice"
+check "advise --launcher --probe-net: no network added, the rule says where it is" [ "$(json "$T/out" '(d["remote"]["network"], d["baseline"]["cluster"]["sent"], ["(timed through distcc)" in f["measured_by"] for f in d["fixes"] if f["fix"] == "jobs"])')" = "(None, 3, [True])" ]
+check "advise --launcher --probe-net leaves the toy byte-identical" [ "$(tree_hash "$T/here")" = "$here" ]
 run 2 "advise --launcher icecc" "$BW" advise -C "$D" --launcher icecc
 contains "$T/err" "only distcc is supported" "advise names the one launcher it sends through"
 
@@ -193,8 +199,8 @@ check "advise: more jobs than CPUs is the cluster's question" [ "$(json "$T/out"
 run 2 "advise --distcc-log without --remote" "$BW" advise -C "$T/toy" --distcc-log "$T/toy.log"
 contains "$T/err" "give --remote N too" "advise names the missing option"
 run 0 "advise --probe-net on a build through distcc" "$BW" advise -C "$T/toy" -r 1 --remote 6 --probe-net --json
-contains "$T/err" "its durations hold the network already; nothing added" "advise --probe-net: not counted twice"
-check "advise --probe-net through distcc: no network in the document, the rule says where it is" [ "$(json "$T/out" '(d["remote"]["network"], ["the network in the recorded durations (the build ran behind distcc)" in f["measured_by"] for f in d["fixes"] if f["fix"] == "jobs"])')" = "(None, [True])" ]
+contains "$T/err" "durations were timed through distcc and hold the network already; nothing added" "advise --probe-net: not counted twice"
+check "advise --probe-net through distcc: no network in the document, the rule says where it is" [ "$(json "$T/out" '(d["remote"]["network"], ["the network in the baseline'"'"'s durations (timed through distcc)" in f["measured_by"] for f in d["fixes"] if f["fix"] == "jobs"])')" = "(None, [True])" ]
 run 2 "advise --probe-net with --distcc-log" "$BW" advise -C "$T/toy" --remote 6 --distcc-log "$T/toy.log" --probe-net
 contains "$T/err" "give one" "advise names the clash"
 

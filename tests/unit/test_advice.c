@@ -187,11 +187,11 @@ static void test_cluster_network(void **state)
 	assert_true(fabs(jobs->alone.wall - (20 + 1)) < 1e-9);
 	assert_non_null(strstr(jobs->measured_by, "the network not timed (--probe-net times it)"));
 	advice_free(&a);
-	/* Recorded through the cluster: its durations hold the network. */
+	/* Timed through the cluster: its durations hold the network. */
 	mod.in.launcher = "distcc";
 	advice_build(&mod.in, &a);
-	assert_non_null(strstr(a.fixes[FIX_JOBS].measured_by, "the network in the recorded durations (the build ran "
-							      "behind distcc)"));
+	assert_non_null(strstr(a.fixes[FIX_JOBS].measured_by, "the network in the baseline's durations (timed "
+							      "through distcc)"));
 	advice_free(&a);
 	mod.in.launcher = NULL;
 	struct net_cost nc = { .fixed_s = 0.75, .per_byte_s = 0, .probe_bytes = 8 << 20, .repeats = 3 };
