@@ -11,7 +11,9 @@
 # MODULE=demo (the demo module: configure --fixes; DEMO_SIZE=small|full,
 # default full, BACKEND auto) or MODULE=torch-ext (bench/gen_torch_ext.py:
 # a real torch CUDA extension, needs torch and nvcc; INSTANCES 6, ARCH
-# sm_90). START=FIXES starts from a partly fixed variant. TRIALS (3),
+# sm_90). START=FIXES starts from a partly fixed variant. What advise
+# itself took is printed as a ratio to the module's clean build, both
+# measured in the same run (the goal: at most 2). TRIALS (3),
 # JOBS (2), TRIES (6). In two parts, where one sitting is too long:
 # PHASE=plan (the baseline and advise; KEEP=FILE saves its document),
 # then PHASE=measure PLAN=FILE (the steps of that plan, interleaved with
@@ -43,8 +45,8 @@ clean_build() { # DIR JOBS -> one clean rebuild's wall
 }
 known_fix() { # FIX: does the module have a variant for it?
 	case $module/$1 in
-	demo/split | demo/fused | demo/launchers | demo/leak | demo/flat | */jobs) return 0 ;;
-	torch-ext/split | torch-ext/fused | torch-ext/raw | torch-ext/flat) return 0 ;;
+	demo/split | demo/fused | demo/launchers | demo/leak | demo/flat | demo/narrow | */jobs) return 0 ;;
+	torch-ext/split | torch-ext/fused | torch-ext/raw | torch-ext/flat | torch-ext/narrow) return 0 ;;
 	esac
 	return 1
 }
@@ -63,7 +65,9 @@ else
 	echo "baseline ($module${start_fixes:+ with $start_fixes}, -j $jobs on $(nproc) CPUs): median of 3 clean builds $typical s; the one advise starts from $w s (try $try)"
 	start=$(now)
 	"$bw" advise -C "$(build_dir "$work/step0")" -j "$jobs" --json >"$work/advise.json"
-	echo "advise took $(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s"
+	# What advise costs, against the clean build measured in this run.
+	took=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+	echo "advise took $took s: $(awk -v t="$took" -v m="$typical" 'BEGIN { printf "%.2f", t / m }') clean builds (their median of 3 above); $(field "$work/advise.json" "', '.join('%s %.1f s' % (k, v) for k, v in d['spent_s'].items() if k != 'total')")"
 	[ -z "${KEEP:-}" ] || cp "$work/advise.json" "$KEEP"
 	[ "$phase" = plan ] && exit 0
 fi

@@ -9,6 +9,9 @@ with an unordered_map<int, std::function<...>> and a binding TU.
   fused  kernel TUs torch-free; every tensor wrapper in one fused host TU
   raw    the dispatcher takes raw pointers, no torch; the binding converts
   flat   a flat array of function pointers instead of the std::function map
+  narrow beyond the playbook: <ATen/core/Tensor.h> instead of <torch/extension.h>
+         where tensors are all the code handles; the binding registers with
+         TORCH_LIBRARY (<torch/library.h>) instead of PYBIND11_MODULE
 
 Usage: gen_torch_ext.py DIR [--fixes split,fused,raw,flat] [--instances N]
                             [--arch sm_90] [--unroll U] [--torch-include DIR]
@@ -18,18 +21,28 @@ import os
 import sys
 import sysconfig
 
-FIXES = ("split", "fused", "raw", "flat")
+FIXES = ("split", "fused", "raw", "flat", "narrow")
+
+
+def tensor_header(fixes):
+    """What a TU that handles tensors includes: the umbrella, or narrowed."""
+    return "#include <ATen/core/Tensor.h>\n" if "narrow" in fixes else "#include <torch/extension.h>\n"
+
+
+def tensor(fixes):
+    """The tensor type as it is spelled: torch::Tensor is the umbrella's alias."""
+    return "at::Tensor" if "narrow" in fixes else "torch::Tensor"
 
 
 def kernel_tu(i, fixes, unroll):
-    torch_include = "#include <torch/extension.h>\n"
+    torch_include = tensor_header(fixes)
     if "fused" in fixes:
         torch_include = ""
     elif "split" in fixes:
-        torch_include = "#ifndef __CUDA_ARCH__\n#include <torch/extension.h>\n#endif\n"
+        torch_include = "#ifndef __CUDA_ARCH__\n" + torch_include + "#endif\n"
     wrapper = ""
     if "fused" not in fixes:
-        wrapper = tensor_glue(i)
+        wrapper = tensor_glue(i, fixes)
         if "split" in fixes:
             wrapper = "#ifndef __CUDA_ARCH__\n" + wrapper + "#endif\n"
     return (
@@ -46,18 +59,19 @@ def kernel_tu(i, fixes, unroll):
     )
 
 
-def tensor_glue(i):
+def tensor_glue(i, fixes):
     """An instance's tensor wrapper: in its kernel TU, or moved as it is
     into the fused host TU (the fix moves the glue; it adds none)."""
-    return (f"void kern_{i}(torch::Tensor a, torch::Tensor c)\n{{\n"
+    t = tensor(fixes)
+    return (f"void kern_{i}({t} a, {t} c)\n{{\n"
             f"\tkern_{i}_launch(a.data_ptr<float>(), c.data_ptr<float>(), a.numel());\n}}\n")
 
 
-def fused_tu(n):
+def fused_tu(n, fixes):
     out = "// The fused host TU: every instance's tensor glue, torch parsed once.\n"
-    out += "#include <torch/extension.h>\n\n"
+    out += tensor_header(fixes) + "\n"
     for i in range(n):
-        out += f"void kern_{i}_launch(const float *a, float *c, long n);\n" + tensor_glue(i)
+        out += f"void kern_{i}_launch(const float *a, float *c, long n);\n" + tensor_glue(i, fixes)
     return out
 
 
@@ -69,9 +83,10 @@ def dispatcher(n, fixes):
         decl = "".join(f"void kern_{i}_launch(const float *a, float *c, long n);\n" for i in range(n))
         target = "kern_{}_launch"
     else:
-        sig, args, call = "torch::Tensor, torch::Tensor", "torch::Tensor a, torch::Tensor c", "a, c"
-        head = "#include <torch/extension.h>\n"
-        decl = "".join(f"void kern_{i}(torch::Tensor a, torch::Tensor c);\n" for i in range(n))
+        t = tensor(fixes)
+        sig, args, call = f"{t}, {t}", f"{t} a, {t} c", "a, c"
+        head = tensor_header(fixes)
+        decl = "".join(f"void kern_{i}({t} a, {t} c);\n" for i in range(n))
         target = "kern_{}"
     out = "// The dispatcher: key -> kernel instance.\n" + head
     if flat:
@@ -90,16 +105,24 @@ def dispatcher(n, fixes):
 
 
 def binding(fixes):
-    out = "// The binding: the module's Python face.\n#include <torch/extension.h>\n\n"
+    narrow = "narrow" in fixes
+    out = "// The binding: the module's Python face.\n"
+    # Narrowed: registered as an operator (torch.ops.bench_ext.run), whose
+    # schema takes int64_t, with no pybind11 or Python headers.
+    out += "#include <torch/library.h>\n#include <ATen/core/Tensor.h>\n\n" if narrow else "#include <torch/extension.h>\n\n"
+    key, t = "int64_t key" if narrow else "int key", tensor(fixes)
     if "raw" in fixes:
         out += "bool run(int key, const float *a, float *c, long n);\n"
-        out += ("static bool run_tensors(int key, torch::Tensor a, torch::Tensor c)\n{\n"
+        out += (f"static bool run_tensors({key}, {t} a, {t} c)\n{{\n"
                 "\tTORCH_CHECK(a.is_cuda() && a.numel() == c.numel(), \"run: bad tensors\");\n"
-                "\treturn run(key, a.data_ptr<float>(), c.data_ptr<float>(), a.numel());\n}\n")
+                "\treturn run((int)key, a.data_ptr<float>(), c.data_ptr<float>(), a.numel());\n}\n")
     else:
-        out += "bool run(int key, torch::Tensor a, torch::Tensor c);\n"
-        out += "static bool run_tensors(int key, torch::Tensor a, torch::Tensor c) { return run(key, a, c); }\n"
-    out += "\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m)\n{\n\tm.def(\"run\", &run_tensors);\n}\n"
+        out += f"bool run(int key, {t} a, {t} c);\n"
+        out += f"static bool run_tensors({key}, {t} a, {t} c) {{ return run((int)key, a, c); }}\n"
+    if narrow:
+        out += "\nTORCH_LIBRARY(bench_ext, m)\n{\n\tm.def(\"run\", &run_tensors);\n}\n"
+    else:
+        out += "\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m)\n{\n\tm.def(\"run\", &run_tensors);\n}\n"
     return out
 
 
@@ -137,7 +160,7 @@ def main():
     write(f"{src}/bind.cpp", binding(fixes))
     objs = [f"kern_{i}.cuda.o" for i in range(n)] + ["dispatch.o", "bind.o"]
     if "fused" in fixes:
-        write(f"{src}/fused_host.cpp", fused_tu(n))
+        write(f"{src}/fused_host.cpp", fused_tu(n, fixes))
         objs.append("fused_host.o")
     nin = (f"ninja_required_version = 1.3\ncxx = c++\nnvcc = nvcc\n\n"
            f"cflags = {defs} {incs} -fPIC -std=c++17 -O2\n"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const fix_names[NFIXES] = { "split", "fused", "launchers", "leak", "raw", "flat", "jobs" };
+const char *const fix_names[NFIXES] = { "split", "fused", "launchers", "leak", "raw", "flat", "narrow", "jobs" };
 const char *const fix_titles[NFIXES] = {
 	"split the host and device passes: guard the framework with !__CUDA_ARCH__ / !__HIP_DEVICE_COMPILE__",
 	"one fused host TU for the instances' tensor glue, the instance TUs device-only (per-source -D)",
@@ -13,20 +13,28 @@ const char *const fix_titles[NFIXES] = {
 	"remove the include that leaks the framework into a host TU",
 	"raw pointers (or a small struct) in the dispatcher's signatures instead of the framework's tensors",
 	"a flat sorted table instead of unordered_map<..., std::function<...>>",
+	"narrow the framework's headers: the umbrella replaced by the entry headers the TU's code needs",
 	"run as many jobs as there are CPUs",
 };
 
 /* What a fix takes out of a TU: the framework's host or device cost, or
  * the dispatch table's. Fixes that take the same part out of the same TU
  * do not add up. */
-enum { PART_HOST = 1, PART_DEVICE = 2, PART_TABLE = 4 };
+enum { PART_HOST = 1, PART_DEVICE = 2, PART_TABLE = 4, PART_NARROW = 8 };
 static const int fix_parts[NFIXES] = { PART_DEVICE, PART_HOST | PART_DEVICE, PART_HOST | PART_DEVICE,
-				       PART_HOST | PART_DEVICE, PART_HOST | PART_DEVICE, PART_TABLE, 0 };
+				       PART_HOST | PART_DEVICE, PART_HOST | PART_DEVICE, PART_TABLE, PART_NARROW, 0 };
 
 static int parts_present(const struct tu_facts *t)
 {
 	return (t->host_framework && t->cost ? PART_HOST : 0) | (t->device_framework && t->cost ? PART_DEVICE : 0) |
-	       (t->table_entries && !isnan(t->table_saving) ? PART_TABLE : 0);
+	       (t->table_entries && !isnan(t->table_saving) ? PART_TABLE : 0) | (t->narrow && t->cost ? PART_NARROW : 0);
+}
+
+/* What narrowing takes out of a pass: the umbrella's cost less the narrow
+ * headers', where no other fix takes the framework out of it. */
+static double narrowed_part(double umbrella, double narrow)
+{
+	return umbrella > narrow ? umbrella - narrow : 0;
 }
 
 /* Which end of a range a prediction is for: the median, or the least
@@ -52,6 +60,10 @@ static double part_seconds_at(const struct tu_facts *t, int parts, enum bound bo
 		s += t->cost->device;
 	if (parts & PART_TABLE)
 		s += t->table_saving;
+	if ((parts & PART_NARROW) && !(parts & PART_HOST) && t->host_framework)
+		s += narrowed_part(t->cost->host, t->narrow->host);
+	if ((parts & PART_NARROW) && !(parts & PART_DEVICE) && t->device_framework)
+		s += narrowed_part(t->cost->device, t->narrow->device);
 	double f = bound == BOUND_LEAST || bound == BOUND_SAVINGS_MOST ? factor(t->cost_hi)
 		 : bound == BOUND_MOST || bound == BOUND_SAVINGS_LEAST ? factor(t->cost_lo) : 1;
 	return s * t->scale * f;
@@ -136,7 +148,8 @@ static void model_with(const struct advice_input *in, const struct advice *a, co
 		seconds[in->tus[binding].edge] += spread * a->fixes[FIX_LAUNCHERS].added;
 	model_from_build(m, in->build, seconds);
 	if (chosen[FIX_FUSED] && a->fixes[FIX_FUSED].ntus)
-		model_add_beside(m, in->tus[a->fixes[FIX_FUSED].tus[0]].edge, spread * a->fixes[FIX_FUSED].added);
+		model_add_beside(m, in->tus[a->fixes[FIX_FUSED].tus[0]].edge,
+				 spread * (chosen[FIX_NARROW] ? a->fixes[FIX_FUSED].added_narrow : a->fixes[FIX_FUSED].added));
 	if (chosen[FIX_LAUNCHERS] && binding < 0 && a->fixes[FIX_LAUNCHERS].ntus)
 		model_add_beside(m, in->tus[a->fixes[FIX_LAUNCHERS].tus[0]].edge, spread * a->fixes[FIX_LAUNCHERS].added);
 	*o = in->sched;
@@ -320,6 +333,9 @@ static void rule_out_of_kernels(const struct advice_input *in, struct fix *f, bo
 		if (!host)
 			host = t->cost;
 		f->added = scale * (host->host + host->base_host + g);
+		/* Narrowed, the fused TU parses the instances' narrow headers. */
+		const struct header_cost *narrow = in->fused_narrow;
+		f->added_narrow = narrow ? scale * (narrow->host + host->base_host + g) : f->added;
 		f->evidence = xasprintf("%zu %s TU%s (%s) each parse %s in the host pass (%.2f s) and the device passes "
 					"(%.2f s); one fused host TU parses it once: %.2f s predicted", f->ntus, what,
 					f->ntus == 1 ? "" : "s", list, t->frameworks, t->cost->host, t->cost->device, f->added);
@@ -422,6 +438,65 @@ static void rule_flat(const struct advice_input *in, struct fix *f)
 				   t->table_entries, t->name, t->table_saving);
 }
 
+/* A TU that includes a framework's umbrella header and whose code uses
+ * only what narrower entry headers supply: each candidate measured with
+ * the TU's command (the header probe), the saving the umbrella's cost
+ * less theirs; with fused, the fused TU narrowed as well. */
+static void rule_narrow(const struct advice_input *in, struct fix *f)
+{
+	size_t umbrellas = 0;
+	struct strvec kept = { 0 };
+	for (size_t i = 0; i < in->ntus; i++) {
+		const struct tu_facts *t = &in->tus[i];
+		if (t->narrow_why_not && kept.n < 3)
+			strvec_pushf(&kept, "%s: %s", t->name, t->narrow_why_not);
+		umbrellas += t->narrow || t->narrow_why_not;
+		if (t->narrow && (parts_present(t) & PART_NARROW)) {
+			double s = part_seconds(t, PART_NARROW);
+			if (s > 0)
+				add_tu(f, i, s);
+		}
+	}
+	char *why = kept.n ? strvec_join(&kept, "; ") : NULL;
+	strvec_clear(&kept);
+	if (!f->ntus) {
+		f->not_applicable = !umbrellas ? xstrdup("no TU includes a framework's umbrella header (<torch/extension.h>, "
+							"<torch/torch.h>, <torch/all.h>, <ATen/ATen.h>)")
+				  : why ? xasprintf("no TU's code is served by narrower headers for less: %s", why)
+					: xasprintf("the narrow headers of the %zu TU%s that include an umbrella cost as much "
+						    "(measured)", umbrellas, umbrellas == 1 ? "" : "s");
+		free(why);
+		return;
+	}
+	struct strvec each = { 0 }, how = { 0 };
+	for (size_t k = 0; k < f->ntus; k++) {
+		const struct tu_facts *t = &in->tus[f->tus[k]];
+		strvec_pushf(&each, "%s: %s at %s -> %s%s%s", t->name, t->cost->headers, t->narrow_at ? t->narrow_at : "its #include",
+			     t->narrow->headers, t->narrow_change ? "; and " : "", t->narrow_change ? t->narrow_change : "");
+		char *probe = xasprintf("%s %.2f s against %s %.2f s with %s's command", t->narrow->headers,
+					t->narrow->host + t->narrow->device, t->cost->headers, t->cost->host + t->cost->device,
+					t->narrow->command_of);
+		if (strvec_contains(&how, probe))	/* TUs of one command share their probes */
+			free(probe);
+		else
+			strvec_push_nodup(&how, probe);
+	}
+	const struct header_cost *fn = in->fused_narrow;
+	char *list = strvec_join(&each, "; "), *measured = strvec_join(&how, "; ");
+	char *fused = fn ? xasprintf("; with fused, the fused host TU parses %s (%.2f s with %s's command) instead",
+				     fn->headers, fn->host, fn->command_of)
+			 : xstrdup("");
+	f->evidence = xasprintf("%s%s%s", list, why ? "; kept whole: " : "", why ? why : "");
+	f->measured_by = xasprintf("header probes, each against an empty TU: %s; each TU's saving scaled by its "
+				   "baseline/probed wall%s", measured, fused);
+	free(fused);
+	free(list);
+	free(measured);
+	free(why);
+	strvec_clear(&each);
+	strvec_clear(&how);
+}
+
 /* What the cluster rule knows of the network (owned). */
 static char *network_words(const struct advice_input *in)
 {
@@ -498,6 +573,7 @@ void advice_build(const struct advice_input *in, struct advice *a)
 	rule_leak(in, &a->fixes[FIX_LEAK]);
 	rule_raw(in, &a->fixes[FIX_RAW]);
 	rule_flat(in, &a->fixes[FIX_FLAT]);
+	rule_narrow(in, &a->fixes[FIX_NARROW]);
 	rule_jobs(in, &a->fixes[FIX_JOBS]);
 	a->baseline = predict_with(in, a, none);
 	a->baseline_range = range_with(in, a, none);

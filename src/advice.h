@@ -20,7 +20,7 @@
 #include "options.h"
 #include "whatif.h"
 
-enum fix_id { FIX_SPLIT, FIX_FUSED, FIX_LAUNCHERS, FIX_LEAK, FIX_RAW, FIX_FLAT, FIX_JOBS, NFIXES };
+enum fix_id { FIX_SPLIT, FIX_FUSED, FIX_LAUNCHERS, FIX_LEAK, FIX_RAW, FIX_FLAT, FIX_NARROW, FIX_JOBS, NFIXES };
 extern const char *const fix_names[NFIXES];	/* "split", "fused", … */
 extern const char *const fix_titles[NFIXES];	/* what the fix is, in the playbook's words */
 
@@ -57,6 +57,13 @@ struct tu_facts {
 				 * bound); NaN: unknown */
 	size_t table_entries;	/* an unordered_map<…, std::function<…>> with this many entries; 0: none */
 	double table_saving;	/* isolated s: that table compiled apart minus a flat one; NaN: unknown */
+	/* narrow: the umbrella it includes replaced by the narrowest headers
+	 * its code needs (narrow.h), their cost with its command (NULL: not
+	 * narrowed or not measured); all borrowed */
+	const struct header_cost *narrow;
+	const char *narrow_at;	/* the umbrella's #include: "opus/launcher.h:20" */
+	const char *narrow_change;	/* the code change besides, or NULL */
+	const char *narrow_why_not;	/* it includes an umbrella its code needs more of */
 	bool probed;		/* the pass probe ran on it: the verdict below is measured */
 	bool codegen_bound;	/* a device pass dominated by machine code generation */
 	double codegen_share;	/* of that pass */
@@ -102,6 +109,10 @@ struct advice_input {
 				 * through (ninja's compiles run behind it, or advise
 				 * --launcher timed them through it), NULL: none */
 	const struct fused_cost *fused;	/* NULL: no fused probe compiled */
+	/* The instances' narrow headers compiled with the fused TU's host
+	 * command (NULL: not narrowed): what the fused TU parses when narrow
+	 * joins fused. */
+	const struct header_cost *fused_narrow;
 	/* The load curve (sched.curve) at the ends of its spread, flat then
 	 * steep, each with the baseline durations it isolates: every range
 	 * takes them in. NULL: the curve has no spread. */
@@ -125,6 +136,7 @@ struct fix {
 	double *saving;		/* per listed TU: seconds off its baseline duration */
 	size_t ntus;
 	double added;		/* seconds of work it adds (the fused TU, moved glue) */
+	double added_narrow;	/* fused: the fused TU's with narrow too (its headers narrowed) */
 	char *evidence;		/* what was measured that makes it apply */
 	char *measured_by;	/* how its saving was derived */
 	char *not_applicable;	/* when it does not apply: what was checked, with the numbers */

@@ -19,6 +19,7 @@
 #include "load_probe.h"
 #include "local_probe.h"
 #include "measure.h"
+#include "narrow.h"
 #include "net_probe.h"
 #include "ninja.h"
 #include "ninja_log.h"
@@ -44,6 +45,10 @@
 
 #define ADVISE_BUILDS 5
 
+/* Where advise's own wall goes, phase by phase. */
+enum spent { SPENT_BASELINE, SPENT_PREPROCESS, SPENT_TABLES, SPENT_LOAD_CURVE, SPENT_PROBES, SPENT_MODEL, NSPENT };
+static const char *const spent_names[NSPENT] = { "baseline", "preprocess", "tables", "load_curve", "probes", "model" };
+
 /* A header probe: a command (a TU's) compiling its framework's entry
  * headers, and an empty TU. */
 struct probe_group {
@@ -55,6 +60,7 @@ struct probe_group {
 	struct header_cost cost;
 	double cost_lo, cost_hi;	/* its spread: the probe's least and most wall over the median */
 	bool measured;
+	bool narrow;		/* a TU's narrow headers: it shares its TU group's empty probe */
 };
 
 /* One preprocessed pass of a TU: its lines, by header group. */
@@ -75,12 +81,18 @@ struct advise_tu {
 	long probe_tu;		/* its pass probe, -1: none */
 	long table_tu, flat_tu;	/* its dispatch-table probes, -1: none */
 	char *family;		/* source name with digits as '#', and rule */
+	struct source_facts uses;	/* what its host pass's project files name */
+	struct narrowing narrow;	/* valid when umbrella */
+	bool umbrella;		/* it includes a framework's umbrella header */
+	char *narrow_at;	/* where: "opus/launcher.h:20" */
+	long narrow_group;	/* its narrow headers' probe group, -1: none */
 };
 
 struct advise {
 	const char *dir;
 	struct ninja_build build;
 	long jobs, parallel, repeats;
+	bool settle;		/* no -r: repeats is a most, two walls that agree do */
 	double timeout;
 	enum sched_policy policy;
 	char *policy_why;
@@ -88,15 +100,20 @@ struct advise {
 	char *baseline_source;
 	struct recent_builds recent;	/* the builds it comes from; n 0 when measured */
 	double recorded_wall;	/* the median wall of those builds; NaN when measured */
-	double spread_lo, spread_hi;	/* their least and most wall over the median */
+	double spread_lo, spread_hi;	/* their least and most wall over the median, widened
+					 * to the machine's (machine_lo, machine_hi) */
+	double builds_lo, builds_hi;	/* the builds' own, before widening */
+	double machine_lo, machine_hi;	/* the widest least and most over the median of
+					 * any probe repeated in this run (1: none) */
 	struct load_curve load;	/* what running side by side costs here */
 	char *load_source;
 	struct curve_end_input load_ends[2];	/* its flat and steep ends, with the
 						 * baseline each isolates */
 	double *end_seconds[2];	/* those baselines, per edge */
 	bool load_spread;	/* the ends differ from it */
-	struct strmap kernel_files;	/* project file -> 1 when it defines or launches a kernel */
-	struct strvec kernel_file_names;	/* its keys */
+	struct strmap file_index;	/* project file -> its index in file_facts */
+	struct strvec file_names;	/* its keys */
+	struct source_facts *file_facts;	/* what each project file's text says */
 	struct measurement m;	/* when the baseline was measured */
 	bool measured;
 	struct advise_tu *tus;
@@ -104,13 +121,15 @@ struct advise {
 	struct probe_group *groups;
 	size_t ngroups;
 	struct pass_probe probe;
-	long fused_tu, fused_one_tu, fused_headers_tu;	/* the fused probe, the same of its
-							 * first instance alone (when it
-							 * has more) and its headers alike
-							 * in the pass probe, -1: none */
+	long fused_tu, fused_one_tu;	/* the fused probe and the same of its first
+					 * instance alone (when it has more) in the
+					 * pass probe, -1: none; its headers alike are
+					 * its instances' header probe's host jobs */
 	size_t fused_donor;	/* the instance whose command compiles it */
 	struct fused_cost fused;
 	bool fused_measured;
+	long fused_narrow_group;	/* the instances' narrow headers with the fused TU's
+					 * host command, -1: none */
 	bool kernels;
 	struct strvec stripped;
 	struct advice advice;
@@ -127,6 +146,9 @@ struct advise {
 	const char *launcher;	/* the baseline's TUs sent through it (measure.h) */
 	struct net_cost net;	/* with probe_net: what sending a compile costs */
 	double *network;	/* per edge, seconds; NULL: not timed */
+	/* advise's own wall, by what it spent it on: what a user waits for */
+	double spent[NSPENT];
+	double spent_at;	/* when the phase under way began (monotonic) */
 };
 
 /* ---- the baseline ---- */
@@ -247,31 +269,63 @@ static void record_lines(struct advise_tu *t, char *pass, const struct pp_sectio
 	header_summary_free(&hs);
 }
 
+/* What a project file's text says, each file read once: every TU
+ * includes the same project headers. */
+static const struct source_facts *file_facts(struct advise *ad, const char *name)
+{
+	size_t k = strmap_get(&ad->file_index, name, strlen(name));
+	if (k == STRMAP_NONE) {
+		k = ad->file_names.n;
+		ad->file_facts = xrealloc(ad->file_facts, (k + 1) * sizeof(*ad->file_facts));
+		ad->file_facts[k] = (struct source_facts){ 0 };
+		char *path = path_in(ad->dir, name);
+		source_facts_file(path, &ad->file_facts[k]);
+		free(path);
+		strvec_push(&ad->file_names, name);
+		strmap_put(&ad->file_index, ad->file_names.v[k], strlen(name), k);
+	}
+	return &ad->file_facts[k];
+}
+
+/* The project's own files a pass reads (system headers and the
+ * compiler's own are not). */
+static bool project_file(const struct pp_file *file)
+{
+	return !file->system && file->lines && file->name[0] != '<';
+}
+
 /* Whether a device pass compiles a kernel: one defined or launched in the
- * TU or a project header it includes (system headers and the compiler's
- * own are not read). A dispatcher compiled as a .cu defines none. */
+ * TU or a project header it includes. A dispatcher compiled as a .cu
+ * defines none. */
 static bool compiles_kernel(struct advise *ad, const struct pp_section *sec)
 {
 	for (size_t f = 0; f < sec->nfiles; f++) {
-		const struct pp_file *file = &sec->files[f];
-		if (file->system || !file->lines || file->name[0] == '<')
+		if (!project_file(&sec->files[f]))
 			continue;
-		/* Every TU includes the same project headers: each read once. */
-		size_t kernel = strmap_get(&ad->kernel_files, file->name, strlen(file->name));
-		if (kernel == STRMAP_NONE) {
-			struct source_facts facts = { 0 };
-			char *path = path_in(ad->dir, file->name);
-			source_facts_file(path, &facts);
-			free(path);
-			kernel = facts.defines_kernel || facts.launches_kernel;
-			strvec_push(&ad->kernel_file_names, file->name);
-			const char *key = ad->kernel_file_names.v[ad->kernel_file_names.n - 1];
-			strmap_put(&ad->kernel_files, key, strlen(key), kernel);
-		}
-		if (kernel)
+		const struct source_facts *facts = file_facts(ad, sec->files[f].name);
+		if (facts->defines_kernel || facts->launches_kernel)
 			return true;
 	}
 	return false;
+}
+
+/* What the host pass's project files name, for narrowing, and where the
+ * first chain opens an umbrella header. */
+static void read_uses(struct advise *ad, struct advise_tu *t, const struct leak_view *v, const struct pp_section *sec)
+{
+	for (size_t f = 0; f < sec->nfiles; f++)
+		if (project_file(&sec->files[f]))
+			source_facts_add(&t->uses, file_facts(ad, sec->files[f].name));
+	for (size_t c = 0; c < v->nchains && !t->narrow_at; c++) {
+		const struct chain *ch = v->chains[c];
+		char *header = ch->n >= 2 ? leak_link_name(v, ch, ch->n - 1) : NULL;
+		if (header && narrow_is_umbrella(header)) {
+			char *from = leak_link_name(v, ch, ch->n - 2);
+			t->narrow_at = xasprintf("%s:%lu", from, ch->include_lines[ch->n - 1]);
+			free(from);
+		}
+		free(header);
+	}
 }
 
 static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_rule *rule,
@@ -306,6 +360,7 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 	if (device) {
 		t->f.device_framework |= v.nchains > 0;
 	} else if (v.nchains) {
+		read_uses(ad, t, &v, sec);
 		t->f.host_framework = true;
 		t->f.includes_framework = direct;
 		t->f.host_lines = sec->lines;
@@ -483,6 +538,64 @@ static void plan_header_probes(struct advise *ad)
 	}
 }
 
+/* The probe group of `headers` with TU i's command, sharing the empty
+ * probe of i's own group: narrow headers a TU or the fused TU would take. */
+static long narrow_group(struct advise *ad, size_t i, const struct strvec *headers)
+{
+	const struct advise_tu *t = &ad->tus[i];
+	char *list = strvec_join(headers, ", ");
+	char *key = xasprintf("narrow\n%s\n%s", ad->build.edges[t->f.edge].rule, list);
+	free(list);
+	for (size_t g = 0; g < ad->ngroups; g++)
+		if (!strcmp(ad->groups[g].key, key)) {
+			free(key);
+			return (long)g;
+		}
+	long empty = ad->groups[t->group].empty_tu;
+	ad->groups = xrealloc(ad->groups, (ad->ngroups + 1) * sizeof(*ad->groups));
+	struct probe_group *pg = &ad->groups[ad->ngroups];
+	*pg = (struct probe_group){ .key = key, .donor = i, .empty_tu = empty, .narrow = true };
+	for (size_t h = 0; h < headers->n; h++)
+		strvec_push(&pg->headers, headers->v[h]);
+	pg->headers_tu = add_source_probe(ad, t, write_includes, &pg->headers, NULL, "narrow probe %zu (%s's command)",
+					  ad->ngroups, t->f.name);
+	return (long)ad->ngroups++;
+}
+
+/* The host TU whose command compiles the fused TU (the binding, else a
+ * host TU that includes the framework itself, else one that parses it),
+ * as the advice model prices it; -1: none probed. */
+static long fused_host_donor(const struct advise *ad)
+{
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < ad->ntus; i++) {
+			const struct tu_facts *f = &ad->tus[i].f;
+			if (!f->kernel && ad->tus[i].group >= 0 &&
+			    (pass == 0 ? f->binding : pass == 1 ? f->includes_framework : f->host_framework))
+				return (long)i;
+		}
+	return -1;
+}
+
+/* Every TU that includes an umbrella header and whose code narrower
+ * headers serve: those headers probed with its command; and the fused
+ * TU's, the instances' narrow headers with its host command. */
+static void plan_narrow_probes(struct advise *ad)
+{
+	for (size_t i = 0; i < ad->ntus; i++) {
+		struct advise_tu *t = &ad->tus[i];
+		if (t->group < 0 || !narrow_plan(&t->headers, &t->uses, &t->narrow))
+			continue;
+		t->umbrella = true;
+		if (t->narrow.headers.n)
+			t->narrow_group = narrow_group(ad, i, &t->narrow.headers);
+	}
+	long host = fused_host_donor(ad);
+	const struct advise_tu *instance = ad->fused_tu >= 0 ? &ad->tus[ad->fused_donor] : NULL;
+	if (host >= 0 && instance && instance->narrow_group >= 0)
+		ad->fused_narrow_group = narrow_group(ad, (size_t)host, &instance->narrow.headers);
+}
+
 /* A host TU's dispatch table, from its host pass preprocessed once more
  * (pp's outputs are gone by now), and its two probes. */
 static void plan_table_probes(struct advise *ad, struct advise_tu *t, size_t index)
@@ -584,10 +697,11 @@ static void read_sources(struct advise *ad)
  * the slowest does (is it kernel work?). */
 #define ADVISE_NEAR_SLOWEST 0.7
 
-/* The pass probe on the kernel TUs near the slowest one, and its pass
- * walls on one instance of each generated family whose host pass parses
- * a framework (the glue a fused TU takes over, and the baseline/probed
- * ratio). */
+/* The pass probe on the kernel TUs near the slowest one, and, where no
+ * fused probe measures the glue a fused TU takes over, its pass walls on
+ * one instance of each generated family whose host pass parses a
+ * framework (that glue, and the baseline/probed ratio; without it the
+ * instances take the probed TUs' typical ratio). */
 static void plan_tu_probes(struct advise *ad)
 {
 	double slowest = 0;
@@ -600,7 +714,7 @@ static void plan_tu_probes(struct advise *ad)
 		if (t->f.kernel && slowest > 0 && (s == slowest || (s >= ADVISE_NEAR_SLOWEST * slowest && !t->f.device_framework)))
 			add_tu_probe(ad, &ad->tus[i], true);
 	}
-	for (size_t i = 0; i < ad->ntus; i++) {
+	for (size_t i = 0; ad->fused_tu < 0 && i < ad->ntus; i++) {
 		struct advise_tu *t = &ad->tus[i];
 		if (!t->f.kernel || !t->f.generated || !t->f.host_framework)
 			continue;
@@ -649,14 +763,11 @@ static void plan_fused_probe(struct advise *ad)
 	}
 	if (donor >= 0) {
 		const struct advise_tu *d = &ad->tus[donor];
-		const struct strvec *headers = &ad->groups[d->group].headers;
-		ad->fused_headers_tu = add_source_probe(ad, d, write_includes, headers, NULL,
-							"fused probe's headers (%s's command)", d->f.name);
-		if (ad->fused_headers_tu >= 0) {	/* else the command takes no probe TU */
+		if (ad->groups[d->group].headers_tu >= 0) {	/* else the command takes no probe TU */
 			ad->fused_tu = add_source_probe(ad, d, write_fused, &sources, NULL,
 							"fused probe (%zu instance%s, %s's command)", sources.n,
 							sources.n == 1 ? "" : "s", d->f.name);
-			ad->probe.tus[ad->fused_tu].host_only = ad->probe.tus[ad->fused_headers_tu].host_only = true;
+			ad->probe.tus[ad->fused_tu].host_only = true;
 		}
 		if (ad->fused_tu >= 0 && sources.n > 1) {
 			/* Generated instances often define one helper each under
@@ -705,7 +816,7 @@ static const struct kernel_fact *worst_kernel(const struct advise *ad, const str
 static void warm_up(struct advise *ad)
 {
 	for (size_t g = 0; g < ad->ngroups; g++) {
-		if (ad->groups[g].empty_tu < 0)
+		if (ad->groups[g].empty_tu < 0 || ad->groups[g].narrow)
 			continue;
 		const struct compile_command *c = &ad->probe.tus[ad->groups[g].empty_tu].cmd;
 		char *log = xasprintf("%s/warm-up-%zu.log", tmpdir_path(), g);
@@ -818,9 +929,12 @@ static void calibrate_load(struct advise *ad)
 		ad->load = (struct load_curve){ .cores = (double)cpu_count() };
 		ad->load_source = xstrdup(levels < 2 ? "none: one job at a time" : "none: no TU to run side by side");
 	} else {
-		load_probe_measure(ad->dir, cmds, n, ad->repeats, ad->timeout, &ad->load, &ad->failures);
+		load_probe_measure(ad->dir, cmds, n, ad->repeats, ad->settle, ad->timeout, &ad->load, &ad->failures);
 		ad->load.cores = (double)cpu_count();
-		ad->load_source = xasprintf("%s, 1 to %zu at once, at least %ld walls a level", what, n, ad->repeats);
+		ad->load_source = ad->settle
+			? xasprintf("%s, 1 to %zu at once, %ld walls a level or two that agree within %.0f %%", what, n,
+				    ad->repeats, 100 * WALLS_AGREE)
+			: xasprintf("%s, 1 to %zu at once, at least %ld walls a level", what, n, ad->repeats);
 	}
 	for (size_t i = 0; i < n; i++)
 		compile_command_clear(&cmds[i]);
@@ -861,8 +975,9 @@ static double positive(double s)
 	return s > 0 ? s : 0;
 }
 
-/* The fused probe against its headers alike (both host passes alone, the
- * host compiler's seconds): the glue of the included instances, carried
+/* The fused probe against its headers alike (the host compiler's seconds
+ * of both: the fused probe's host pass alone, the instances' header probe's
+ * host jobs, which compile the same headers with the same command): the glue of the included instances, carried
  * to every instance at its share each. Instances that cannot share a TU
  * (as when two define one name) are no failure of the build's: the first one
  * alone measures the glue, carried to all; failing that too, one probed
@@ -871,7 +986,8 @@ static void read_fused_probe(struct advise *ad)
 {
 	if (ad->fused_tu < 0)
 		return;
-	const struct pass_tu *fp = &ad->probe.tus[ad->fused_tu], *h = probed(ad, ad->fused_headers_tu);
+	const struct pass_tu *fp = &ad->probe.tus[ad->fused_tu];
+	const struct pass_tu *h = probed(ad, ad->groups[ad->tus[ad->fused_donor].group].headers_tu);
 	if (fp->failed && ad->fused.included > 1) {
 		ad->failures--;
 		warn("the %zu instances do not compile as one TU (the compiler's output above); the glue is measured on the "
@@ -927,6 +1043,13 @@ static void read_probes(struct advise *ad)
 		struct advise_tu *t = &ad->tus[i];
 		if (isnan(t->f.scale))
 			t->f.scale = typical;
+		if (t->narrow_group >= 0 && ad->groups[t->narrow_group].measured)
+			t->f.narrow = &ad->groups[t->narrow_group].cost;
+		if (t->umbrella) {
+			t->f.narrow_at = t->narrow_at;
+			t->f.narrow_change = t->narrow.change;
+			t->f.narrow_why_not = t->narrow.why_not;
+		}
 		if (t->group >= 0 && ad->groups[t->group].measured) {
 			t->f.cost = &ad->groups[t->group].cost;
 			t->f.cost_lo = ad->groups[t->group].cost_lo;
@@ -958,6 +1081,28 @@ static void read_probes(struct advise *ad)
 		if (map && flat)
 			t->f.table_saving = map->wall.median - flat->wall.median;
 	}
+}
+
+/* A range must carry the spread the machine shows, not only the builds
+ * recorded: two builds that happen to agree gave a range of 3 % where the
+ * same step moved by 13 % in the next sitting. Every probe repeated in this
+ * run (the header, empty, table and narrow probes) shows how far one
+ * compile moves here; the widest of them widens the builds'. */
+static void widen_to_machine(struct advise *ad)
+{
+	ad->builds_lo = ad->spread_lo > 0 ? ad->spread_lo : 1;
+	ad->builds_hi = ad->spread_hi > 0 ? ad->spread_hi : 1;
+	ad->machine_lo = ad->machine_hi = 1;
+	for (size_t i = 0; i < ad->probe.ntus; i++) {
+		const struct pass_tu *p = probed(ad, (long)i);
+		if (!p || p->wall.n < 2 || p->wall.median <= 0)
+			continue;
+		double lo = p->wall.min / p->wall.median, hi = p->wall.max / p->wall.median;
+		ad->machine_lo = lo < ad->machine_lo ? lo : ad->machine_lo;
+		ad->machine_hi = hi > ad->machine_hi ? hi : ad->machine_hi;
+	}
+	ad->spread_lo = ad->machine_lo < ad->builds_lo ? ad->machine_lo : ad->builds_lo;
+	ad->spread_hi = ad->machine_hi > ad->builds_hi ? ad->machine_hi : ad->builds_hi;
 }
 
 /* ---- rendering ---- */
@@ -1037,7 +1182,7 @@ void advise_print(const struct advise *ad)
 	size_t n;
 	const struct fix **v = ranked(a, &n);
 	if (!n)
-		printf("no fix of the playbook applies (what was checked is below)\n");
+		printf("no fix applies (what was checked is below)\n");
 	struct table *tab = table_new();
 	table_column(tab, "fix", false);
 	table_column(tab, "TUs", false);
@@ -1095,8 +1240,11 @@ void advise_print(const struct advise *ad)
 	}
 	table_print(tab, stdout);
 	table_free(tab);
-	printf("ranges: the baseline builds' least and most wall (%.2fx-%.2fx their median) with the header probes' "
-	       "least and most savings%s\n", ad->spread_lo > 0 ? ad->spread_lo : 1, ad->spread_hi > 0 ? ad->spread_hi : 1,
+	printf("ranges: the baseline builds' least and most wall (%.2fx-%.2fx their median", ad->builds_lo, ad->builds_hi);
+	if (ad->spread_lo < ad->builds_lo || ad->spread_hi > ad->builds_hi)
+		printf(", widened to %.2fx-%.2fx: the most a probe repeated in this run moved", ad->spread_lo, ad->spread_hi);
+	printf(") with the header probes' least and most savings%s; they hold for this sitting: between sittings a "
+	       "machine may move every step alike (see a step's ratio to the baseline)\n",
 	       ad->load_spread ? ", each with the load curve at its flattest and steepest" : "");
 	printf("at the end, the critical path (%.2f s):", a->final_critical);
 	for (size_t i = 0; i < a->nfinal; i++)
@@ -1119,6 +1267,13 @@ void advise_print(const struct advise *ad)
 	for (int id = 0; id < NFIXES; id++)
 		if (!a->fixes[id].applies)
 			printf("  %s: %s\n", fix_names[id], a->fixes[id].not_applicable);
+	double total = 0;
+	for (int k = 0; k < NSPENT; k++)
+		total += ad->spent[k];
+	printf("\nadvise took %.1f s:", total);
+	for (int k = 0; k < NSPENT; k++)
+		printf("%s %s %.1f s", k ? "," : "", spent_names[k], ad->spent[k]);
+	printf("\n");
 }
 
 static json_t *json_prediction(const struct prediction *p, const struct range *r)
@@ -1170,14 +1325,23 @@ static json_t *json_tu(const struct advise *ad, const struct advise_tu *t)
 		for (size_t i = 0; i < p->bd.n; i++)
 			json_array_append_new(passes, json_pass_breakdown(&p->bd.passes[i]));
 	}
-	return json_build("{s:s, s:s, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "target", t->f.name, "kind",
+	json_t *narrow = json_null();
+	if (t->umbrella) {
+		json_t *headers = json_array();
+		for (size_t h = 0; h < t->narrow.headers.n; h++)
+			json_array_append_new(headers, json_string(t->narrow.headers.v[h]));
+		narrow = json_build("{s:o, s:o, s:o, s:o}", "at", t->narrow_at ? json_string(t->narrow_at) : json_null(),
+				    "headers", headers, "change", t->narrow.change ? json_string(t->narrow.change) : json_null(),
+				    "why_not", t->narrow.why_not ? json_string(t->narrow.why_not) : json_null());
+	}
+	return json_build("{s:s, s:s, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "target", t->f.name, "kind",
 		t->f.kernel ? "kernel TU" : "host TU", "device_passes", t->f.device_passes, "binding", t->f.binding,
 		"tensor_only", t->f.tensor_only, "baseline_s", json_seconds(ad->seconds[t->f.edge]),
 		"frameworks", t->f.frameworks ? json_string(t->f.frameworks) : json_null(),
 		"leak_chain", t->f.leak_chain ? json_string(t->f.leak_chain) : json_null(),
 		"leak_fix", t->f.leak_fix ? json_string(t->f.leak_fix) : json_null(), "lines", lines,
 		"passes", passes, "cluster", ad->launcher && ad->m.tu_of[t->f.edge] >= 0
-		? json_cluster_runs(&ad->m.tus[ad->m.tu_of[t->f.edge]]) : json_null());
+		? json_cluster_runs(&ad->m.tus[ad->m.tu_of[t->f.edge]]) : json_null(), "narrow", narrow);
 }
 
 json_t *advise_document(const struct advise *ad)
@@ -1263,6 +1427,18 @@ json_t *advise_document(const struct advise *ad)
 			"work_bound_s", json_seconds(ad->curve[j].work), "binds", ad->curve[j].binds));
 	json_object_set_new(doc, "jobs_curve", curve);
 	json_object_set_new(doc, "measured", json_string(ad->baseline_source));
+	json_t *spent_s = json_object();
+	double total = 0;
+	for (int k = 0; k < NSPENT; k++) {
+		json_object_set_new(spent_s, spent_names[k], json_seconds(ad->spent[k]));
+		total += ad->spent[k];
+	}
+	json_object_set_new(spent_s, "total", json_seconds(total));
+	json_object_set_new(doc, "spent_s", spent_s);
+	json_object_set_new(doc, "spread", json_build("{s:[f, f], s:[f, f], s:[f, f]}", "builds",
+		round(ad->builds_lo * 1000) / 1000, round(ad->builds_hi * 1000) / 1000, "machine",
+		round(ad->machine_lo * 1000) / 1000, round(ad->machine_hi * 1000) / 1000, "ranges",
+		round(ad->spread_lo * 1000) / 1000, round(ad->spread_hi * 1000) / 1000));
 	return doc;
 }
 
@@ -1283,6 +1459,8 @@ void advise_free(struct advise *ad)
 		free(t->f.leak_fix);
 		free(t->f.codegen_pass);
 		free(t->family);
+		narrowing_free(&t->narrow);
+		free(t->narrow_at);
 	}
 	free(ad->tus);
 	for (size_t g = 0; g < ad->ngroups; g++) {
@@ -1305,8 +1483,9 @@ void advise_free(struct advise *ad)
 	free(ad->baseline_source);
 	free(ad->load_source);
 	recent_builds_free(&ad->recent);
-	strmap_free(&ad->kernel_files);
-	strvec_clear(&ad->kernel_file_names);
+	strmap_free(&ad->file_index);
+	strvec_clear(&ad->file_names);
+	free(ad->file_facts);
 	free(ad->policy_why);
 	free(ad->remote_share);
 	free(ad->network);
@@ -1317,6 +1496,14 @@ void advise_free(struct advise *ad)
 
 
 /* ---- the walk ---- */
+
+/* The phase under way ends: its wall is added to `what`. */
+static void phase_done(struct advise *ad, enum spent what)
+{
+	double now = monotonic_seconds();
+	ad->spent[what] += now - ad->spent_at;
+	ad->spent_at = now;
+}
 
 /* The baseline predicted at -j 1 up to twice the CPUs (at least 8), the
  * jobs the build asks for included: where more jobs stop paying. */
@@ -1397,12 +1584,14 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->parallel = o->parallel < PROC_MAX_RUNNING ? o->parallel : PROC_MAX_RUNNING;
 	ad->timeout = o->timeout;
 	ad->repeats = o->repeats > 0 ? o->repeats : ADVISE_REPEATS;
+	ad->settle = o->repeats <= 0;
 	ad->kernels = o->kernels;
 	ad->remote = o->remote;
-	ad->fused_tu = ad->fused_one_tu = ad->fused_headers_tu = -1;
+	ad->fused_tu = ad->fused_one_tu = ad->fused_narrow_group = -1;
 	ad->distcc_path = o->distcc_log;
 	ad->probe_net = o->probe_net;
 	ad->launcher = o->launcher;
+	ad->spent_at = monotonic_seconds();
 	snapshot_guard(ad->dir);
 	if (ad->distcc_path) {	/* bad input before any probe */
 		char *err = distcc_log_read(ad->distcc_path, &ad->distcc);
@@ -1425,32 +1614,40 @@ struct advise *advise_collect(const struct advise_options *o)
 		steps_check_built(ad->dir, &ad->build.edges[i]);
 		ad->tus[ad->ntus++] = (struct advise_tu){ .f = { .edge = i, .name = ad->build.edges[i].outputs.v[0],
 							       .glue = NAN, .table_saving = NAN },
-							.group = -1, .probe_tu = -1, .table_tu = -1, .flat_tu = -1 };
+							.group = -1, .probe_tu = -1, .table_tu = -1, .flat_tu = -1,
+							.narrow_group = -1 };
 	}
 	baseline(ad, selected);
 	free(selected);
+	phase_done(ad, SPENT_BASELINE);
 
 	preprocess_tus(ad);
 	mark_generated(ad);
 	read_sources(ad);
+	phase_done(ad, SPENT_PREPROCESS);
 	/* The probes run here: at most one a CPU when P counts the cluster's slots. */
 	long here = ad->launcher && ad->parallel > cpu_count() ? cpu_count() : ad->parallel;
 	ad->probe = (struct pass_probe){ .dir = ad->dir, .build = &ad->build, .repeats = ad->repeats,
-					.parallel = here, .timeout = ad->timeout, .th = { 5.0, 0.7 } };
+					.settle = ad->settle, .parallel = here, .timeout = ad->timeout, .th = { 5.0, 0.7 } };
 	plan_header_probes(ad);
 	for (size_t i = 0; i < ad->ntus; i++)
 		if (!ad->tus[i].f.kernel)
 			plan_table_probes(ad, &ad->tus[i], i);
-	plan_tu_probes(ad);
 	plan_fused_probe(ad);
+	plan_tu_probes(ad);
+	plan_narrow_probes(ad);
 	steps_note_stripped(&ad->stripped);
+	phase_done(ad, SPENT_TABLES);
 	warm_up(ad);
 	calibrate_load(ad);
+	phase_done(ad, SPENT_LOAD_CURVE);
 	pass_probe_run(&ad->probe);
 	ad->failures += ad->probe.failures;
 	read_probes(ad);
+	widen_to_machine(ad);
 	if (ad->kernels)
 		find_kernels(ad);
+	phase_done(ad, SPENT_PROBES);
 
 	struct tu_facts *facts = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*facts));
 	for (size_t i = 0; i < ad->ntus; i++)
@@ -1466,11 +1663,14 @@ struct advise *advise_collect(const struct advise_options *o)
 					 .remote_network = ad->network, .network = ad->network ? &ad->net : NULL,
 					 .launcher = baseline_launcher(ad),
 					 .fused = ad->fused_measured ? &ad->fused : NULL,
+					 .fused_narrow = ad->fused_narrow_group >= 0 && ad->groups[ad->fused_narrow_group].measured
+						? &ad->groups[ad->fused_narrow_group].cost : NULL,
 					 .curve_ends = ad->load_spread ? ad->load_ends : NULL };
 	advice_build(&in, &ad->advice);
 	free(facts);
 	jobs_curve(ad, &in.sched);
 	proc_exit_if_interrupted();
+	phase_done(ad, SPENT_MODEL);
 	return ad;
 }
 

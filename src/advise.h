@@ -21,7 +21,8 @@ struct advise_options {
 	double timeout;		/* per compile; 0: none */
 	struct policy_option policy;
 	long repeats;		/* runs of each header, empty and table probe, walls a level of
-				 * the load curve; 0: ADVISE_REPEATS */
+				 * the load curve; 0: at most ADVISE_REPEATS, two that agree
+				 * (walls_agree) settle it */
 	bool kernels;		/* the kernel-work entries' worst kernel: one more compile of each */
 	char **targets;		/* limit the TUs considered; none: all */
 	size_t ntargets;

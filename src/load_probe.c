@@ -1,6 +1,7 @@
 #include "load_probe.h"
 #include "proc.h"
 #include "progress.h"
+#include "stats.h"
 #include "tmpdir.h"
 #include "util.h"
 
@@ -54,7 +55,13 @@ static bool run_round(struct level_run *r, size_t k)
 	return !r->failed;
 }
 
-void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats,
+/* A level has its walls: `reps` of them, or with settle two or more that agree. */
+static bool level_done(const double *walls, size_t n, size_t reps, bool settle)
+{
+	return n >= reps || (settle && walls_agree(walls, n));
+}
+
+void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats, bool settle,
 			double timeout, struct load_curve *c, size_t *failures)
 {
 	*c = (struct load_curve){ 0 };
@@ -82,7 +89,7 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 	for (bool short_of = true; short_of && !r.failed;) {
 		short_of = false;
 		for (size_t l = 0; l < nlevels && !r.failed; l++) {
-			if (nwalls[l] >= reps)
+			if (level_done(walls[l], nwalls[l], reps, settle))
 				continue;
 			r.walls = walls[l];
 			r.nwalls = nwalls[l];
@@ -93,7 +100,7 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 				progress_set("load curve: %zu at once (%zu of %zu walls)", at[l], nwalls[l], reps);
 			if (run_round(&r, at[l]))	/* a failed round's walls do not count */
 				nwalls[l] = r.nwalls;
-			short_of |= nwalls[l] < reps;
+			short_of |= !level_done(walls[l], nwalls[l], reps, settle);
 		}
 	}
 	progress_clear();

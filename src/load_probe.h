@@ -10,10 +10,12 @@
 
 /* cmds: ncmds copies of the same compile, outputs apart (the caller's).
  * Each level (1 alone, 2, 4, … up to ncmds at once) runs rounds until it
- * has at least `repeats` walls, the levels' rounds interleaved. A failed compile is reported (the tail of its
+ * has at least `repeats` walls, the levels' rounds interleaved; with
+ * `settle`, a level whose walls (two at least) agree (walls_agree) stops
+ * sooner. A failed compile is reported (the tail of its
  * output) and ends the calibration with the levels measured so far; it
  * counts in *failures. An interrupt exits 130. */
-void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats,
+void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats, bool settle,
 			double timeout, struct load_curve *c, size_t *failures);
 
 #endif

@@ -213,7 +213,10 @@ static void record_round(struct pass_tu *t, long repeats)
  *           with the device trace and the host compiler's -ftime-report. */
 static long tu_repeats(const struct pass_probe *ps, const struct pass_tu *t)
 {
-	return t->repeats > 0 && t->repeats < ps->repeats ? t->repeats : ps->repeats;
+	long repeats = t->repeats > 0 && t->repeats < ps->repeats ? t->repeats : ps->repeats;
+	if (ps->settle && repeats > 2 && t->nwalls >= 2 && walls_agree(t->walls, 2))
+		return 2;
+	return repeats;
 }
 
 static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long whole_runs, bool whole_only, struct proc *p)

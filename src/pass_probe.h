@@ -80,6 +80,8 @@ struct pass_probe {
 	const char *dir;		/* where the commands run */
 	const struct ninja_build *build;	/* for pass_probe_find_frameworks; NULL without */
 	long repeats, parallel;		/* >= 1 */
+	bool settle;			/* repeats is a most: a TU whose first two walls
+					 * agree (walls_agree) stops at two */
 	double timeout;			/* per run; 0: none */
 	struct thresholds th;
 	struct pass_tu *tus;

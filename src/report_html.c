@@ -127,7 +127,7 @@ static void headline(FILE *f, const struct report_docs *d)
 				after, before > 0 ? 100 * (after - before) / before : 0, json_array_size(plan),
 				json_array_size(plan) == 1 ? "" : "s");
 		} else {
-			fputs("<dt>predicted after the plan</dt><dd class=\"predicted-wall\">no fix of the playbook applies</dd>", f);
+			fputs("<dt>predicted after the plan</dt><dd class=\"predicted-wall\">no fix applies</dd>", f);
 		}
 	}
 	fputs("</dl></header>\n", f);

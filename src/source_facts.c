@@ -40,7 +40,60 @@ static bool scoped_name(const char *text, size_t len, size_t end, size_t *name, 
 	return *name_end > i;
 }
 
+/* Framework macros that <ATen/core/Tensor.h> brings (c10/util/Exception.h). */
+static bool tensor_check(const char *text, size_t start, size_t end)
+{
+	static const char *const checks[] = { "TORCH_CHECK", "TORCH_INTERNAL_ASSERT", "TORCH_WARN" };
+	for (size_t k = 0; k < sizeof(checks) / sizeof(*checks); k++) {
+		size_t n = strlen(checks[k]);
+		if (end - start >= n && !memcmp(text + start, checks[k], n))
+			return true;
+	}
+	return false;
+}
+
+static void note_beyond(struct source_facts *f, const char *text, size_t start, size_t end)
+{
+	if (!f->beyond_tensor++) {
+		size_t n = end - start < sizeof(f->first_beyond) - 1 ? end - start : sizeof(f->first_beyond) - 1;
+		memcpy(f->first_beyond, text + start, n);
+		f->first_beyond[n] = '\0';
+	}
+}
+
+static void scan(const char *text, size_t len, struct source_facts *f, bool macro);
+
+/* A #define's body is code wherever the macro expands (the demo's tensor
+ * wrapper is one): what it names counts for narrowing, not for a TU's
+ * role (a prologue's "#define __global__ …" defines no kernel). */
+static void scan_define(const char *text, size_t start, size_t end, struct source_facts *f)
+{
+	size_t i = start + 1;
+	while (i < end && (text[i] == ' ' || text[i] == '\t'))
+		i++;
+	if (end - i < 6 || memcmp(text + i, "define", 6) || ident_char(text[i + 6]))
+		return;
+	for (i += 6; i < end && (text[i] == ' ' || text[i] == '\t'); i++)
+		;
+	i = ident_end(text, end, i);
+	if (i < end && text[i] == '(')
+		while (i < end && text[i++] != ')')
+			;
+	struct source_facts body = { 0 };
+	scan(text + i, end - i, &body, true);
+	/* Only what narrowing reads: a role comes from code, not a macro. */
+	source_facts_add(f, &(struct source_facts){ .registers_ops = body.registers_ops, .tensor_api = body.tensor_api,
+						   .torch_aliases = body.torch_aliases, .beyond_tensor = body.beyond_tensor });
+	if (body.beyond_tensor && f->beyond_tensor == body.beyond_tensor)
+		memcpy(f->first_beyond, body.first_beyond, sizeof(f->first_beyond));
+}
+
 void source_facts_scan(const char *text, size_t len, struct source_facts *f)
+{
+	scan(text, len, f, false);
+}
+
+static void scan(const char *text, size_t len, struct source_facts *f, bool macro)
 {
 	bool line_start = true;
 	for (size_t i = 0; i < len;) {
@@ -56,8 +109,11 @@ void source_facts_scan(const char *text, size_t len, struct source_facts *f)
 		}
 		if (line_start && c == '#') {
 			/* A directive, with its continuation lines. */
+			size_t start = i;
 			while (i < len && text[i] != '\n')
 				i += text[i] == '\\' && i + 1 < len ? 2 : 1;
+			if (!macro)
+				scan_define(text, start, i < len ? i : len, f);
 			continue;
 		}
 		line_start = false;
@@ -93,16 +149,36 @@ void source_facts_scan(const char *text, size_t len, struct source_facts *f)
 		size_t end = ident_end(text, len, i), name, name_end;
 		if (word_is(text, i, end, "__global__"))
 			f->defines_kernel = true;
-		else if (word_is(text, i, end, "PYBIND11_MODULE") || word_is(text, i, end, "TORCH_LIBRARY") ||
-			 word_is(text, i, end, "TORCH_LIBRARY_IMPL") || word_is(text, i, end, "PYBIND11_PLUGIN"))
-			f->binds_module = true;
+		else if (word_is(text, i, end, "PYBIND11_MODULE") || word_is(text, i, end, "PYBIND11_PLUGIN"))
+			f->binds_module = f->pybind_module = true;
+		else if (word_is(text, i, end, "TORCH_LIBRARY") || word_is(text, i, end, "TORCH_LIBRARY_IMPL"))
+			f->binds_module = f->registers_ops = true;
+		else if (word_is(text, i, end, "TORCH_EXTENSION_NAME"))
+			f->framework_names++;	/* the build's -D for the module's name */
 		else if ((end - i > 6 && !memcmp(text + i, "TORCH_", 6)) || (end - i > 3 && !memcmp(text + i, "AT_", 3)) ||
-			 (end - i > 4 && !memcmp(text + i, "C10_", 4)))
+			 (end - i > 4 && !memcmp(text + i, "C10_", 4))) {
 			f->framework_names++;	/* TORCH_CHECK, AT_DISPATCH_…: the framework's macros */
-		else if ((word_is(text, i, end, "torch") || word_is(text, i, end, "at") || word_is(text, i, end, "c10")) &&
-			 (i < 2 || text[i - 1] != ':' || text[i - 2] != ':') && scoped_name(text, len, end, &name, &name_end)) {
+			if (tensor_check(text, i, end))
+				f->tensor_api++;
+			else
+				note_beyond(f, text, i, end);
+		} else if ((word_is(text, i, end, "torch") || word_is(text, i, end, "at") || word_is(text, i, end, "c10")) &&
+			   (i < 2 || text[i - 1] != ':' || text[i - 2] != ':') && scoped_name(text, len, end, &name, &name_end)) {
 			f->framework_names++;
-			f->tensor_names += word_is(text, name, name_end, "Tensor");
+			bool tensor = word_is(text, name, name_end, "Tensor");
+			f->tensor_names += tensor;
+			if (tensor) {
+				f->tensor_api++;
+				f->torch_aliases += word_is(text, i, end, "torch");
+			}
+			else if (word_is(text, i, end, "torch") && word_is(text, name, name_end, "Library"))
+				f->registers_ops = true;
+			else
+				note_beyond(f, text, i, name_end);
+			end = name_end;
+		} else if ((word_is(text, i, end, "py") || word_is(text, i, end, "pybind11")) &&
+			   (i < 2 || text[i - 1] != ':' || text[i - 2] != ':') && scoped_name(text, len, end, &name, &name_end)) {
+			note_beyond(f, text, i, name_end);	/* pybind11's own types: the binding needs them */
 			end = name_end;
 		}
 		i = end;
@@ -130,6 +206,22 @@ bool source_facts_file(const char *path, struct source_facts *f)
 		source_facts_scan(text, len, f);
 	free(text);
 	return ok;
+}
+
+void source_facts_add(struct source_facts *to, const struct source_facts *from)
+{
+	if (from->beyond_tensor && !to->beyond_tensor)
+		memcpy(to->first_beyond, from->first_beyond, sizeof(to->first_beyond));
+	to->defines_kernel |= from->defines_kernel;
+	to->launches_kernel |= from->launches_kernel;
+	to->binds_module |= from->binds_module;
+	to->pybind_module |= from->pybind_module;
+	to->registers_ops |= from->registers_ops;
+	to->framework_names += from->framework_names;
+	to->tensor_names += from->tensor_names;
+	to->tensor_api += from->tensor_api;
+	to->torch_aliases += from->torch_aliases;
+	to->beyond_tensor += from->beyond_tensor;
 }
 
 bool source_facts_tensor_only(const struct source_facts *f)

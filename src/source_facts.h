@@ -15,6 +15,13 @@ struct source_facts {
 	bool binds_module;	/* PYBIND11_MODULE, TORCH_LIBRARY(_IMPL), PYBIND11_PLUGIN */
 	size_t framework_names;	/* torch::X, at::X, c10::X and TORCH_, AT_, C10_ macros named in code */
 	size_t tensor_names;	/* of those, X = Tensor */
+	/* What narrowing the framework's headers must keep (narrow.h). */
+	bool pybind_module;	/* PYBIND11_MODULE, PYBIND11_PLUGIN */
+	bool registers_ops;	/* TORCH_LIBRARY(_IMPL), torch::Library */
+	size_t tensor_api;	/* Tensor and the checks that come with it (TORCH_CHECK, …) */
+	size_t torch_aliases;	/* of those, torch::Tensor: the umbrella's alias of at::Tensor */
+	size_t beyond_tensor;	/* any other framework name: an op, a stream, AT_DISPATCH_…, py:: */
+	char first_beyond[64];	/* the first of those, as written ("torch::empty") */
 };
 
 /* Scan text (len bytes) and add what it shows to f. Comments, string
@@ -22,6 +29,8 @@ struct source_facts {
 void source_facts_scan(const char *text, size_t len, struct source_facts *f);
 /* The same for a file; false when it cannot be read. */
 bool source_facts_file(const char *path, struct source_facts *f);
+/* Add what `from` shows to `to` (a TU and the headers it includes). */
+void source_facts_add(struct source_facts *to, const struct source_facts *from);
 /* The framework appears only as Tensor: raw pointers would do. */
 bool source_facts_tensor_only(const struct source_facts *f);
 

@@ -45,3 +45,9 @@ double median_of(const double *values, size_t n)
 {
 	return summarize(values, n).median;
 }
+
+bool walls_agree(const double *walls, size_t n)
+{
+	struct summary s = summarize(walls, n);
+	return s.n >= 2 && s.median > 0 && s.spread <= WALLS_AGREE;
+}

@@ -115,7 +115,10 @@ static void test_rules_and_savings(void **state)
 	/* -j 2 on 2 CPUs: nothing to gain from more jobs. */
 	assert_false(jobs->applies);
 	assert_non_null(strstr(jobs->not_applicable, "-j 2"));
-	for (int id = 0; id < FIX_JOBS; id++)
+	/* No TU's narrow headers were measured: narrow does not apply. */
+	assert_false(a.fixes[FIX_NARROW].applies);
+	assert_non_null(strstr(a.fixes[FIX_NARROW].not_applicable, "no TU includes a framework's umbrella header"));
+	for (int id = 0; id < FIX_NARROW; id++)
 		assert_true(a.fixes[id].alone.wall < a.baseline.wall);
 	advice_free(&a);
 	ninja_build_free(&mod.b);
@@ -405,9 +408,73 @@ static void test_fused_probe(void **state)
 	ninja_build_free(&mod.b);
 }
 
+/* narrow: each TU's umbrella cost less its narrow headers', where no
+ * other fix takes the framework out of that pass; with fused, the fused
+ * TU parses the narrow headers instead. The torch TUs set the wall here
+ * (the codegen-bound kernel made short). */
+static void test_narrow(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	mod.seconds[mod.tus[tu_index("big.o")].edge] = 2;
+	struct header_cost narrow_cuda = { 1, 0.5, 0.5, 0.5, "<ATen/core/Tensor.h>", "k0.o" };
+	struct header_cost narrow_cxx = { 1, 0, 0.3, 0, "<ATen/core/Tensor.h>", "disp.o" };
+	struct header_cost narrow_bind = { 1, 0, 0.3, 0, "<torch/library.h>, <ATen/core/Tensor.h>", "bind.o" };
+	for (size_t i = 0; i < 2; i++) {
+		mod.tus[i].narrow = &narrow_cuda;
+		mod.tus[i].narrow_at = "opus/launcher.h:20";
+	}
+	mod.tus[tu_index("epi.o")].narrow = &narrow_cuda;
+	mod.tus[tu_index("disp.o")].narrow = &narrow_cxx;
+	struct tu_facts *bind = &mod.tus[tu_index("bind.o")];
+	bind->narrow = &narrow_bind;
+	bind->narrow_change = "register its functions with TORCH_LIBRARY";
+	mod.in.fused_narrow = &narrow_cxx;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	const struct fix *n = &a.fixes[FIX_NARROW], *fused = &a.fixes[FIX_FUSED];
+	assert_true(n->applies);
+	assert_int_equal(n->ntus, 5);
+	/* Both passes of a kernel TU: (4 - 1) + (2 - 0.5); a host TU's: 4 - 1. */
+	assert_true(fabs(n->saving[0] - 4.5) < 1e-9);
+	assert_int_equal(n->tus[3], tu_index("disp.o"));
+	assert_true(fabs(n->saving[3] - 3) < 1e-9);
+	assert_int_equal(n->tus[4], tu_index("bind.o"));
+	assert_true(fabs(n->saving[4] - 3) < 1e-9);
+	assert_non_null(strstr(n->evidence, "k0.o: <torch/extension.h> at opus/launcher.h:20 -> <ATen/core/Tensor.h>"));
+	assert_non_null(strstr(n->evidence, "bind.o: <torch/extension.h> at its #include -> <torch/library.h>, "
+					    "<ATen/core/Tensor.h>; and register its functions with TORCH_LIBRARY"));
+	assert_non_null(strstr(n->measured_by, "the fused host TU parses <ATen/core/Tensor.h> (1.00 s with disp.o's command)"));
+	/* The fused TU narrowed: its headers' 1 s instead of 4 s. */
+	assert_true(fabs(fused->added - 4.5) < 1e-9);
+	assert_true(fabs(fused->added_narrow - 1.5) < 1e-9);
+	/* The plan takes the framework out of the kernels, the leak and the
+	 * table, and narrows what is left: bind.o 5 - 3 + the epilogue's glue
+	 * 0.2, the fused TU 1.5, the dispatcher's narrowing taken by leak. */
+	bool chosen[NFIXES] = { false };
+	for (size_t s = 0; s < a.nplan; s++)
+		chosen[a.plan[s].id] = true;
+	assert_true(chosen[FIX_NARROW] && chosen[FIX_FUSED] && chosen[FIX_LAUNCHERS] && chosen[FIX_LEAK] && chosen[FIX_FLAT]);
+	assert_false(chosen[FIX_SPLIT]);
+	double work = 2 + 2 + 2 + 4 + 0.5 + (5 - 3 + 0.2) + 1.5 + 1;
+	assert_true(fabs(a.plan[a.nplan - 1].after.work - work / 2) < 1e-9);
+	advice_free(&a);
+	/* A TU whose code needs more of the framework keeps it whole, and says why. */
+	for (size_t i = 0; i < 6; i++)
+		mod.tus[i].narrow = NULL;
+	bind->narrow_why_not = "its code uses torch::empty beyond tensors and their registration";
+	advice_build(&mod.in, &a);
+	assert_false(a.fixes[FIX_NARROW].applies);
+	assert_non_null(strstr(a.fixes[FIX_NARROW].not_applicable, "bind.o: its code uses torch::empty"));
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_fused_probe),
 		cmocka_unit_test(test_rules_and_savings),
 		cmocka_unit_test(test_plan_does_not_count_twice),

@@ -4,6 +4,8 @@
 #include "unit.h"
 #include "load_probe.h"
 
+#include <math.h>
+
 static void copies(struct compile_command *cmds, size_t n, const char *order)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -22,7 +24,7 @@ static void test_levels_interleaved(void **state)
 	copies(cmds, 4, order);
 	struct load_curve c;
 	size_t failures = 0;
-	load_probe_measure(".", cmds, 4, 3, 0, &c, &failures);
+	load_probe_measure(".", cmds, 4, 3, false, 0, &c, &failures);
 	assert_int_equal(failures, 0);
 	/* Levels 1, 2 and 4; alone 3 walls, 2 at once two rounds (4 walls),
 	 * 4 at once one round. */
@@ -52,6 +54,33 @@ static void test_levels_interleaved(void **state)
 	free(order);
 }
 
+/* Settled: a level whose walls agree stops before its repeats. Two
+ * copies of one sleep at once agree in one round, where three walls
+ * would take two; alone takes two runs at least. */
+static void test_settle(void **state)
+{
+	(void)state;
+	struct compile_command cmds[2];
+	for (size_t i = 0; i < 2; i++) {
+		cmds[i] = (struct compile_command){ 0 };
+		strvec_push(&cmds[i].argv, "sleep");
+		strvec_push(&cmds[i].argv, "0.4");
+	}
+	struct load_curve c;
+	size_t failures = 0;
+	load_probe_measure(".", cmds, 2, 3, true, 0, &c, &failures);
+	assert_int_equal(failures, 0);
+	assert_int_equal(c.n, 2);
+	assert_true(c.samples[0] >= 2 && c.samples[0] <= 3);
+	assert_int_equal(c.samples[1], 2);
+	assert_true(fabs(c.slowdown[1] - 1) < 0.1);
+	load_probe_measure(".", cmds, 2, 3, false, 0, &c, &failures);
+	assert_int_equal(c.samples[0], 3);
+	assert_int_equal(c.samples[1], 4);
+	for (size_t i = 0; i < 2; i++)
+		compile_command_clear(&cmds[i]);
+}
+
 /* A copy that fails ends the calibration with what it measured, counted. */
 static void test_failure_stops(void **state)
 {
@@ -65,7 +94,7 @@ static void test_failure_stops(void **state)
 	struct load_curve c;
 	size_t failures = 0;
 	fflush(NULL);
-	load_probe_measure(".", cmds, 2, 1, 0, &c, &failures);
+	load_probe_measure(".", cmds, 2, 1, false, 0, &c, &failures);
 	assert_int_equal(failures, 1);
 	assert_int_equal(c.n, 1);	/* alone only: the level of 2 failed */
 	for (size_t i = 0; i < 2; i++)
@@ -77,6 +106,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_levels_interleaved),
 		cmocka_unit_test(test_failure_stops),
+		cmocka_unit_test(test_settle),
 	};
 	int failed = cmocka_run_group_tests_name("load_probe", tests, NULL, NULL);
 	tmpdir_remove();

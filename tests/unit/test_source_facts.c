@@ -50,6 +50,44 @@ static void test_binding_and_tensors(void **state)
 	assert_int_equal(scan("int x = my::c10::thing;\n").framework_names, 0);
 }
 
+/* What narrowing reads: tensors and their checks, registration, the
+ * pybind module, anything beyond; macro bodies count (they expand into
+ * code), a role does not come from one. */
+static void test_narrow_uses(void **state)
+{
+	(void)state;
+	struct source_facts w = scan("#define WRAP(name) \\\n"
+				     "  void name(const at::Tensor &a) { TORCH_CHECK(a.dim() == 2, #name); } \\\n"
+				     "  __global__ void k_##name();\n"
+				     "void f(torch::Tensor t) { t.data_ptr<float>(); }\n");
+	assert_int_equal(w.tensor_api, 3);
+	assert_int_equal(w.torch_aliases, 1);
+	assert_int_equal(w.beyond_tensor, 0);
+	assert_false(w.defines_kernel);
+	/* The role counters keep to code outside macros. */
+	assert_int_equal(w.framework_names, 1);
+	struct source_facts b = scan("PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def(\"f\", &f); }\n");
+	assert_true(b.pybind_module && b.binds_module && !b.registers_ops);
+	assert_int_equal(b.beyond_tensor, 0);
+	struct source_facts r = scan("TORCH_LIBRARY(ns, m) { m.def(\"f\", &f); }\nstatic torch::Library *lib;\n");
+	assert_true(r.registers_ops && !r.pybind_module);
+	assert_int_equal(r.beyond_tensor, 0);
+	struct source_facts o = scan("void g(at::Tensor a) { auto s = at::cuda::getCurrentCUDAStream(); "
+				     "auto e = torch::empty({1}); py::object x; }\n");
+	assert_int_equal(o.beyond_tensor, 3);
+	assert_string_equal(o.first_beyond, "at::cuda");
+	struct source_facts d = scan("void h() { AT_DISPATCH_FLOATING_TYPES(t, \"h\", [&] {}); }\n");
+	assert_string_equal(d.first_beyond, "AT_DISPATCH_FLOATING_TYPES");
+	/* Added up over a TU and its headers: the first name beyond stays. */
+	struct source_facts sum = { 0 };
+	source_facts_add(&sum, &w);
+	source_facts_add(&sum, &o);
+	source_facts_add(&sum, &d);
+	assert_int_equal(sum.beyond_tensor, 4);
+	assert_string_equal(sum.first_beyond, "at::cuda");
+	assert_int_equal(sum.tensor_api, 4);
+}
+
 static void test_file(void **state)
 {
 	(void)state;
@@ -68,6 +106,7 @@ int main(void)
 		cmocka_unit_test(test_kernels),
 		cmocka_unit_test(test_binding_and_tensors),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_narrow_uses),
 	};
 	return cmocka_run_group_tests_name("source_facts", tests, NULL, NULL);
 }

@@ -3,7 +3,11 @@
 // here, so the framework is parsed once for all of them instead of twice
 // per instance; the bigtile kernel's too, and the epilogue's once its
 // launcher is framework-free (OPUS_FIX_LAUNCHERS).
+#ifdef OPUS_FIX_NARROW
+#include <ATen/core/Tensor.h> // the wrappers handle tensors, nothing more
+#else
 #include <torch/extension.h>
+#endif
 #include "opus/instances.h"
 #include "opus/launcher.h"
 

@@ -1,6 +1,11 @@
 // The pybind/torch TU: the module's Python face. It needs the framework,
-// in both variants.
+// in both variants; with OPUS_FIX_NARROW (beyond the playbook) only its op
+// registration (<torch/library.h>, TORCH_LIBRARY) instead of pybind11.
+#ifdef OPUS_FIX_NARROW
+#include <torch/library.h>
+#else
 #include <torch/extension.h>
+#endif
 #include "opus/dispatch.h"
 
 // The device-heavy kernel TU stays framework-free; its tensor glue is here
@@ -28,6 +33,16 @@ static void gemm(const std::string &key, const at::Tensor &a, const at::Tensor &
 	TORCH_CHECK(opus::dispatch(key, opus::args_from(a, b, c)), "opus: no kernel for ", key);
 }
 
+#ifdef OPUS_FIX_NARROW
+// Python calls them as torch.ops.opus_demo.<name>.
+TORCH_LIBRARY(opus_demo, m)
+{
+	m.def("gemm", &gemm);
+#define OPUS_INSTANCE(name) m.def(#name, &name);
+#include "opus_instances.inc"
+#undef OPUS_INSTANCE
+}
+#else
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)
 {
 	m.doc() = "buildwall demo module (opus GEMM instances)";
@@ -36,3 +51,4 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)
 #include "opus_instances.inc"
 #undef OPUS_INSTANCE
 }
+#endif

@@ -8,7 +8,8 @@
 // sees them (guarded by __CUDA_ARCH__ / __HIP_DEVICE_COMPILE__); with the
 // per-source flag -DOPUS_DEVICE_ONLY (fixes "fused" for the generated
 // instances, "launchers" for the epilogue) the TU keeps no framework code
-// at all: its tensor glue lives in a host TU.
+// at all: its tensor glue lives in a host TU. With OPUS_FIX_NARROW (beyond
+// the playbook) the wrapper's only header is <ATen/core/Tensor.h>.
 #pragma once
 #include "opus/gemm_args.h"
 #include "opus/gpu.h"
@@ -16,8 +17,12 @@
 #if !defined(OPUS_DEVICE_ONLY) && \
     (!defined(OPUS_FIX_SPLIT) || (!defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)))
 #define OPUS_WITH_FRAMEWORK 1
+#ifdef OPUS_FIX_NARROW
+#include <ATen/core/Tensor.h> // the tensor wrapper needs no more
+#else
 #include <pybind11/pybind11.h>
 #include <torch/extension.h>
+#endif
 #endif
 
 // The tensor wrapper every instance exposes to Python; defined per instance

@@ -9,8 +9,10 @@
 #pragma once
 #include "opus/gemm_args.h"
 
-#ifndef OPUS_FIX_LEAK
+#if !defined(OPUS_FIX_LEAK) && !defined(OPUS_FIX_NARROW)
 #include <torch/extension.h>
+#elif !defined(OPUS_FIX_LEAK) // narrowed: the tensors alone
+#include <ATen/core/Tensor.h>
 #else
 namespace at { class Tensor; }
 #endif
