@@ -38,7 +38,12 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ) | $(BUIL
 	@$(if $(Q),echo "  CC+LD   $<")
 	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -DTESTS_DIR=\"$(abspath tests)\" $< $(LIB_OBJ) $(LDFLAGS) $(LIBS) -lcmocka -o $@
 
-$(BUILD)/obj $(BUILD)/tests:
+# The gate's power simulated with check's own regression_judge.
+$(BUILD)/bench/check_power: bench/check_power.c $(LIB_OBJ) | $(BUILD)/bench
+	@$(if $(Q),echo "  CC+LD   $<")
+	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc $< $(LIB_OBJ) $(LDFLAGS) $(LIBS) -o $@
+
+$(BUILD)/obj $(BUILD)/tests $(BUILD)/bench:
 	@mkdir -p $@
 
 # Install what is missing from Debian's packages (as root), or say what to run.
@@ -93,7 +98,7 @@ demo: deps-demo
 	@$(MAKE) --no-print-directory all
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) examples/demo-module/demo.sh $(BUILD)/demo
 
-bench: all
+bench: all $(BUILD)/bench/check_power
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/log_speed.sh
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/rank_vs_loop.sh
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/sim_validate.sh

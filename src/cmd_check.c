@@ -39,7 +39,11 @@ static const char usage[] =
 	"newest 30, less any that is one of the candidate's builds. The estimate is candidate /\n"
 	"reference, the ratio of the geometric mean walls, with a 95 % Student's t interval on\n"
 	"the difference of mean log walls (variance pooled); over when it is slower by more than\n"
-	"P (default 5 %) and the interval excludes no change. With fewer than 3 builds in all\n"
+	"P (default 5 %) and the interval excludes no change. Outliers first: on each side, a\n"
+	"wall slower than its side's median by more than 3.5 median absolute deviations and\n"
+	"more than 10 % (a cold build after a checkout, a busy runner) is fenced, named and left\n"
+	"out; one such build would widen the interval past any regression worth catching\n"
+	"(bench/check_power.sh measures the gate with and without). With fewer than 3 builds in all\n"
 	"there is no interval: it says too few to decide and exits 0. Named with it: the steps\n"
 	"whose median duration grew most, and for the first the header group whose lines grew\n"
 	"most in one of its passes, when both sides were recorded with --pp.\n"
@@ -57,6 +61,7 @@ struct check {
 	size_t nref;
 	char *ref_name;		/* how the reference is shown: "main@1a2b3c4d", "variant=fused" */
 	struct regression reg;
+	bool *ref_fenced, *cand_fenced;	/* per build, the outliers left out */
 	double cand_median;
 	bool over_budget;
 	/* The steps that grew most, largest first. */
@@ -375,12 +380,16 @@ static int by_step_target(const void *a, const void *b)
 
 static void find_growth(struct check *c, struct history_db *h)
 {
+	/* The reference's steps from the builds it kept: a cold build's
+	 * steps are as far out as its wall. */
 	int64_t *ids = xcalloc(c->nref, sizeof(int64_t));
+	size_t nids = 0;
 	for (size_t i = 0; i < c->nref; i++)
-		ids[i] = c->ref[i].id;
+		if (!c->ref_fenced[i])
+			ids[nids++] = c->ref[i].id;
 	struct history_step *steps;
 	size_t nsteps;
-	char *err = history_db_steps(h, ids, c->nref, &steps, &nsteps);
+	char *err = history_db_steps(h, ids, nids, &steps, &nsteps);
 	if (err)
 		die(EXIT_BAD_INPUT, "%s", err);
 	/* Each candidate step's median over the candidate builds: every
@@ -418,7 +427,7 @@ static void find_growth(struct check *c, struct history_db *h)
 	free(values);
 	struct record_lines *ref_lines, *cand_lines = NULL;
 	size_t nref_lines, ncand_lines = 0;
-	newest_lines(h, ids, c->nref, &ref_lines, &nref_lines);
+	newest_lines(h, ids, nids, &ref_lines, &nref_lines);
 	for (size_t b = 0; b < c->ncand && !ncand_lines; b++) {
 		int64_t id = history_db_find(h, c->cand[b].identity);
 		if (id > 0)
@@ -460,6 +469,49 @@ static char *grown_text(const struct grown *g)
 	return out;
 }
 
+/* A build fenced as an outlier: which side, and how far from its side's
+ * median (of every build of the side). */
+struct fenced_build {
+	const char *side, *identity;
+	double wall, times_median;
+};
+
+static size_t fenced_builds(const struct check *c, struct fenced_build *out)
+{
+	size_t n = 0;
+	double *walls = xcalloc(c->nref + 1, sizeof(double));
+	for (size_t i = 0; i < c->nref; i++)
+		walls[i] = c->ref[i].wall;
+	double ref_median = median_of(walls, c->nref);
+	free(walls);
+	for (size_t i = 0; c->ref_fenced && i < c->nref; i++)
+		if (c->ref_fenced[i])
+			out[n++] = (struct fenced_build){ "reference", c->ref[i].identity, c->ref[i].wall,
+							  c->ref[i].wall / ref_median };
+	for (size_t i = 0; c->cand_fenced && i < c->ncand; i++)
+		if (c->cand_fenced[i])
+			out[n++] = (struct fenced_build){ "candidate", c->cand[i].identity, c->cand[i].wall,
+							  c->cand[i].wall / c->cand_median };
+	return n;
+}
+
+/* "geometric means, outliers fenced: reference 8.40 s (2.26x its median)" */
+static char *estimator_text(const struct check *c)
+{
+	struct fenced_build *f = xcalloc(c->nref + c->ncand + 1, sizeof(*f));
+	size_t n = fenced_builds(c, f);
+	struct strvec names = { 0 };
+	for (size_t i = 0; i < n; i++)
+		strvec_pushf(&names, "%s %.2f s (%.2fx its median)", f[i].side, f[i].wall, f[i].times_median);
+	char *joined = strvec_join(&names, ", ");
+	char *text = n ? xasprintf("geometric means, outlier%s fenced: %s", n == 1 ? "" : "s", joined)
+		       : xstrdup("geometric means, no outlier fenced");
+	free(joined);
+	strvec_clear(&names);
+	free(f);
+	return text;
+}
+
 static void decide(struct check *c)
 {
 	struct strvec parts = { 0 };
@@ -471,11 +523,13 @@ static void decide(struct check *c)
 	if (c->against) {
 		const struct regression *r = &c->reg;
 		double pct = 100 * (r->ratio - 1);
-		if (r->decided)
-			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%; %zu against %zu builds)",
+		if (r->decided) {
+			char *estimator = estimator_text(c);
+			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%; %zu against %zu builds; %s)",
 				     c->cand_median, pct, pct >= 0 ? "over" : "under", c->ref_name, 100 * (r->ratio_lo - 1),
-				     100 * (r->ratio_hi - 1), c->ncand, c->nref);
-		else
+				     100 * (r->ratio_hi - 1), c->ncand, c->nref, estimator);
+			free(estimator);
+		} else
 			strvec_pushf(&parts, "wall %.1f s, %+.0f %% against %s: too few builds to decide (%zu and %zu; "
 				     "3 in all make an interval)", c->cand_median, pct, c->ref_name, c->ncand, c->nref);
 		if (r->over || (c->ngrew && r->ratio > 1)) {
@@ -522,6 +576,15 @@ static void write_json(const struct check *c, const char *db_path)
 						      json_seconds(g->ref_s), "candidate_s", json_seconds(g->cand_s), "delta_s",
 						      json_seconds(g->cand_s - g->ref_s), "lines", lines));
 	}
+	json_t *fenced = json_array();
+	struct fenced_build *f = xcalloc(c->nref + c->ncand + 1, sizeof(*f));
+	for (size_t i = 0, n = fenced_builds(c, f); i < n; i++)
+		json_array_append_new(fenced, json_pack("{s:s, s:s, s:o, s:f}", "side", f[i].side, "identity", f[i].identity,
+							"wall_s", json_seconds(f[i].wall), "times_median",
+							round(f[i].times_median * 1000) / 1000));
+	free(f);
+	char *estimator = xasprintf("the ratio of the geometric mean walls, Student's t on log walls; on each side, "
+				    "walls slower than its median by more than %.1f MADs and %.0f %% fenced", FENCE_MADS, 100 * FENCE_FLOOR);
 	const struct regression *r = &c->reg;
 	json_object_set_new(doc, "module", json_string(c->ctx.module));
 	json_object_set_new(doc, "verdict", json_string(verdict_of(c)));
@@ -530,8 +593,9 @@ static void write_json(const struct check *c, const char *db_path)
 							 json_seconds(c->cand_median)));
 	json_object_set_new(doc, "budget", c->budget > 0 ? json_pack("{s:o, s:b}", "seconds", json_seconds(c->budget),
 								     "over", c->over_budget) : json_null());
-	json_object_set_new(doc, "against", c->against ? json_pack("{s:s, s:s, s:s, s:o, s:f, s:o, s:o, s:b, s:b, s:o}",
+	json_object_set_new(doc, "against", c->against ? json_pack("{s:s, s:s, s:s, s:o, s:f, s:s, s:o, s:o, s:o, s:b, s:b, s:o}",
 		"ref", c->against, "shown_as", c->ref_name, "db", db_path, "builds", ref, "max_regression", c->max_regression,
+		"estimator", estimator, "fenced", fenced,
 		"ratio", json_real(round(r->ratio * 10000) / 10000),
 		"ratio_ci", r->decided ? json_pack("[f, f]", round(r->ratio_lo * 10000) / 10000,
 						   round(r->ratio_hi * 10000) / 10000) : json_null(),
@@ -539,7 +603,9 @@ static void write_json(const struct check *c, const char *db_path)
 	if (!c->against) {
 		json_decref(ref);
 		json_decref(grew);
+		json_decref(fenced);
 	}
+	free(estimator);
 	json_print(doc);
 }
 
@@ -582,7 +648,10 @@ int cmd_check(int argc, char **argv)
 			ref[i] = c.ref[i].wall;
 		for (size_t i = 0; i < c.ncand; i++)
 			cand[i] = c.cand[i].wall;
-		regression_judge(ref, c.nref, cand, c.ncand, c.max_regression, &c.reg);
+		const struct regression_options o = { c.max_regression, FENCE_FLOOR };
+		c.ref_fenced = xcalloc(c.nref, sizeof(bool));
+		c.cand_fenced = xcalloc(c.ncand, sizeof(bool));
+		regression_judge(ref, c.nref, cand, c.ncand, &o, &c.reg, c.ref_fenced, c.cand_fenced);
 		free(ref);
 		free(cand);
 		find_growth(&c, &h);
@@ -605,6 +674,8 @@ int cmd_check(int argc, char **argv)
 		free(c.grew[i].pass);
 		free(c.grew[i].group);
 	}
+	free(c.ref_fenced);
+	free(c.cand_fenced);
 	free(c.ref_name);
 	free(c.reason);
 	free(db_path);

@@ -23,8 +23,9 @@ static const char usage[] =
 	"machine (CPUs and model): the last N (default 20), oldest first, each with its commit,\n"
 	"labels, wall, critical path and the most jobs at once; their least, median and most\n"
 	"wall; and the steps whose durations moved most between the first builds shown and\n"
-	"the last (the median of up to 3 builds at each end). --since: a date (2026-11-30) or\n"
-	"an age (7d, 12h).\n"
+	"the last (the median of up to 3 builds at each end). A wall marked * is an outlier\n"
+	"among the builds of its commit and labels (3 at least), as check fences it. --since:\n"
+	"a date (2026-11-30) or an age (7d, 12h).\n"
 	"\n";
 
 static char *parse_since(void *value, const char *arg)
@@ -81,7 +82,7 @@ static void print_series(const struct series_view *v)
 		else
 			table_cell(t, "-");
 		table_cell(t, "%s", b->labels ? b->labels : "");
-		table_cell(t, "%.2f", b->wall);
+		table_cell(t, "%.2f%s", b->wall, v->fenced[i] ? "*" : "");
 		if (isnan(b->critical))
 			table_cell(t, "-");
 		else
@@ -97,6 +98,10 @@ static void print_series(const struct series_view *v)
 		dirty |= v->builds[i].dirty;
 	printf("wall: least %.2f s, median %.2f s, most %.2f s%s\n", v->wall.min, v->wall.median, v->wall.max,
 	       dirty ? " (+: tracked files had changed since that commit)" : "");
+	if (v->nfenced)
+		printf("*: an outlier among the builds of its commit and labels (slower than their median by more "
+		       "than %.1f median absolute deviations and %.0f %%: a cold cache, a busy machine); check leaves %s out\n", FENCE_MADS,
+		       100 * FENCE_FLOOR, v->nfenced == 1 ? "it" : "them");
 	if (!v->nmoved)
 		return;
 	printf("moved most from the first %s to the last:\n", v->n < 2 * HISTORY_POINT_BUILDS ? "builds" : "3 builds");

@@ -48,8 +48,49 @@ static char *compare_ends(struct history_db *h, struct series_view *v)
 	return NULL;
 }
 
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Each group of builds with one commit and one set of labels fenced on
+ * its own: a build is an outlier among its like, never against builds of
+ * another commit. */
+static void fence_groups(struct series_view *v)
+{
+	v->fenced = xcalloc(v->n + 1, sizeof(bool));
+	v->times_median = xcalloc(v->n + 1, sizeof(double));
+	bool *done = xcalloc(v->n + 1, sizeof(bool)), *flags = xcalloc(v->n + 1, sizeof(bool));
+	size_t *members = xcalloc(v->n + 1, sizeof(size_t));
+	double *walls = xcalloc(v->n + 1, sizeof(double));
+	for (size_t i = 0; i < v->n; i++) {
+		if (done[i])
+			continue;
+		size_t k = 0;
+		for (size_t j = i; j < v->n; j++)
+			if (!done[j] && same_text(v->builds[j].commit, v->builds[i].commit) &&
+			    same_text(v->builds[j].labels, v->builds[i].labels)) {
+				done[j] = true;
+				members[k] = j;
+				walls[k++] = v->builds[j].wall;
+			}
+		v->nfenced += fence_outliers(walls, k, FENCE_FLOOR, flags);
+		double median = median_of(walls, k);
+		for (size_t m = 0; m < k; m++) {
+			v->fenced[members[m]] = flags[m];
+			v->times_median[members[m]] = walls[m] / median;
+		}
+	}
+	free(done);
+	free(flags);
+	free(members);
+	free(walls);
+}
+
 static void series_free(struct series_view *v)
 {
+	free(v->fenced);
+	free(v->times_median);
 	history_builds_free(v->builds, v->n);
 	history_steps_free(v->first, v->nfirst);
 	history_steps_free(v->last, v->nlast);
@@ -61,11 +102,12 @@ static json_t *series_json(const struct series_view *v)
 	json_t *builds = json_array(), *moved = json_array();
 	for (size_t i = 0; i < v->n; i++) {
 		const struct history_build *b = &v->builds[i];
-		json_array_append_new(builds, json_pack("{s:s, s:I, s:o, s:b, s:o, s:s, s:o, s:o, s:I, s:I}", "identity",
+		json_array_append_new(builds, json_pack("{s:s, s:I, s:o, s:b, s:o, s:s, s:o, s:o, s:I, s:I, s:b, s:f}", "identity",
 			b->identity, "recorded_at", (json_int_t)b->recorded_at, "commit",
 			b->commit ? json_string(b->commit) : json_null(), "dirty", b->dirty, "labels",
 			b->labels ? json_string(b->labels) : json_null(), "source", b->source, "wall_s", json_seconds(b->wall),
-			"critical_path_s", json_seconds(b->critical), "steps", (json_int_t)b->steps, "jobs", (json_int_t)b->jobs));
+			"critical_path_s", json_seconds(b->critical), "steps", (json_int_t)b->steps, "jobs", (json_int_t)b->jobs,
+			"fenced", v->fenced[i], "times_median", round(v->times_median[i] * 1000) / 1000));
 	}
 	for (size_t i = 0; i < v->nmoved; i++)
 		json_array_append_new(moved, json_pack("{s:s, s:o, s:o, s:o}", "target", v->moved[i].target, "from_s",
@@ -97,6 +139,7 @@ char *history_view_load(struct history_view *v, struct history_db *h, const char
 			walls[k] = sv->builds[k].wall;
 		sv->wall = summarize(walls, sv->n);
 		free(walls);
+		fence_groups(sv);
 		if ((err = compare_ends(h, sv)))
 			return err;
 	}

@@ -1,7 +1,10 @@
 /* A module's history as history and report show it: per module and
  * machine, the last clean builds (oldest first), their walls summarized,
- * and the steps whose median duration moved most between the first builds
- * shown and the last; and its --json document (docs/json.md).
+ * the steps whose median duration moved most between the first builds
+ * shown and the last, and the builds fenced as outliers among those of
+ * the same commit and labels (stats.h: fence_outliers; 3 builds at
+ * least: what check would leave out); and its --json document
+ * (docs/json.md).
  *
  * Ownership: a history_view owns everything in it; history_view_free. */
 #ifndef BUILDWALL_HISTORY_VIEW_H
@@ -24,6 +27,9 @@ struct series_view {
 	struct history_series *series;
 	struct history_build *builds;
 	size_t n;
+	bool *fenced;		/* per build */
+	double *times_median;	/* per build: its wall over its group's median */
+	size_t nfenced;
 	struct summary wall;
 	struct history_step *first, *last;
 	size_t nfirst, nlast;

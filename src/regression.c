@@ -1,41 +1,71 @@
 #include "regression.h"
 #include "abstats.h"
 #include "stats.h"
+#include "util.h"
 
 #include <math.h>
+#include <stdlib.h>
 
-static double mean_log(const double *v, size_t n)
-{
-	double s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += log(v[i]);
-	return s / (double)n;
-}
+/* One side's log walls kept (inside the fence): their count, mean and
+ * squares about it. */
+struct side {
+	size_t kept;
+	double mean, squares;
+};
 
-static double squares_about(const double *v, size_t n, double mean)
+static struct side judge_side(const double *walls, size_t n, const struct regression_options *o, bool *fenced)
 {
-	double s = 0;
+	double limit = o->fence_floor >= 0 ? fence_limit(walls, n, o->fence_floor) : INFINITY;
+	struct side s = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		fenced[i] = log(walls[i]) > limit;
+		if (!fenced[i]) {
+			s.mean += log(walls[i]);
+			s.kept++;
+		}
+	}
+	s.mean /= (double)s.kept;
 	for (size_t i = 0; i < n; i++)
-		s += (log(v[i]) - mean) * (log(v[i]) - mean);
+		if (!fenced[i])
+			s.squares += (log(walls[i]) - s.mean) * (log(walls[i]) - s.mean);
 	return s;
 }
 
-void regression_judge(const double *ref, size_t n_ref, const double *cand, size_t n_cand, double max_regression,
-		      struct regression *r)
+static double kept_median(const double *walls, size_t n, const bool *fenced)
 {
-	*r = (struct regression){ .n_ref = n_ref, .n_cand = n_cand, .ref_median = median_of(ref, n_ref),
-				  .cand_median = median_of(cand, n_cand), .ratio_lo = NAN, .ratio_hi = NAN };
-	double mr = mean_log(ref, n_ref), mc = mean_log(cand, n_cand);
-	double diff = mc - mr;
+	double *v = xcalloc(n, sizeof(double));
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!fenced[i])
+			v[kept++] = walls[i];
+	double m = median_of(v, kept);
+	free(v);
+	return m;
+}
+
+void regression_judge(const double *ref_walls, size_t n_ref, const double *cand_walls, size_t n_cand,
+		      const struct regression_options *o, struct regression *r, bool *fenced_ref, bool *fenced_cand)
+{
+	bool *fr = fenced_ref ? fenced_ref : xcalloc(n_ref, sizeof(bool));
+	bool *fc = fenced_cand ? fenced_cand : xcalloc(n_cand, sizeof(bool));
+	struct side ref = judge_side(ref_walls, n_ref, o, fr), cand = judge_side(cand_walls, n_cand, o, fc);
+	*r = (struct regression){ .n_ref = n_ref, .n_cand = n_cand, .ref_fenced = n_ref - ref.kept,
+				  .cand_fenced = n_cand - cand.kept, .ref_median = kept_median(ref_walls, n_ref, fr),
+				  .cand_median = kept_median(cand_walls, n_cand, fc), .ratio_lo = NAN, .ratio_hi = NAN };
+	if (!fenced_ref)
+		free(fr);
+	if (!fenced_cand)
+		free(fc);
+	double diff = cand.mean - ref.mean;
 	r->ratio = exp(diff);
-	size_t df = n_ref + n_cand >= 3 ? n_ref + n_cand - 2 : 0;
+	size_t df = ref.kept + cand.kept >= 3 ? ref.kept + cand.kept - 2 : 0;
 	if (!df)
 		return;
-	double pooled = (squares_about(ref, n_ref, mr) + squares_about(cand, n_cand, mc)) / (double)df;
-	double se = sqrt(pooled * (1.0 / (double)n_ref + 1.0 / (double)n_cand));
+	double pooled = (ref.squares + cand.squares) / (double)df;
+	double se = sqrt(pooled * (1.0 / (double)ref.kept + 1.0 / (double)cand.kept));
 	double t = t_quantile_95((unsigned)df);
 	r->ratio_lo = exp(diff - t * se);
 	r->ratio_hi = exp(diff + t * se);
 	r->decided = true;
-	r->over = r->ratio - 1 > max_regression && r->ratio_lo > 1;
+	r->over = r->ratio - 1 > o->max_regression && r->ratio_lo > 1;
 }

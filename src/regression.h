@@ -8,6 +8,13 @@
  * quantiles as ab's. With fewer than three builds in all there is no
  * interval: too few to decide.
  *
+ * Outliers first: each side's slow outliers fenced (stats.h:
+ * fence_outliers), the estimate and interval on the walls kept. One cold
+ * build among three otherwise widened the interval past any regression
+ * worth catching (+26 %, 95 % CI -31 to +132 %, for a TU made 55 %
+ * slower); bench/check_power.sh measures the gate's false positives and
+ * power with and without the fence.
+ *
  * Over: the candidate is slower by more than the allowed share, and the
  * interval excludes no change (a slowdown beyond noise). */
 #ifndef BUILDWALL_REGRESSION_H
@@ -16,16 +23,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct regression_options {
+	double max_regression;	/* a share: 0.05 */
+	double fence_floor;	/* fence_outliers' floor; negative: no fence */
+};
+
 struct regression {
-	size_t n_ref, n_cand;
+	size_t n_ref, n_cand;	/* the builds given */
+	size_t ref_fenced, cand_fenced;	/* of those, fenced as outliers */
 	double ref_median, cand_median;
 	double ratio, ratio_lo, ratio_hi;	/* candidate / reference; lo, hi NaN without an interval */
 	bool decided;		/* an interval could be made */
 	bool over;		/* slower beyond noise and beyond max_regression */
 };
 
-/* Every wall > 0; n_ref, n_cand >= 1. max_regression: a share (0.05). */
-void regression_judge(const double *ref, size_t n_ref, const double *cand, size_t n_cand, double max_regression,
-		      struct regression *r);
+/* Every wall > 0; n_ref, n_cand >= 1. fenced_ref, fenced_cand: NULL, or
+ * n_ref and n_cand flags, set for the walls fenced. The medians are of
+ * the walls kept. */
+void regression_judge(const double *ref, size_t n_ref, const double *cand, size_t n_cand,
+		      const struct regression_options *o, struct regression *r, bool *fenced_ref, bool *fenced_cand);
 
 #endif

@@ -51,3 +51,31 @@ bool walls_agree(const double *walls, size_t n)
 	struct summary s = summarize(walls, n);
 	return s.n >= 2 && s.median > 0 && s.spread <= WALLS_AGREE;
 }
+
+double fence_limit(const double *walls, size_t n, double floor)
+{
+	if (n < 3)
+		return INFINITY;
+	double *logs = xcalloc(n, sizeof(double)), *dev = xcalloc(n, sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		logs[i] = log(walls[i]);
+	double mid = median_of(logs, n);
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(logs[i] - mid);
+	/* 1.4826: the MAD of a normal sample over its sigma. */
+	double limit = FENCE_MADS * 1.4826 * median_of(dev, n);
+	if (limit < log1p(floor))
+		limit = log1p(floor);
+	free(logs);
+	free(dev);
+	return mid + limit;
+}
+
+size_t fence_outliers(const double *walls, size_t n, double floor, bool *fenced)
+{
+	double limit = fence_limit(walls, n, floor);
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++)
+		count += fenced[i] = log(walls[i]) > limit;
+	return count;
+}

@@ -58,6 +58,28 @@ run 1 "check --budget 20s on a 30 s build: over" "$BW" check -C "$T/one" --budge
 run 0 "check --budget 1m: within" "$BW" check -C "$T/one" --budget 1m
 run 0 "check --json" "$BW" check -C "$T/same" --builds 3 --against branch=main --budget 11 --json
 check "check --json: the verdict, both tests, the builds compared" [ "$(json "$T/out" '(d["verdict"], d["budget"]["over"], d["against"]["over"], len(d["candidate"]["builds"]), len(d["against"]["builds"]))')" = "('within', False, False, 3, 4)" ]
+# ---- one cold build cannot blind the gate ----
+# The reference's first build cold (8.4 s against 3.7 s), then a TU made
+# 55 % slower: unfenced the interval spanned -31 to +132 % and said within.
+toy_tree "$T/coldref" 8.4 3.7 3.72 3.68
+"$BW" record -C "$T/coldref" --all --label variant=ref --db "$T/cold.db" >/dev/null
+toy_tree "$T/coldcand" 5.74 5.69 5.78
+run 1 "check: a cold build in the reference, a 55 % slower candidate: over" "$BW" check -C "$T/coldcand" --builds 3 --against variant=ref --db "$T/cold.db"
+echo "# $(cat "$T/out")"
+one_line "$T/out" "the reason in one line"
+contains "$T/out" "outlier fenced: reference 8.40 s (2.26x its median)" "names the cold build it fenced"
+contains "$T/out" "geometric means" "says the estimator"
+run 1 "check --json: the same" "$BW" check -C "$T/coldcand" --builds 3 --against variant=ref --db "$T/cold.db" --json
+check "check --json names the fenced build: side, wall, how far from the median" [ "$(json "$T/out" '[(f["side"], f["wall_s"], f["times_median"]) for f in d["against"]["fenced"]]')" = "[('reference', 8.4, 2.264)]" ]
+check "check --json: the ratio of the kept builds, its interval above +40 %" [ "$(json "$T/out" '(round(d["against"]["ratio"], 2), d["against"]["ratio_ci"][0] > 1.4, "fenced" in d["against"]["estimator"])')" = "(1.55, True, True)" ]
+toy_tree "$T/coldsame" 3.71 3.66 3.75
+run 0 "check: the same walls against the cold reference: within" "$BW" check -C "$T/coldsame" --builds 3 --against variant=ref --db "$T/cold.db"
+run 0 "history marks the cold build" "$BW" history toymod --db "$T/cold.db"
+contains "$T/out" "8.40*" "its wall starred"
+contains "$T/out" "*: an outlier among the builds of its commit and labels" "and says what the star means"
+run 0 "history --json" "$BW" history toymod --db "$T/cold.db" --json
+check "history --json: the cold build fenced, the others not" [ "$(json "$T/out" '[(b["wall_s"], b["fenced"]) for b in d["series"][0]["builds"]]')" = "[(8.4, True), (3.7, False), (3.72, False), (3.68, False)]" ]
+
 run 0 "history" "$BW" history toymod --json
 check "history: oldest first, the moved steps" [ "$(json "$T/out" '([b["wall_s"] for b in d["series"][0]["builds"]], d["series"][0]["moved"][0]["target"])')" = "([10.0, 10.4, 9.7, 10.1], 'a.o')" ]
 "$BW" history toymod --json >"$T/hist.json"

@@ -1,7 +1,11 @@
 #include "unit.h"
 #include "regression.h"
+#include "stats.h"
 
 #include <math.h>
+
+/* The t interval alone, as before the fence; and as check judges. */
+static const struct regression_options raw = { 0.05, -1 }, fenced = { 0.05, FENCE_FLOOR };
 
 /* 20 % slower, little noise: over at 5 %, with the interval a hand
  * computation gives (pooled log variance, 4 degrees of freedom, t 2.776). */
@@ -10,7 +14,7 @@ static void test_clear_regression(void **state)
 	(void)state;
 	const double ref[] = { 10, 10.2, 9.8 }, cand[] = { 12, 12.1, 11.9 };
 	struct regression r;
-	regression_judge(ref, 3, cand, 3, 0.05, &r);
+	regression_judge(ref, 3, cand, 3, &raw, &r, NULL, NULL);
 	assert_true(r.decided);
 	assert_true(r.over);
 	assert_true(fabs(r.ratio - 1.2001323) < 1e-6);
@@ -25,7 +29,7 @@ static void test_unchanged(void **state)
 	(void)state;
 	const double ref[] = { 10, 11, 9.5, 10.4 }, cand[] = { 10.1, 9.7, 10.9 };
 	struct regression r;
-	regression_judge(ref, 4, cand, 3, 0.05, &r);
+	regression_judge(ref, 4, cand, 3, &raw, &r, NULL, NULL);
 	assert_true(r.decided);
 	assert_false(r.over);
 	assert_true(r.ratio_lo < 1 && r.ratio_hi > 1);
@@ -38,13 +42,13 @@ static void test_allowance_and_noise(void **state)
 	(void)state;
 	const double ref[] = { 10, 10.01, 9.99 }, small[] = { 10.3, 10.31, 10.29 };
 	struct regression r;
-	regression_judge(ref, 3, small, 3, 0.05, &r);
+	regression_judge(ref, 3, small, 3, &raw, &r, NULL, NULL);
 	assert_true(r.ratio_lo > 1);
 	assert_false(r.over);
-	regression_judge(ref, 3, small, 3, 0.02, &r);
+	regression_judge(ref, 3, small, 3, &(struct regression_options){ 0.02, -1 }, &r, NULL, NULL);
 	assert_true(r.over);
 	const double noisy_ref[] = { 8, 12, 10 }, noisy[] = { 9, 13.5, 10.5 };
-	regression_judge(noisy_ref, 3, noisy, 3, 0.05, &r);
+	regression_judge(noisy_ref, 3, noisy, 3, &raw, &r, NULL, NULL);
 	assert_true(r.ratio > 1.05);
 	assert_true(r.ratio_lo < 1);
 	assert_false(r.over);
@@ -56,16 +60,63 @@ static void test_too_few(void **state)
 	(void)state;
 	const double ref[] = { 10 }, cand[] = { 30 };
 	struct regression r;
-	regression_judge(ref, 1, cand, 1, 0.05, &r);
+	regression_judge(ref, 1, cand, 1, &raw, &r, NULL, NULL);
 	assert_false(r.decided);
 	assert_false(r.over);
 	assert_true(fabs(r.ratio - 3) < 1e-12);
 	assert_true(isnan(r.ratio_lo) && isnan(r.ratio_hi));
 	/* One candidate against three: the reference's spread stands for both. */
 	const double three[] = { 10, 10.5, 9.5 };
-	regression_judge(three, 3, cand, 1, 0.05, &r);
+	regression_judge(three, 3, cand, 1, &raw, &r, NULL, NULL);
 	assert_true(r.decided);
 	assert_true(r.over);
+}
+
+/* The issue's case: three reference builds, the first cold (8.4 s
+ * against 3.7 s), a candidate 55 % slower. Unfenced the interval spans
+ * no change and the gate is blind; fenced, the cold build is named and
+ * the regression caught. */
+static void test_cold_reference(void **state)
+{
+	(void)state;
+	const double ref[] = { 8.4, 3.7, 3.75 }, cand[] = { 5.76, 5.8, 5.71 };
+	struct regression r;
+	bool fr[3], fc[3];
+	regression_judge(ref, 3, cand, 3, &raw, &r, fr, fc);
+	assert_true(r.decided);
+	assert_false(r.over);
+	assert_true(r.ratio_lo < 1 && r.ratio_hi > 2);
+	assert_false(fr[0]);
+	regression_judge(ref, 3, cand, 3, &fenced, &r, fr, fc);
+	assert_true(r.decided);
+	assert_true(r.over);
+	assert_int_equal(r.ref_fenced, 1);
+	assert_int_equal(r.cand_fenced, 0);
+	assert_true(fr[0] && !fr[1] && !fr[2] && !fc[0] && !fc[1] && !fc[2]);
+	assert_true(fabs(r.ref_median - 3.725) < 1e-9);
+	assert_true(r.ratio > 1.53 && r.ratio < 1.56);
+	assert_true(r.ratio_lo > 1.4);
+}
+
+/* A cold build among the candidate's is no regression: fenced, within;
+ * the raw interval calls it one. The ordinary cases judge the same. */
+static void test_cold_candidate(void **state)
+{
+	(void)state;
+	const double ref[] = { 10, 10.2, 9.8, 10.1 }, cand[] = { 10.1, 22.7, 9.9, 10.0 };
+	struct regression r;
+	bool fc[4];
+	regression_judge(ref, 4, cand, 4, &raw, &r, NULL, NULL);
+	assert_true(r.ratio > 1.2);
+	regression_judge(ref, 4, cand, 4, &fenced, &r, NULL, fc);
+	assert_false(r.over);
+	assert_int_equal(r.cand_fenced, 1);
+	assert_true(fc[1]);
+	assert_true(r.ratio_lo < 1 && r.ratio_hi > 1);
+	const double ref2[] = { 10, 10.2, 9.8 }, slower[] = { 12, 12.1, 11.9 };
+	regression_judge(ref2, 3, slower, 3, &fenced, &r, NULL, NULL);
+	assert_true(r.over && r.ref_fenced == 0 && r.cand_fenced == 0);
+	assert_true(fabs(r.ratio - 1.2001323) < 1e-6);
 }
 
 int main(void)
@@ -75,6 +126,8 @@ int main(void)
 		cmocka_unit_test(test_unchanged),
 		cmocka_unit_test(test_allowance_and_noise),
 		cmocka_unit_test(test_too_few),
+		cmocka_unit_test(test_cold_reference),
+		cmocka_unit_test(test_cold_candidate),
 	};
 	return cmocka_run_group_tests_name("regression", tests, NULL, NULL);
 }
