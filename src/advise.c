@@ -1012,6 +1012,15 @@ static void read_probes(struct advise *ad)
 		const struct pass_tu *h = probed(ad, pg->headers_tu), *e = probed(ad, pg->empty_tu);
 		pg->cost.headers = strvec_join(&pg->headers, ", ");
 		pg->cost.command_of = xstrdup(ad->tus[pg->donor].f.name);
+		if (pg->narrow && !h && e) {
+			/* The framework on this include path has no narrower header
+			 * (a vendored or older one): narrow does not apply, and the
+			 * build has nothing wrong with it. */
+			ad->failures--;
+			warn("%s's framework has no %s on its include path (the compiler's output above): narrow does not apply",
+			     ad->tus[pg->donor].f.name, pg->cost.headers);
+			continue;
+		}
 		if (!h || !e) {
 			warn("the header probe with %s's command failed; no saving from it", ad->tus[pg->donor].f.name);
 			continue;
