@@ -71,7 +71,7 @@ static void scan_define(const char *text, size_t start, size_t end, struct sourc
 	size_t i = start + 1;
 	while (i < end && (text[i] == ' ' || text[i] == '\t'))
 		i++;
-	if (end - i < 6 || memcmp(text + i, "define", 6) || ident_char(text[i + 6]))
+	if (end - i < 6 || memcmp(text + i, "define", 6) || (end - i > 6 && ident_char(text[i + 6])))
 		return;
 	for (i += 6; i < end && (text[i] == ' ' || text[i] == '\t'); i++)
 		;

@@ -100,6 +100,20 @@ static void test_file(void **state)
 	assert_false(source_facts_file("/nonexistent/buildwall/x.cu", &f));
 }
 
+/* A text that ends right after "#define" (the fuzzer's find): the scan
+ * reads its bytes and none past them (the asan build checks). */
+static void test_directive_at_end(void **state)
+{
+	(void)state;
+	char *text = malloc(7);
+	memcpy(text, "#define", 7);
+	struct source_facts f = { 0 };
+	source_facts_scan(text, 7, &f);
+	assert_int_equal(f.framework_names, 0);
+	assert_int_equal(f.beyond_tensor, 0);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +121,7 @@ int main(void)
 		cmocka_unit_test(test_binding_and_tensors),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_narrow_uses),
+		cmocka_unit_test(test_directive_at_end),
 	};
 	return cmocka_run_group_tests_name("source_facts", tests, NULL, NULL);
 }
