@@ -50,7 +50,6 @@ static char *push_label(void *labels, const char *arg)
 	return NULL;
 }
 
-/* Each compile step's lines per header group, host and device passes. */
 /* Each build read, as a record. */
 struct collect {
 	const struct build_outputs *outputs;
@@ -64,43 +63,6 @@ static void collect_build(struct log_view *v, void *ctx)
 	struct collect *c = ctx;
 	c->records = xrealloc(c->records, (c->n + 1) * sizeof(*c->records));
 	build_record_from_view(&c->records[c->n++], v, c->outputs, c->module);
-}
-
-static void add_header_lines(const char *dir, const struct ninja_build *b, struct build_record *r)
-{
-	struct strvec targets = { 0 };
-	for (size_t i = 0; i < b->n; i++)
-		if (ninja_edge_is_compile(&b->edges[i]))
-			strvec_push(&targets, b->edges[i].outputs.v[0]);
-	if (!targets.n)
-		return;
-	struct header_groups groups;
-	header_groups_init(&groups);
-	struct pp_request req = { .cmd = "record", .dir = dir, .build = b, .args = targets.v, .nargs = targets.n,
-				  .device = true, .jobs = cpu_count() };
-	struct pp_sources ss;
-	pp_collect(&req, &ss);
-	for (size_t s = 0; s < ss.n; s++) {
-		for (size_t k = 0; ss.v[s].scanned && k < ss.v[s].scan.nsections; k++) {
-			bool device;
-			char *pass = pp_section_name(&ss.v[s], k, &device);
-			struct header_context ctx;
-			struct header_summary sum;
-			pp_section_context(&ss.v[s], k, NULL, &ctx);
-			header_summarize(&ss.v[s].scan.sections[k], &groups, &ctx, &sum);
-			for (size_t g = 0; g < groups.n; g++)
-				if (sum.groups[g].lines)
-					build_record_add_lines(r, ss.v[s].tu, pass, groups.v[g].title, sum.groups[g].lines);
-			header_summary_free(&sum);
-			header_context_free(&ctx);
-			free(pass);
-		}
-	}
-	if (ss.failures)
-		warn("%zu TU%s failed to preprocess: recorded without their lines", ss.failures, ss.failures == 1 ? "" : "s");
-	pp_sources_free(&ss);
-	header_groups_free(&groups);
-	strvec_clear(&targets);
 }
 
 static char *short_id(const char *identity)
@@ -173,7 +135,7 @@ int cmd_record(int argc, char **argv)
 		records = c.records;
 		nrecords = c.n;
 		if (pp)
-			add_header_lines(dir, &b, &records[nrecords - 1]);
+			build_record_pp_lines("record", dir, &b, &records[nrecords - 1]);
 		free(log);
 		build_outputs_free(&outputs);
 		ninja_build_free(&b);
