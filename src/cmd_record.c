@@ -4,13 +4,11 @@
 #define _GNU_SOURCE
 #include "build_record.h"
 #include "cli.h"
-#include "headers.h"
 #include "history_db.h"
 #include "log_view.h"
 #include "options.h"
 #include "out_json.h"
 #include "out_table.h"
-#include "preprocess.h"
 #include "proc.h"
 #include "util.h"
 

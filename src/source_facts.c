@@ -71,9 +71,10 @@ static void scan_define(const char *text, size_t start, size_t end, struct sourc
 	size_t i = start + 1;
 	while (i < end && (text[i] == ' ' || text[i] == '\t'))
 		i++;
-	if (end - i < 6 || memcmp(text + i, "define", 6) || (end - i > 6 && ident_char(text[i + 6])))
+	size_t word = ident_end(text, end, i);
+	if (!word_is(text, i, word, "define"))
 		return;
-	for (i += 6; i < end && (text[i] == ' ' || text[i] == '\t'); i++)
+	for (i = word; i < end && (text[i] == ' ' || text[i] == '\t'); i++)
 		;
 	i = ident_end(text, end, i);
 	if (i < end && text[i] == '(')

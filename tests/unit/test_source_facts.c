@@ -112,6 +112,18 @@ static void test_directive_at_end(void **state)
 	assert_int_equal(f.framework_names, 0);
 	assert_int_equal(f.beyond_tensor, 0);
 	free(text);
+	/* A macro body at the very end still counts; a longer word is no define. */
+	static const char body[] = "#define E torch::empty", longer[] = "#defined E torch::empty";
+	text = malloc(sizeof(body) - 1);
+	memcpy(text, body, sizeof(body) - 1);
+	f = (struct source_facts){ 0 };
+	source_facts_scan(text, sizeof(body) - 1, &f);
+	assert_int_equal(f.beyond_tensor, 1);
+	assert_string_equal(f.first_beyond, "torch::empty");
+	free(text);
+	f = (struct source_facts){ 0 };
+	source_facts_scan(longer, sizeof(longer) - 1, &f);
+	assert_int_equal(f.beyond_tensor, 0);
 }
 
 int main(void)
