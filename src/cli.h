@@ -48,5 +48,6 @@ int cmd_trace(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_survey(int argc, char **argv);
 
 #endif

@@ -37,7 +37,8 @@ static const char usage[] =
 	"\n"
 	"By default it measures what advise does (the same model, in the same private temp\n"
 	"dir; the build dir stays byte-identical) and prints advise's summary. --from draws\n"
-	"saved documents of advise, log, passes, sim, wall and ab (their --json) instead.\n"
+	"saved documents of advise, log, passes, sim, wall and ab (their --json) instead;\n"
+	"a survey document alone draws the page of every module it surveyed.\n"
 	"The page goes to FILE (default buildwall-report.html in the current directory,\n"
 	"never inside the build dir unless -o names a path there).\n"
 	"\n";
@@ -49,6 +50,7 @@ struct report {
 	size_t nloaded;
 	json_t *trials[64];
 	struct report_docs docs;
+	json_t *survey;		/* a survey document: a page of its own */
 };
 
 static char *add_from(void *from, const char *path)
@@ -70,6 +72,8 @@ static void load_document(struct report *r, const char *path)
 			die(EXIT_BAD_INPUT, "%s: %s", path, err.text);
 		die_at(path, err.line, "column %d: %s", err.column, err.text);
 	}
+	if (r->survey)
+		die(EXIT_BAD_INPUT, "%s: a survey document is drawn alone, on a page of its own", path);
 	r->loaded[r->nloaded++] = doc;
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
 	const char *command = json_string_value(json_object_get(doc, "command"));
@@ -91,7 +95,13 @@ static void load_document(struct report *r, const char *path)
 		r->trials[r->docs.ntrials++] = doc;
 		return;
 	}
-	die_at(path, 1, "a '%s' document: report draws advise, log, passes, sim, wall, ab and history",
+	if (command && !strcmp(command, "survey")) {
+		if (r->nloaded > 1)
+			die(EXIT_BAD_INPUT, "%s: a survey document is drawn alone, on a page of its own", path);
+		r->survey = doc;
+		return;
+	}
+	die_at(path, 1, "a '%s' document: report draws advise, log, passes, sim, wall, ab, history and survey",
 	       command ? command : "?");
 }
 
@@ -167,7 +177,7 @@ int cmd_report(int argc, char **argv)
 		{ OPT_STRING, 'o', "output", &r.output, "FILE", "write the page here (default buildwall-report.html)", 0, 0, NULL },
 		OPT_DB(&db_option),
 		{ OPT_CALL, 0, "from", &r.from, "DOC", "draw a saved --json document (advise, log, passes, sim, wall, ab,\n"
-		  "history); repeat for more; nothing is measured", 0, 0, add_from },
+		  "history; or survey, alone); repeat for more; nothing is measured", 0, 0, add_from },
 		OPT_BUILD_JOBS(&o.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
 		OPT_POLICY(&o.policy),
 		OPT_PARALLEL(&o.parallel, "run P probes at once (default: CPUs)"),
@@ -218,7 +228,10 @@ int cmd_report(int argc, char **argv)
 	 * for inside it (-o) is not taken for a change. */
 	snapshot_guard_release();
 	struct outfile out;
-	report_html_write(outfile_open(&out, r.output), &r.docs);
+	if (r.survey)
+		report_html_write_survey(outfile_open(&out, r.output), r.survey);
+	else
+		report_html_write(outfile_open(&out, r.output), &r.docs);
 	outfile_commit(&out);
 	struct stat st;
 	long long bytes = stat(r.output, &st) ? -1 : (long long)st.st_size;
@@ -232,6 +245,8 @@ int cmd_report(int argc, char **argv)
 				json_array_append_new(drawn, json_string(names[i]));
 		for (size_t i = 0; i < r.docs.ntrials; i++)
 			json_array_append_new(drawn, json_string(json_string_value(json_object_get(r.trials[i], "command"))));
+		if (r.survey)
+			json_array_append_new(drawn, json_string("survey"));
 		json_object_set_new(doc, "report", json_string(r.output));
 		json_object_set_new(doc, "bytes", json_integer(bytes));
 		json_object_set_new(doc, "drawn", drawn);

@@ -88,19 +88,6 @@ static long long query_int(struct history_db *h, const char *sql, char **err)
 	return v;
 }
 
-static void mkdirs_for(const char *path)
-{
-	char *dir = xstrdup(path);
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(dir, 0755);
-		*p = '/';
-	}
-	free(dir);
-}
-
 /* Bring the file to HISTORY_SCHEMA_VERSION under a write lock: another
  * process may have done it since we looked. */
 static char *migrate(struct history_db *h)
@@ -162,7 +149,7 @@ char *history_db_open(struct history_db *h, const char *path, bool create)
 		if (errno != ENOENT || !create)
 			return xasprintf("%s: %s", path, errno == ENOENT ? "no history there yet (buildwall record writes it)"
 									 : strerror(errno));
-		mkdirs_for(path);
+		make_parent_dirs(path, 0755);
 	} else if (!S_ISREG(st.st_mode)) {
 		return xasprintf("%s: not a file", path);
 	}

@@ -70,6 +70,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "put the latest build into the history: wall, critical path, every step" },
 	{ "history", cmd_history, "a module's recorded walls over time, and the TUs that moved most" },
 	{ "check", cmd_check, "a CI gate: fail when the wall grew beyond noise, naming the TU that grew" },
+	{ "survey", cmd_survey, "every JIT module at once: walls, what sets them, sources compiled again" },
 };
 
 static void print_usage(FILE *f)

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "ninja.h"
+#include "cache.h"
 #include "proc.h"
 #include "strmap.h"
 #include "tmpdir.h"
@@ -429,6 +430,53 @@ void ninja_outputs(const char *dir, struct strvec *outputs, struct strvec *rules
 	}
 }
 
+static void read_dot_file(const char *path, struct dot_graph *g)
+{
+	FILE *f = open_output(path);
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) >= 0) {
+		chomp(line);
+		dot_line(g, line);
+	}
+	free(line);
+	fclose(f);
+	dot_index(&g->nodes, &g->node_ids);
+	dot_index(&g->edges, &g->edge_ids);
+}
+
+/* ninja's -t graph of `targets` (none: the default targets), read; with
+ * `cached`, read from there when it is, else kept there (cache.h). */
+static void read_dot(const char *dir, const struct strvec *targets, struct dot_graph *g, const char *cached)
+{
+	if (cached && file_exists(cached)) {
+		read_dot_file(cached, g);
+		return;
+	}
+	struct strvec graph_args = { 0 };
+	strvec_push(&graph_args, "graph");
+	for (size_t i = 0; i < targets->n; i++)
+		strvec_push(&graph_args, targets->v[i]);
+	char *path = ninja_tool(dir, (const char *const *)graph_args.v, graph_args.n);
+	read_dot_file(path, g);
+	if (cached)
+		cache_store(path, cached);
+	remove(path);
+	free(path);
+	strvec_clear(&graph_args);
+}
+
+/* The index and each edge's dependencies, once the edges are in. */
+static void link_edges(struct ninja_build *b)
+{
+	b->index = index_outputs(b, &b->nindex);
+	for (size_t i = 0; i < b->n; i++) {
+		struct ninja_edge *e = &b->edges[i];
+		add_deps(b, e, &e->inputs);
+		add_deps(b, e, &e->order_only);
+	}
+}
+
 void ninja_load(const char *dir, struct ninja_build *b)
 {
 	ninja_check_dir(dir);
@@ -439,40 +487,42 @@ void ninja_load(const char *dir, struct ninja_build *b)
 	ninja_outputs(dir, &targets, NULL);
 	if (!targets.n)
 		die(EXIT_BAD_INPUT, "%s: build.ninja defines no build edges", dir);
-
-	struct strvec graph_args = { 0 };
-	strvec_push(&graph_args, "graph");
-	for (size_t i = 0; i < targets.n; i++)
-		strvec_push(&graph_args, targets.v[i]);
-	char *path = ninja_tool(dir, (const char *const *)graph_args.v, graph_args.n);
 	struct dot_graph g = { 0 };
-	FILE *f = open_output(path);
-	char *line = NULL;
-	size_t cap = 0;
-	while (getline(&line, &cap, f) >= 0) {
-		chomp(line);
-		dot_line(&g, line);
-	}
-	free(line);
-	fclose(f);
-	remove(path);
-	free(path);
-	strvec_clear(&graph_args);
-	dot_index(&g.nodes, &g.node_ids);
-	dot_index(&g.edges, &g.edge_ids);
+	read_dot(dir, &targets, &g, NULL);
 	edges_from_dot(b, &g, &targets);
 	dot_free(&g);
 	strvec_clear(&targets);
 	if (!b->n)
 		die(EXIT_INTERNAL, "%s: ninja -t graph showed none of the build's edges", dir);
-
 	read_commands(dir, b->edges, b->n);
-	b->index = index_outputs(b, &b->nindex);
-	for (size_t i = 0; i < b->n; i++) {
-		struct ninja_edge *e = &b->edges[i];
-		add_deps(b, e, &e->inputs);
-		add_deps(b, e, &e->order_only);
+	link_edges(b);
+}
+
+void ninja_load_graph(const char *dir, bool cache, struct ninja_build *b)
+{
+	ninja_check_dir(dir);
+	memset(b, 0, sizeof(*b));
+	b->dir = xstrdup(dir);
+	struct strvec none = { 0 }, targets = { 0 };
+	struct dot_graph g = { 0 };
+	char *cached = cache ? cache_path("graphs", dir, (const char *const[]){ "build.ninja", NULL }) : NULL;
+	read_dot(dir, &none, &g, cached);
+	free(cached);
+	/* Every output drawn: an edge's arrow into it, in the order drawn. */
+	for (size_t i = 0; i < g.narrows; i++) {
+		const struct dot_arrow *a = &g.arrows[i];
+		if (!a->rule && strmap_get(&g.edges, a->from, strlen(a->from)) == STRMAP_NONE)
+			continue;
+		const char *out = dot_label(&g, a->to);
+		if (out)
+			strvec_push_nodup(&targets, xstrdup(out));
 	}
+	edges_from_dot(b, &g, &targets);
+	dot_free(&g);
+	strvec_clear(&targets);
+	if (!b->n)
+		die(EXIT_BAD_INPUT, "%s: build.ninja defines no build edges", dir);
+	link_edges(b);
 }
 
 void ninja_build_free(struct ninja_build *b)

@@ -45,6 +45,11 @@ void ninja_check_dir(const char *dir);
 void ninja_outputs(const char *dir, struct strvec *outputs, struct strvec *rules);
 /* Load the whole build graph; dies with a clear message when ninja fails. */
 void ninja_load(const char *dir, struct ninja_build *b);
+/* The same graph of the default targets in one question to ninja, without
+ * the commands (each edge's command NULL): what survey reads of dozens
+ * of modules at once; with cache, ninja's answer is kept for the next
+ * time the manifest is the same (cache.h). */
+void ninja_load_graph(const char *dir, bool cache, struct ninja_build *b);
 void ninja_build_free(struct ninja_build *b);
 /* Index of the edge that writes `output`, or -1 (a source file). */
 long ninja_edge_of(const struct ninja_build *b, const char *output);

@@ -897,18 +897,30 @@ static const char script[] =
 	"c=isNaN(nx)||isNaN(ny)?x.localeCompare(y):nx-ny;return up?c:-c;});rows.forEach(function(r){tb.appendChild(r);});"
 	"});});\n";
 
-void report_html_write(FILE *f, const struct report_docs *d)
+/* The page up to its body, titled "buildwall <what>: <name>". */
+static void page_start(FILE *f, const char *what, const char *name)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
 	      "script-src 'unsafe-inline'\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta name=\"generator\" content=\"buildwall report\">\n<title>buildwall report", f);
-	const char *module = d->advise ? str(d->advise, "build_dir") : d->log ? str(d->log, "build_dir") : NULL;
-	if (module) {
+	      "<meta name=\"generator\" content=\"buildwall report\">\n<title>buildwall ", f);
+	html_text(f, what);
+	if (name) {
 		fputs(": ", f);
-		html_text(f, module);
+		html_text(f, name);
 	}
 	fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n", style);
+}
+
+static void page_end(FILE *f)
+{
+	fprintf(f, "<script>%s</script>\n</body></html>\n", script);
+}
+
+void report_html_write(FILE *f, const struct report_docs *d)
+{
+	const char *module = d->advise ? str(d->advise, "build_dir") : d->log ? str(d->log, "build_dir") : NULL;
+	page_start(f, "report", module);
 	headline(f, d);
 	timeline(f, d->log);
 	passes_chart(f, d);
@@ -917,5 +929,139 @@ void report_html_write(FILE *f, const struct report_docs *d)
 	jobs_curve(f, d);
 	trend(f, d);
 	method(f, d);
-	fprintf(f, "<script>%s</script>\n</body></html>\n", script);
+	page_end(f);
+}
+
+/* ---- the survey page ---- */
+
+static double role_seconds(const json_t *m, const char *role)
+{
+	return num(json_object_get(json_object_get(m, "roles"), role), "seconds");
+}
+
+/* A bar per module read: its wall, the critical path inside it. */
+static void survey_walls(FILE *f, const json_t *modules, size_t nread)
+{
+	double max = 0;
+	for (size_t i = 0; i < nread; i++)
+		max = fmax(max, num(json_array_get(modules, i), "wall_s"));
+	if (!(max > 0))
+		return;
+	double h = (double)nread * ROW_H + 30;
+	fprintf(f, "<svg class=\"chart walls\" viewBox=\"0 0 %d %.0f\" role=\"img\" aria-label=\"each module's wall\">\n",
+		LABEL_W + CHART_W + 10, h);
+	for (size_t i = 0; i < nread; i++) {
+		const json_t *m = json_array_get(modules, i);
+		double y = (double)i * ROW_H, wall = num(m, "wall_s"), crit = num(m, "critical_path_s");
+		fprintf(f, "<g class=\"module\"><text class=\"label\" x=\"%d\" y=\"%.1f\">", LABEL_W - 6, y + 13);
+		html_text(f, str(m, "module"));
+		fprintf(f, "</text><rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"><title>", LABEL_W, y + 2,
+			wall / max * CHART_W, ROW_H - 4);
+		html_textf(f, "%s: wall %.2f s", str(m, "module"), wall);
+		fputs("</title></rect>", f);
+		if (crit > 0)
+			fprintf(f, "<rect class=\"k-kernel crit\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"><title>critical "
+				"path %.2f s</title></rect>", LABEL_W, y + 6, crit / max * CHART_W, ROW_H - 12, crit);
+		fputs("</g>\n", f);
+	}
+	axis(f, max, (double)nread * ROW_H + 4, " s");
+	fputs("</svg>\n<p class=\"legend\"><span><i class=\"s0\"></i>wall</span><span><i class=\"k-kernel\"></i>critical "
+	      "path</span></p>\n", f);
+}
+
+static void survey_table(FILE *f, const json_t *modules, size_t nread)
+{
+	fputs("<table class=\"modules sortable\"><thead><tr><th>module</th><th>wall</th><th>clean</th><th>builds</th>"
+	      "<th>kernel</th><th>dispatcher</th><th>binding</th><th>sets the wall</th><th>dir</th></tr></thead><tbody>\n", f);
+	for (size_t i = 0; i < nread; i++) {
+		const json_t *m = json_array_get(modules, i), *setter = json_object_get(m, "setter");
+		fputs("<tr class=\"module\"><td>", f);
+		html_text(f, str(m, "module"));
+		fprintf(f, "</td><td data-v=\"%.3f\">%.2f s</td><td>%s</td><td>%lld</td>", num(m, "wall_s"), num(m, "wall_s"),
+			json_is_true(json_object_get(m, "clean")) ? "yes" : "no",
+			(long long)json_integer_value(json_object_get(m, "builds")));
+		const char *roles[] = { "kernel", "dispatcher", "binding" };
+		for (size_t r = 0; r < 3; r++)
+			fprintf(f, "<td data-v=\"%.3f\">%.1f s</td>", role_seconds(m, roles[r]), role_seconds(m, roles[r]));
+		fputs("<td>", f);
+		if (json_is_object(setter)) {
+			fputs("<code>", f);
+			html_text(f, str(setter, "target"));
+			fprintf(f, "</code> %.2f s", num(setter, "seconds"));
+		}
+		fputs("</td><td>", f);
+		html_text(f, str(m, "dir"));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void survey_shared(FILE *f, const json_t *doc)
+{
+	json_t *shared = arr(doc, "shared_sources");
+	section(f, "shared", "Sources compiled in several modules");
+	if (!json_array_size(shared)) {
+		missing(f, "No source is compiled in more than one module.");
+		fputs("</section>\n", f);
+		return;
+	}
+	html_textf(f, "%.1f s", num(doc, "shared_repeated_s"));
+	fputs(" compiled again in all; compiled once (a dedicated TU or library the modules share), each costs its "
+	      "'once'.\n<table class=\"shared sortable\"><thead><tr><th>source</th><th>modules</th><th>in all</th>"
+	      "<th>once</th><th>again</th></tr></thead><tbody>\n", f);
+	size_t i;
+	json_t *sh;
+	json_array_foreach(shared, i, sh) {
+		fputs("<tr class=\"source\"><td><code>", f);
+		html_text(f, str(sh, "path"));
+		fprintf(f, "</code></td><td>%lld</td><td data-v=\"%.3f\">%.2f s</td><td data-v=\"%.3f\">%.2f s</td>"
+			"<td data-v=\"%.3f\">%.2f s</td></tr>\n", (long long)json_integer_value(json_object_get(sh, "modules")),
+			num(sh, "total_s"), num(sh, "total_s"), num(sh, "once_s"), num(sh, "once_s"), num(sh, "repeated_s"),
+			num(sh, "repeated_s"));
+	}
+	fputs("</tbody></table>\n</section>\n", f);
+}
+
+void report_html_write_survey(FILE *f, const json_t *doc)
+{
+	json_t *modules = arr(doc, "modules");
+	size_t n = json_array_size(modules), nread = 0;
+	while (nread < n && json_is_null(json_object_get(json_array_get(modules, nread), "skipped")))
+		nread++;
+	page_start(f, "survey", NULL);
+	fprintf(f, "<header><h1>buildwall survey</h1>\n<p class=\"note\">%zu build dirs found, %zu read, %zu skipped; from "
+		"each .ninja_log and ninja's graph, no compile ran.</p></header>\n", n, nread, n - nread);
+	section(f, "modules", "Where the first-call wait goes, module by module");
+	if (nread) {
+		survey_walls(f, modules, nread);
+		survey_table(f, modules, nread);
+	} else {
+		missing(f, "No module could be read.");
+	}
+	fputs("</section>\n", f);
+	survey_shared(f, doc);
+	json_t *fw = json_object_get(doc, "framework_lines");
+	if (json_is_object(fw)) {
+		section(f, "framework", "Framework headers parsed again in every module");
+		html_textf(f, "%lld host and %lld device lines of torch, pybind11 and Python in %lld TU passes of %lld modules.",
+			   (long long)json_integer_value(json_object_get(fw, "host")),
+			   (long long)json_integer_value(json_object_get(fw, "device")),
+			   (long long)json_integer_value(json_object_get(fw, "passes")),
+			   (long long)json_integer_value(json_object_get(fw, "modules")));
+		fputs("</section>\n", f);
+	}
+	if (nread < n) {
+		section(f, "skipped", "Skipped");
+		fputs("<ul class=\"skipped\">", f);
+		for (size_t i = nread; i < n; i++) {
+			const json_t *m = json_array_get(modules, i);
+			fputs("<li><code>", f);
+			html_text(f, str(m, "dir"));
+			fputs("</code>: ", f);
+			html_text(f, str(m, "skipped"));
+			fputs("</li>", f);
+		}
+		fputs("</ul>\n</section>\n", f);
+	}
+	page_end(f);
 }

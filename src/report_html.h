@@ -24,5 +24,8 @@ struct report_docs {
 #define REPORT_MAX_BARS 5000
 
 void report_html_write(FILE *f, const struct report_docs *d);
+/* The page of a survey document: every module's wall and what sets it,
+ * the sources they share, the framework lines, the skipped ones. */
+void report_html_write_survey(FILE *f, const json_t *survey);
 
 #endif

@@ -296,6 +296,19 @@ bool is_directory(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+void make_parent_dirs(const char *path, mode_t mode)
+{
+	char *dir = xstrdup(path);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(dir, mode);
+		*p = '/';
+	}
+	free(dir);
+}
+
 bool file_exists(const char *path)
 {
 	struct stat st;

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -68,6 +69,9 @@ char *path_normalize(const char *dir, const char *path);
 /* The part of `path` below directory `dir` (both normalized), or NULL. */
 const char *path_below(const char *path, const char *dir);
 bool is_directory(const char *path);
+/* Create the directories above path that are missing, with mode (errors
+ * show when the file itself is opened). */
+void make_parent_dirs(const char *path, mode_t mode);
 /* A small file's whole text (NUL-terminated), or NULL with errno set. */
 char *read_text_file(const char *path);
 bool file_exists(const char *path);

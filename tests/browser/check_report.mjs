@@ -1,7 +1,8 @@
 // Open a buildwall report from disk in Debian's chromium (headless, through
 // playwright-core) and print what it shows as one JSON object: console
 // errors, every request, dialogs, the charts' bars and groups, the advice
-// rows, the load time. The e2e test (tests/e2e/t97_report.sh) asserts on it.
+// rows, the load time; of a survey's page, its modules, bars and shared
+// sources. The e2e tests (tests/e2e/t97_report.sh, t98_survey.sh) assert on it.
 // usage: node check_report.mjs REPORT.html SCREENSHOT.png on|off (JavaScript)
 import { chromium } from 'playwright-core';
 import path from 'node:path';
@@ -23,7 +24,7 @@ try {
 	const url = 'file://' + path.resolve(file);
 	const start = Date.now();
 	await page.goto(url, { waitUntil: 'load' });
-	await page.locator('section#method').waitFor();
+	await page.locator('section#method, section#shared').first().waitFor();
 	const loadMs = Date.now() - start;
 	const attrs = (sel, name) => page.locator(sel).evaluateAll((els, n) => els.map((e) => e.getAttribute(n)), name);
 	const groups = [];
@@ -59,6 +60,9 @@ try {
 		chartsVisible: visible,
 		sorted,
 		scripts: await page.locator('script').count(),
+		modules: await page.locator('table.modules tr.module td:first-child').allInnerTexts(),
+		wallBars: await page.locator('svg.walls g.module').count(),
+		sharedSources: await page.locator('table.shared tr.source code').allInnerTexts(),
 		text: await page.locator('body').innerText(),
 	};
 	await page.screenshot({ path: screenshot, fullPage: true });
