@@ -103,6 +103,7 @@ bench: all $(BUILD)/bench/check_power
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/rank_vs_loop.sh
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/sim_validate.sh
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/pp_scan.sh
+	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/survey_speed.sh
 
 install: $(BUILD)/buildwall
 	install -d $(DESTDIR)$(PREFIX)/bin

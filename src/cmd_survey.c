@@ -511,5 +511,7 @@ int cmd_survey(int argc, char **argv)
 	survey_places_free(&places);
 	strvec_clear(&c.roots);
 	strvec_clear(&c.labels);
-	return EXIT_OK;
+	/* A module that could not be read is a row, not a failure; an advise
+	 * or record that failed on one is. */
+	return failures_status(c.failures, "advise or record run", " (the reason is in its row)");
 }

@@ -483,30 +483,41 @@ char *survey_add(struct survey *s, const char *path, const char *dir)
 		return xasprintf("%s:1: not a module's document", path);
 	}
 	json_object_set_new(doc, "dir", json_name(dir));
+	/* Every line read before any is added: a file wrong at its last line
+	 * adds nothing. */
+	struct strvec keys = { 0 }, names = { 0 };
+	double *seconds = NULL;
 	for (long n = 2; !err && (len = getline(&line, &cap, f)) > 0; n++) {
 		line[len - 1] = line[len - 1] == '\n' ? '\0' : line[len - 1];
 		char *tab1 = strchr(line, '\t'), *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
-		double seconds;
+		double sec;
 		if (!tab2) {
 			err = xasprintf("%s:%ld: not a source line (HASH, SECONDS, PATH)", path, n);
 			break;
 		}
 		*tab1 = *tab2 = '\0';
-		if (!parse_double(tab1 + 1, &seconds)) {
+		if (!parse_double(tab1 + 1, &sec) || sec < 0) {
 			err = xasprintf("%s:%ld: '%s' is not a number of seconds", path, n, tab1 + 1);
 			break;
 		}
 		char *name = tab2 + 1;
 		unescape(name);
-		bool hashed = strcmp(line, "-") != 0;
 		/* By content; a source that could not be read, by its path. */
-		char *key = hashed ? line : xasprintf("/%s", name);
-		add_source(s, doc, key, strlen(key), name, seconds);
-		if (!hashed)
-			free(key);
+		if (strcmp(line, "-"))
+			strvec_push(&keys, line);
+		else
+			strvec_pushf(&keys, "/%s", name);
+		strvec_push(&names, name);
+		seconds = xrealloc(seconds, names.n * sizeof(double));
+		seconds[names.n - 1] = sec;
 	}
 	free(line);
 	fclose(f);
+	for (size_t i = 0; !err && i < keys.n; i++)
+		add_source(s, doc, keys.v[i], strlen(keys.v[i]), names.v[i], seconds[i]);
+	strvec_clear(&keys);
+	strvec_clear(&names);
+	free(seconds);
 	if (err) {
 		json_decref(doc);
 		return err;

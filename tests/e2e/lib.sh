@@ -5,6 +5,8 @@ BW=${BUILDWALL:?set BUILDWALL to the buildwall binary}
 RESULTS=${E2E_RESULTS:?run through tests/e2e/run.sh}
 T=$(mktemp -d "${TMPDIR:-/tmp}/bw-e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# The user's cache (survey's readings, ninja's graphs) stays out of their home.
+export BUILDWALL_CACHE_DIR="$T/cache"
 pass=0 fail=0
 
 ok() { pass=$((pass + 1)); echo "ok - $1"; }

@@ -5,10 +5,10 @@
 run 0 "--help" "$BW" --help
 contains "$T/out" "rank" "--help lists rank"
 contains "$T/out" "wall" "--help lists wall"
-for c in passes log sim; do contains "$T/out" "  $c " "--help lists $c"; done
+for c in passes log sim survey; do contains "$T/out" "  $c " "--help lists $c"; done
 run 0 "--version" "$BW" --version
 contains "$T/out" "buildwall 0.1.0" "--version prints the version"
-for c in wall rank passes log sim; do
+for c in wall rank passes log sim survey; do
 	run 0 "$c --help" "$BW" "$c" --help
 	contains "$T/out" "usage: buildwall $c" "$c --help shows its usage"
 	contains "$T/out" "--json" "$c --help documents --json"
@@ -31,6 +31,10 @@ for c in rank passes log sim; do
 	one_line "$T/err" "$c: missing build dir: one line"
 	contains "$T/err" "no such build directory" "$c: missing build dir named"
 done
+run 2 "survey --read of a dir that is not there" "$BW" survey --read "$T/nowhere"
+one_line "$T/err" "survey --read: one line"
+run 2 "survey: a bad option value" "$BW" survey --advise 0 "$T"
+one_line "$T/err" "survey --advise 0: one line"
 run 2 "missing build dir" "$BW" rank -C "$T/nowhere"
 contains "$T/err" "$T/nowhere: no such build directory" "missing build dir named"
 mkdir "$T/empty"

@@ -41,6 +41,10 @@ probe() {
 			not_ok "$label: ${cmd%% --db*} changed the tree" "$(wc -l <"$dir/.ninja_log") log lines now; $(cat "$T/err")"
 		fi
 	done
+	"$BW" survey "$dir" --record --db "$T/probe.db" >"$T/out" 2>"$T/err"
+	rc=$?
+	check "$label: survey --record (exit $rc) leaves .ninja_log, .ninja_deps and the tree byte-identical" \
+		[ "$(logs_hash "$dir")$(tree_hash "$dir")" = "$logs$tree" ]
 }
 probe "$many" "five builds"
 run 0 "five builds: log --all-builds" "$BW" log --all-builds --json -C "$many"
@@ -89,6 +93,10 @@ if command -v cmake >/dev/null; then
 	contains "$T/out" "2 against 3 builds" "CMake tree: check leaves the candidate's own builds out of the reference"
 	check "CMake tree: record and check leave the logs and the tree byte-identical" \
 		[ "$(logs_hash "$cm/b")$(tree_hash "$cm/b")" = "$logs$tree" ]
+	run 0 "CMake tree: survey of the dir above the build dir" "$BW" survey "$cm" --json
+	check "CMake tree: survey finds the build dir, its five builds, 24 dispatchers by their sources" [ "$(json "$T/out" '[(m["module"], m["builds"], m["clean"], m["roles"]["dispatcher"]["steps"]) for m in d["modules"]]')" = "[('libt', 5, True, 24)]" ]
+	check "CMake tree: survey leaves the logs and the tree byte-identical" \
+		[ "$(logs_hash "$cm/b")$(tree_hash "$cm/b")" = "$logs$tree" ]
 	run 0 "CMake tree: log --all-builds" "$BW" log --all-builds --json -C "$cm/b"
 	check "CMake tree: still five builds" [ "$(json "$T/out" 'len(d["builds"])')" = 5 ]
 	run 0 "CMake tree: log with the graph" "$BW" log --json -C "$cm/b"
@@ -104,6 +112,8 @@ for cmd in "rank t3.o" "passes t3.o" "pp t3.o" "leak t3.o" "sim -j 2" "log"; do
 	run 0 "${cmd%% *} --json" "$BW" $cmd -C "$many" --json
 	check "${cmd%% *} --json: the shared envelope" [ "$(json "$T/out" "$envelope and d['command'] == '${cmd%% *}' and d['build_dir'] == '$many'")" = True ]
 done
+run 0 "survey --json" "$BW" survey "$many" --json
+check "survey --json: the shared envelope" [ "$(json "$T/out" "$envelope and d['command'] == 'survey' and d['build_dir'] is None")" = True ]
 run 0 "wall --json" "$BW" wall -n 1 --json -- true
 check "wall --json: the shared envelope" [ "$(json "$T/out" "$envelope and d['build_dir'] is None")" = True ]
 run 0 "rank --json on the garbage-log tree warns" "$BW" rank -C "$T/h-garbage__not_a_log" t3.o --json

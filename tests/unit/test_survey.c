@@ -204,9 +204,22 @@ static void test_bad_file(void **state)
 	err = survey_add(&s, junk, "j");
 	assert_non_null(strstr(err, "junk:1: not a module's document"));
 	free(err);
-	assert_int_equal(s.n, 0);
+	/* Wrong at its last line: its first source is not added either. */
+	char *late = module_file(dir, "late", 1, "h1\t2.0\t/a.cu\nh1\t2.0\n");
+	char *good = module_file(dir, "good", 1, "h1\t2.0\t/a.cu\n");
+	err = survey_add(&s, late, "late");
+	assert_non_null(strstr(err, "late.out:3: not a source line"));
+	free(err);
+	assert_null(survey_add(&s, good, "g1"));
+	assert_null(survey_add(&s, good, "g2"));
 	survey_finish(&s);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.nshared, 1);
+	assert_int_equal(s.shared[0].nmodules, 2);
+	assert_float_equal(s.shared[0].total_s, 4.0, 1e-9);
 	survey_free(&s);
+	free(late);
+	free(good);
 	free(bad);
 	free(nan);
 	free(junk);
