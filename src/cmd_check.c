@@ -6,7 +6,7 @@
 #define _GNU_SOURCE
 #include "build_record.h"
 #include "cli.h"
-#include "headers.h"
+#include "growth.h"
 #include "history_db.h"
 #include "log_view.h"
 #include "options.h"
@@ -64,13 +64,7 @@ struct check {
 	bool *ref_fenced, *cand_fenced;	/* per build, the outliers left out */
 	double cand_median;
 	bool over_budget;
-	/* The steps that grew most, largest first. */
-	struct grown {
-		char *target;
-		double ref_s, cand_s;
-		char *pass, *group;	/* the lines that grew most, or NULL */
-		size_t ref_lines, cand_lines;
-	} grew[3];
+	struct grown grew[GROWTH_STEPS];	/* the steps that grew most, largest first */
 	size_t ngrew;
 	char *reason;
 };
@@ -258,97 +252,6 @@ static void read_reference(struct check *c, struct history_db *h)
 		    c->any_machine ? "" : c->ctx.model, strchr(c->against, '=') ? " --label K=V" : " at that commit");
 }
 
-/* A TU's growth in one pass: the heavy framework groups (torch, pybind11,
- * Python: what a fix removes; they drag in the standard library, which
- * grows more lines) that grew, in the groups' order, with their lines
- * summed; else the one group that grew most. */
-struct pass_growth {
-	struct strvec groups;
-	size_t before, after;
-	bool heavy;
-};
-
-static size_t lines_of(const struct record_lines *v, size_t n, const char *target, const char *pass, const char *group)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i].target, target) && !strcmp(v[i].pass, pass) && !strcmp(v[i].group, group))
-			return v[i].lines;
-	return 0;
-}
-
-static void pass_growth(const char *target, const char *pass, const struct header_groups *groups,
-			const struct record_lines *ref, size_t nref, const struct record_lines *cand, size_t ncand,
-			struct pass_growth *out)
-{
-	*out = (struct pass_growth){ 0 };
-	size_t best = 0;
-	const char *best_group = NULL;
-	for (size_t g = 0; g < groups->n; g++) {
-		const char *title = groups->v[g].title;
-		size_t before = lines_of(ref, nref, target, pass, title), after = lines_of(cand, ncand, target, pass, title);
-		if (after <= before)
-			continue;
-		if (groups->v[g].heavy) {
-			strvec_push(&out->groups, title);
-			out->before += before;
-			out->after += after;
-			out->heavy = true;
-		} else if (!out->heavy && after - before > best) {
-			best = after - before;
-			best_group = title;
-		}
-	}
-	if (!out->heavy && best_group) {
-		strvec_push(&out->groups, best_group);
-		out->before = lines_of(ref, nref, target, pass, best_group);
-		out->after = lines_of(cand, ncand, target, pass, best_group);
-	}
-}
-
-/* The pass of the target whose lines grew most (heavy frameworks first,
- * the host pass on a tie): what check names. */
-static void grown_lines(struct grown *g, const struct record_lines *ref, size_t nref, const struct record_lines *cand,
-			size_t ncand)
-{
-	struct header_groups groups;
-	header_groups_init(&groups);
-	struct pass_growth best = { 0 };
-	for (size_t i = 0; i < ncand; i++) {
-		if (strcmp(cand[i].target, g->target) || (g->pass && !strcmp(g->pass, cand[i].pass)))
-			continue;
-		bool seen = false;	/* each pass once */
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(cand[j].target, g->target) && !strcmp(cand[j].pass, cand[i].pass);
-		if (seen)
-			continue;
-		struct pass_growth pg;
-		pass_growth(g->target, cand[i].pass, &groups, ref, nref, cand, ncand, &pg);
-		/* The host pass wins within 5 %: a device pass that parses the
-		 * framework again parses a few lines more of it (its arch macros). */
-		double delta = (double)(pg.after - pg.before), best_delta = (double)(best.after - best.before);
-		bool host = !strcmp(cand[i].pass, "host"), best_host = g->pass && !strcmp(g->pass, "host");
-		bool larger = host ? delta >= 0.95 * best_delta : best_host ? delta > best_delta / 0.95 : delta > best_delta;
-		if (pg.groups.n && (pg.heavy > best.heavy || (pg.heavy == best.heavy && larger))) {
-			strvec_clear(&best.groups);
-			best = pg;
-			free(g->pass);
-			g->pass = xstrdup(cand[i].pass);
-		} else {
-			strvec_clear(&pg.groups);
-		}
-	}
-	if (best.groups.n) {
-		g->group = strvec_join(&best.groups, ", ");
-		g->ref_lines = best.before;
-		g->cand_lines = best.after;
-	} else {
-		free(g->pass);
-		g->pass = NULL;
-	}
-	strvec_clear(&best.groups);
-	header_groups_free(&groups);
-}
-
 /* Lines recorded (--pp) for the newest build of a list that has them. */
 static void newest_lines(struct history_db *h, const int64_t *ids, size_t n, struct record_lines **out, size_t *count)
 {
@@ -361,28 +264,11 @@ static void newest_lines(struct history_db *h, const int64_t *ids, size_t n, str
 	}
 }
 
-static int by_growth(const void *a, const void *b)
-{
-	const struct grown *x = a, *y = b;
-	double dx = x->cand_s - x->ref_s, dy = y->cand_s - y->ref_s;
-	return (dx < dy) - (dx > dy);
-}
-
-static int by_target(const void *a, const void *b)
-{
-	return strcmp(((const struct record_step *)a)->target, ((const struct record_step *)b)->target);
-}
-
-static int by_step_target(const void *a, const void *b)
-{
-	return strcmp(((const struct history_step *)a)->target, ((const struct history_step *)b)->target);
-}
-
 static void find_growth(struct check *c, struct history_db *h)
 {
 	/* The reference's steps from the builds it kept: a cold build's
 	 * steps are as far out as its wall. */
-	int64_t *ids = xcalloc(c->nref, sizeof(int64_t));
+	int64_t *ids = xcalloc(c->nref + 1, sizeof(int64_t));
 	size_t nids = 0;
 	for (size_t i = 0; i < c->nref; i++)
 		if (!c->ref_fenced[i])
@@ -392,39 +278,7 @@ static void find_growth(struct check *c, struct history_db *h)
 	char *err = history_db_steps(h, ids, nids, &steps, &nsteps);
 	if (err)
 		die(EXIT_BAD_INPUT, "%s", err);
-	/* Each candidate step's median over the candidate builds: every
-	 * build's steps sorted by name, so a step is found by bisection (a
-	 * build of 100k steps stays n log n). */
-	for (size_t b = 0; b < c->ncand; b++)
-		qsort(c->cand[b].steps, c->cand[b].nsteps, sizeof(struct record_step), by_target);
-	const struct build_record *newest = &c->cand[0];
-	struct grown all[4] = { 0 };
-	size_t nall = 0;
-	double *values = xcalloc(c->ncand, sizeof(double));
-	for (size_t s = 0; s < newest->nsteps; s++) {
-		const struct record_step *step = &newest->steps[s];
-		size_t nv = 0;
-		for (size_t b = 0; b < c->ncand; b++) {
-			const struct record_step *found = bsearch(step, c->cand[b].steps, c->cand[b].nsteps,
-								  sizeof(struct record_step), by_target);
-			if (found)
-				values[nv++] = found->seconds;
-		}
-		struct grown g = { .target = step->target, .cand_s = median_of(values, nv) };
-		struct history_step key = { .target = step->target };
-		const struct history_step *ref = bsearch(&key, steps, nsteps, sizeof(*steps), by_step_target);
-		if (ref)
-			g.ref_s = ref->seconds;
-		if (!(g.cand_s - g.ref_s > 0))
-			continue;
-		/* The three largest, largest first: g goes in after them, the
-		 * four sorted, the fourth dropped. */
-		all[nall] = g;
-		qsort(all, nall + 1, sizeof(all[0]), by_growth);
-		if (nall < 3)
-			nall++;
-	}
-	free(values);
+	c->ngrew = growth_steps(steps, nsteps, c->cand, c->ncand, c->grew);
 	struct record_lines *ref_lines, *cand_lines = NULL;
 	size_t nref_lines, ncand_lines = 0;
 	newest_lines(h, ids, nids, &ref_lines, &nref_lines);
@@ -433,13 +287,8 @@ static void find_growth(struct check *c, struct history_db *h)
 		if (id > 0)
 			newest_lines(h, &id, 1, &cand_lines, &ncand_lines);
 	}
-	for (size_t i = 0; i < nall; i++) {
-		c->grew[c->ngrew] = all[i];
-		c->grew[c->ngrew].target = xstrdup(all[i].target);
-		if (i == 0 && nref_lines && ncand_lines)
-			grown_lines(&c->grew[c->ngrew], ref_lines, nref_lines, cand_lines, ncand_lines);
-		c->ngrew++;
-	}
+	if (c->ngrew && nref_lines && ncand_lines)
+		growth_lines(&c->grew[0], ref_lines, nref_lines, cand_lines, ncand_lines);
 	history_lines_free(ref_lines, nref_lines);
 	history_lines_free(cand_lines, ncand_lines);
 	history_steps_free(steps, nsteps);
@@ -669,11 +518,8 @@ int cmd_check(int argc, char **argv)
 		build_record_free(&c.cand[i]);
 	free(c.cand);
 	history_builds_free(c.ref, c.nref);
-	for (size_t i = 0; i < c.ngrew; i++) {
-		free(c.grew[i].target);
-		free(c.grew[i].pass);
-		free(c.grew[i].group);
-	}
+	for (size_t i = 0; i < c.ngrew; i++)
+		grown_clear(&c.grew[i]);
 	free(c.ref_fenced);
 	free(c.cand_fenced);
 	free(c.ref_name);

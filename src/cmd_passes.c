@@ -65,64 +65,61 @@ static void add_tu(struct passes *ps, size_t edge)
 	pass_probe_add(&ps->probe, e->outputs.v[0], edge, &cmd);
 }
 
-struct candidate {
-	double seconds;
-	size_t tu;
-};
-
-static int slowest_first(const void *a, const void *b)
-{
-	const struct candidate *x = a, *y = b;
-	return (x->seconds < y->seconds) - (x->seconds > y->seconds);
-}
-
 /* --top K: the slowest compile steps of the last build in .ninja_log; when
  * the log lacks some of them, of one re-run of each instead (those runs
  * then count as the TUs' whole runs). */
-static void choose_top(struct passes *ps, const bool *selected)
+static void choose_top(struct passes *ps, bool *selected)
 {
 	struct ninja_build *b = &ps->build;
-	for (size_t i = 0; i < b->n; i++)
-		if (selected[i])
-			add_tu(ps, i);
-	struct candidate *c = xcalloc(ps->probe.ntus, sizeof(*c));
-	double *logged = xcalloc(b->n, sizeof(double));
+	double *seconds = xcalloc(b->n + 1, sizeof(double));
 	char *err = NULL;
-	durations_from_dir(ps->dir, b, logged, NULL, &err);
+	durations_from_dir(ps->dir, b, seconds, NULL, &err);
 	if (err)
 		warn("%s; choosing the TUs by re-timing them", err);
 	free(err);
-	size_t found = 0;
-	for (size_t i = 0; i < ps->probe.ntus; i++) {
-		double s = logged[ps->probe.tus[i].edge];
-		c[i] = (struct candidate){ isnan(s) ? 0 : s, i };
-		found += !isnan(s);
+	bool logged = true;
+	size_t nselected = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		logged &= !selected[i] || !isnan(seconds[i]);
+		nselected += selected[i];
 	}
-	free(logged);
-	ps->chosen_by = ".ninja_log";
-	if (found < ps->probe.ntus) {
-		ps->chosen_by = "re-timing";
-		pass_probe_time_whole(&ps->probe);
-		for (size_t i = 0; i < ps->probe.ntus; i++)
-			c[i].seconds = ps->probe.tus[i].failed ? -1 : ps->probe.tus[i].walls[0];
+	size_t k = nselected < (size_t)ps->top ? nselected : (size_t)ps->top;
+	ps->chosen_by = logged ? ".ninja_log" : "re-timing";
+	size_t *order = xcalloc(k + 1, sizeof(size_t));
+	if (logged) {
+		steps_keep_slowest(b, seconds, k, selected, order);
+		for (size_t i = 0; i < k; i++)
+			add_tu(ps, order[i]);
+		free(order);
+		free(seconds);
+		return;
 	}
-	qsort(c, ps->probe.ntus, sizeof(*c), slowest_first);
-	size_t k = (size_t)ps->top < ps->probe.ntus ? (size_t)ps->top : ps->probe.ntus;
-	struct pass_tu *chosen = xcalloc(k, sizeof(*chosen));
-	bool *kept = xcalloc(ps->probe.ntus, sizeof(bool));
-	for (size_t i = 0; i < k; i++) {
-		chosen[i] = ps->probe.tus[c[i].tu];
-		kept[c[i].tu] = true;
-	}
+	for (size_t i = 0; i < b->n; i++)
+		if (selected[i])
+			add_tu(ps, i);
+	pass_probe_time_whole(&ps->probe);
 	for (size_t i = 0; i < ps->probe.ntus; i++)
-		if (!kept[i]) {
-			ps->probe.failures -= ps->probe.tus[i].failed;	/* a step we will not report */
-			pass_tu_free(&ps->probe.tus[i]);
+		seconds[ps->probe.tus[i].edge] = ps->probe.tus[i].failed ? -1 : ps->probe.tus[i].walls[0];
+	steps_keep_slowest(b, seconds, k, selected, order);
+	free(seconds);
+	/* The TUs kept, slowest first; the others freed. */
+	size_t n = ps->probe.ntus;
+	struct pass_tu *kept = xcalloc(k + 1, sizeof(*kept));
+	for (size_t i = 0; i < n; i++) {
+		struct pass_tu *t = &ps->probe.tus[i];
+		size_t at = 0;
+		while (at < k && order[at] != t->edge)
+			at++;
+		if (at < k) {
+			kept[at] = *t;
+		} else {
+			ps->probe.failures -= t->failed;	/* a step we will not report */
+			pass_tu_free(t);
 		}
+	}
+	free(order);
 	free(ps->probe.tus);
-	free(kept);
-	free(c);
-	ps->probe.tus = chosen;
+	ps->probe.tus = kept;
 	ps->probe.cap = k;
 	ps->probe.ntus = k;
 }

@@ -39,15 +39,6 @@ static const char usage[] =
 	"~/.local/share/buildwall/history.db; each build is written in one transaction.\n"
 	"\n";
 
-static char *push_label(void *labels, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg)
-		return xasprintf("--label takes KEY=VALUE, not '%s'", arg);
-	strvec_push(labels, arg);
-	return NULL;
-}
-
 /* Each build read, as a record. */
 struct collect {
 	const struct build_outputs *outputs;
@@ -77,8 +68,7 @@ int cmd_record(int argc, char **argv)
 		OPT_DIR(&dir),
 		{ OPT_FLAG, 0, "all", &all, NULL, "every build the log still holds, oldest first (default: the latest)", 0, 0, NULL },
 		{ OPT_FLAG, 0, "pp", &pp, NULL, "also each TU's preprocessed lines per header group and pass", 0, 0, NULL },
-		{ OPT_CALL, 0, "label", &labels, "K=V", "a label to find the build by (repeatable): branch=main, variant=fused", 0, 0,
-		  push_label },
+		OPT_LABEL(&labels, "a label to find the build by (repeatable): branch=main, variant=fused"),
 		OPT_MODULE(&module),
 		{ OPT_STRING, 0, "from", &from, "FILE", "a saved log, wall or advise document to record instead", 0, 0, NULL },
 		OPT_DB(&db_option),

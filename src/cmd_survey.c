@@ -189,15 +189,6 @@ struct survey_cmd {
 	size_t failures;	/* advise and record runs that failed */
 };
 
-static char *push_label(void *labels, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg)
-		return xasprintf("--label takes KEY=VALUE, not '%s'", arg);
-	strvec_push(labels, arg);
-	return NULL;
-}
-
 /* survey --read DIR: one module on stdout (what each child does). */
 static int read_one(const struct survey_cmd *c)
 {
@@ -445,8 +436,7 @@ int cmd_survey(int argc, char **argv)
 		{ OPT_FLAG, 0, "pp", &c.pp, NULL, "also the framework lines each TU parses, host and device passes", 0, 0, NULL },
 		{ OPT_INT, 0, "advise", &c.advise, "K", "advise on the K heaviest modules, one after another", 1, 1000, NULL },
 		{ OPT_FLAG, 0, "record", &c.record, NULL, "record --all of every module read, into the history", 0, 0, NULL },
-		{ OPT_CALL, 0, "label", &c.labels, "K=V", "with --record: a label for every build recorded (repeatable)", 0, 0,
-		  push_label },
+		OPT_LABEL(&c.labels, "with --record: a label for every build recorded (repeatable)"),
 		OPT_DB(&c.db),
 		OPT_PARALLEL(&c.parallel, "read P modules at once (default: the CPU count)"),
 		OPT_TIMEOUT(&c.timeout, "give up on reading one module after S seconds (default 300)"),

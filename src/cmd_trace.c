@@ -159,38 +159,17 @@ static void read_inputs(struct trace_cmd *c)
 
 /* ---- run mode: compile the TUs with their traces on ---- */
 
-struct slow {
-	double seconds;
-	size_t edge;
-};
-
-static int slower_first(const void *a, const void *b)
-{
-	const struct slow *x = a, *y = b;
-	if (x->seconds != y->seconds)
-		return x->seconds < y->seconds ? 1 : -1;
-	return (x->edge > y->edge) - (x->edge < y->edge);
-}
-
 /* --top K: the K slowest of the selected steps in the last build of the log. */
 static void keep_slowest(struct trace_cmd *c, bool *selected)
 {
-	size_t n = 0, missing = 0;
-	struct slow *v = xcalloc(c->build.n, sizeof(*v));
+	size_t n = 0;
 	for (size_t i = 0; i < c->build.n; i++)
-		if (selected[i]) {
-			missing += isnan(c->logged[i]);
-			v[n++] = (struct slow){ isnan(c->logged[i]) ? -1 : c->logged[i], i };
-		}
+		n += selected[i];
+	size_t missing = steps_keep_slowest(&c->build, c->logged, (size_t)c->top, selected, NULL);
 	if (missing == n)
 		die(EXIT_BAD_INPUT, "--top needs the build's durations, and .ninja_log has none of these steps; name the TARGETs");
 	if (missing)
 		note("%zu of the %zu compile steps are not in .ninja_log's last build: ranked last", missing, n);
-	qsort(v, n, sizeof(*v), slower_first);
-	memset(selected, 0, c->build.n * sizeof(bool));
-	for (size_t i = 0; i < n && i < (size_t)c->top; i++)
-		selected[v[i].edge] = true;
-	free(v);
 }
 
 static void probe_tus(struct trace_cmd *c, char **patterns, size_t npatterns)

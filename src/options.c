@@ -188,3 +188,12 @@ int parse_options(const char *cmd, int argc, char **argv, const struct opt *opts
 	free(shortopts);
 	return optind;
 }
+
+char *parse_label(void *labels, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return xasprintf("--label takes KEY=VALUE, not '%s'", arg);
+	strvec_push(labels, arg);
+	return NULL;
+}

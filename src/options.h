@@ -70,6 +70,9 @@ char *parse_project(void *path, const char *arg);
  * history, check). */
 #define OPT_DB(v) { OPT_STRING, 0, "db", (v), "PATH", "the history file (default $BUILDWALL_DB, else\n" \
 		    "~/.local/share/buildwall/history.db)", 0, 0, NULL }
+/* --label K=V, repeatable, into a strvec (record, survey --record). */
+char *parse_label(void *labels, const char *arg);
+#define OPT_LABEL(v, help) { OPT_CALL, 0, "label", (v), "K=V", (help), 0, 0, parse_label }
 #define OPT_MODULE(v) { OPT_STRING, 0, "module", (v), "NAME", "the module's name (default: its linked output's)", 0, 0, NULL }
 /* A share given as 0.05 or 5 %; what is wrong with it, for `option`
  * (owned), or NULL. The range is the caller's to check. */

@@ -604,6 +604,22 @@ static void plan_chart(FILE *f, const struct report_docs *d, double base)
 	fputs("</svg>\n", f);
 }
 
+/* <ul class=cls>: an item per object of items from `first` on, "<tag>label</tag>: text". */
+static void labeled_list(FILE *f, const char *cls, const json_t *items, size_t first, const char *tag, const char *label,
+			 const char *text)
+{
+	fprintf(f, "<ul class=\"%s\">", cls);
+	for (size_t i = first; i < json_array_size(items); i++) {
+		const json_t *item = json_array_get(items, i);
+		fprintf(f, "<li><%s>", tag);
+		html_text(f, str(item, label));
+		fprintf(f, "</%s>: ", tag);
+		html_text(f, str(item, text));
+		fputs("</li>", f);
+	}
+	fputs("</ul>\n", f);
+}
+
 static void advice(FILE *f, const struct report_docs *d)
 {
 	section(f, "advice", "What to fix first");
@@ -662,15 +678,8 @@ static void advice(FILE *f, const struct report_docs *d)
 	}
 	json_t *checked = arr(d->advise, "not_applicable");
 	if (json_array_size(checked)) {
-		fputs("<h3>Checked, does not apply</h3>\n<ul class=\"checked\">", f);
-		json_array_foreach(checked, i, k) {
-			fputs("<li><b>", f);
-			html_text(f, str(k, "fix"));
-			fputs("</b>: ", f);
-			html_text(f, str(k, "checked"));
-			fputs("</li>", f);
-		}
-		fputs("</ul>\n", f);
+		fputs("<h3>Checked, does not apply</h3>\n", f);
+		labeled_list(f, "checked", checked, 0, "b", "fix", "checked");
 	}
 	fputs("</section>\n", f);
 }
@@ -1052,16 +1061,8 @@ void report_html_write_survey(FILE *f, const json_t *doc)
 	}
 	if (nread < n) {
 		section(f, "skipped", "Skipped");
-		fputs("<ul class=\"skipped\">", f);
-		for (size_t i = nread; i < n; i++) {
-			const json_t *m = json_array_get(modules, i);
-			fputs("<li><code>", f);
-			html_text(f, str(m, "dir"));
-			fputs("</code>: ", f);
-			html_text(f, str(m, "skipped"));
-			fputs("</li>", f);
-		}
-		fputs("</ul>\n</section>\n", f);
+		labeled_list(f, "skipped", modules, nread, "code", "dir", "skipped");
+		fputs("</section>\n", f);
 	}
 	page_end(f);
 }

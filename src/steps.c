@@ -4,8 +4,42 @@
 #include "target.h"
 #include "tmpdir.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct slow {
+	double seconds;
+	size_t edge;
+};
+
+static int slower_first(const void *a, const void *b)
+{
+	const struct slow *x = a, *y = b;
+	if (x->seconds != y->seconds)
+		return x->seconds < y->seconds ? 1 : -1;
+	return (x->edge > y->edge) - (x->edge < y->edge);
+}
+
+size_t steps_keep_slowest(const struct ninja_build *b, const double *seconds, size_t k, bool *selected, size_t *order)
+{
+	size_t n = 0, missing = 0;
+	struct slow *v = xcalloc(b->n + 1, sizeof(*v));
+	for (size_t i = 0; i < b->n; i++)
+		if (selected[i]) {
+			missing += isnan(seconds[i]);
+			v[n++] = (struct slow){ isnan(seconds[i]) ? -1 : seconds[i], i };
+		}
+	qsort(v, n, sizeof(*v), slower_first);
+	memset(selected, 0, b->n * sizeof(bool));
+	for (size_t i = 0; i < n && i < k; i++) {
+		selected[v[i].edge] = true;
+		if (order)
+			order[i] = v[i].edge;
+	}
+	free(v);
+	return missing;
+}
 
 void steps_select(const char *cmd, const struct ninja_build *b, char **patterns, size_t npatterns, bool *selected)
 {

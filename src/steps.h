@@ -11,6 +11,11 @@
  * are none). Dies (exit 2) when a pattern names a step that is not a
  * compile, or when nothing is selected. */
 void steps_select(const char *cmd, const struct ninja_build *b, char **patterns, size_t npatterns, bool *selected);
+/* --top K: keep selected only the K slowest of the selected steps by
+ * `seconds` (per edge; NaN: unknown, ranked last; equals in manifest
+ * order); order (when not NULL, room for K) gets the edges kept, slowest
+ * first. Returns how many selected steps had no seconds. */
+size_t steps_keep_slowest(const struct ninja_build *b, const double *seconds, size_t k, bool *selected, size_t *order);
 /* Die (exit 2) unless every input of e exists: probes need a built tree. */
 void steps_check_built(const char *dir, const struct ninja_edge *e);
 /* Parse e's command and point its outputs into a fresh temp subdir; dies

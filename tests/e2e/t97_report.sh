@@ -112,7 +112,7 @@ contains "$T/err" "bad.json:2:" "names the file and line"
 check "no page left" [ ! -e "$T/bad.html" ]
 printf '{"schema": "buildwall/1", "command": "pp"}\n' >"$T/pp.json"
 run 2 "--from a document report does not draw" "$BW" report --from "$T/pp.json" -o "$T/pp.html"
-contains "$T/err" "report draws advise, log, passes, sim, wall, ab and history" "says which it draws"
+contains "$T/err" "report draws advise, log, passes, sim, wall, ab, history and survey" "says which it draws"
 run 2 "-o into a dir that is not there" "$BW" report --from "$T/log.json" -o "$T/nowhere/r.html"
 one_line "$T/err" "-o nowhere: one line"
 run 2 "in the build dir without -o" sh -c "cd '$X' && '$BW' report"
