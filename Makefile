@@ -15,8 +15,13 @@ else
 Q = @
 endif
 
-SRC  := $(wildcard src/*.c)
-LIB_SRC := $(filter-out src/main.c,$(SRC))
+# src/ by layer (docs/design.md): each folder includes from its own and
+# the ones before it.
+LAYERS := base read model store probe out cmd
+INCLUDES := $(LAYERS:%=-Isrc/%)
+HEADERS := $(wildcard src/*/*.h)
+SRC  := $(wildcard src/*/*.c)
+LIB_SRC := $(filter-out src/cmd/main.c,$(SRC))
 OBJ  := $(SRC:src/%.c=$(BUILD)/obj/%.o)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -26,9 +31,10 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: $(BUILD)/buildwall
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(INCLUDES) $(WARN) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/buildwall: $(OBJ)
 	@$(if $(Q),echo "  LD      $@")
@@ -36,14 +42,14 @@ $(BUILD)/buildwall: $(OBJ)
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIB_OBJ) | $(BUILD)/tests
 	@$(if $(Q),echo "  CC+LD   $<")
-	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -DTESTS_DIR=\"$(abspath tests)\" $< $(LIB_OBJ) $(LDFLAGS) $(LIBS) -lcmocka -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(INCLUDES) $(WARN) $(CFLAGS) -DTESTS_DIR=\"$(abspath tests)\" $< $(LIB_OBJ) $(LDFLAGS) $(LIBS) -lcmocka -o $@
 
 # The gate's power simulated with check's own regression_judge.
 $(BUILD)/bench/check_power: bench/check_power.c $(LIB_OBJ) | $(BUILD)/bench
 	@$(if $(Q),echo "  CC+LD   $<")
-	$(Q)$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc $< $(LIB_OBJ) $(LDFLAGS) $(LIBS) -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(INCLUDES) $(WARN) $(CFLAGS) $< $(LIB_OBJ) $(LDFLAGS) $(LIBS) -o $@
 
-$(BUILD)/obj $(BUILD)/tests $(BUILD)/bench:
+$(BUILD)/tests $(BUILD)/bench:
 	@mkdir -p $@
 
 # Install what is missing from Debian's packages (as root), or say what to run.
@@ -81,14 +87,14 @@ FUZZ_OBJ     := $(LIB_SRC:src/%.c=build-fuzz/obj/%.o)
 # Kept between runs: they are not intermediates to throw away.
 .SECONDARY: $(FUZZ_OBJ)
 
-build-fuzz/obj/%.o: src/%.c $(wildcard src/*.h)
+build-fuzz/obj/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< (fuzz)")
-	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(INCLUDES) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	@$(if $(Q),echo "  FUZZ    $<")
-	$(Q)$(FUZZ_CC) $(CPPFLAGS) -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< \
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(INCLUDES) -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $< \
 		$(FUZZ_OBJ) $(LIBS) -o $@
 
 fuzz: deps-test $(FUZZ_BIN)

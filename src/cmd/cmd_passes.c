@@ -7,6 +7,7 @@
 #include "jobs.h"
 #include "ninja.h"
 #include "ninja_log.h"
+#include "json_facts.h"
 #include "out_json.h"
 #include "options.h"
 #include "out_table.h"

@@ -29,28 +29,9 @@ json_t *json_name(const char *s);
 /* {min, median, max, spread} of repeated measurements in seconds. */
 json_t *json_summary(struct summary s);
 void json_print(json_t *doc);
-struct contention;
-/* {share, cores, samples, mean_concurrency}: the contention a prediction applied. */
-json_t *json_contention(const struct contention *c);
-struct tu;
-/* Where a TU's runs went through distcc (measure.h): {sent, kept_here,
- * cluster_failed, retried_elsewhere, host}. */
-json_t *json_cluster_runs(const struct tu *t);
 /* Write doc (compact) to path through a temp file renamed into place, so
  * a failure leaves no partial file; dies naming the path (exit 2 for a
  * path that cannot be opened, 4 for a failed write). */
 void json_write_file(json_t *doc, const char *path);
-/* A pass of a TU's breakdown (passes.h): {pass, arch, seconds, jobs,
- * phases {front_end, ir_generation, optimizer, codegen}, other_s,
- * optimizer_in_codegen, heaviest [{name, seconds}]}. */
-struct pass;
-struct named_seconds;
-json_t *json_pass_breakdown(const struct pass *p);
-json_t *json_phases(const double *phase, bool combined);
-json_t *json_heaviest(const struct named_seconds *h, size_t n);
-/* A kernel as the device compiler reports it (docs/json.md, passes'
- * kernels[]): a figure not reported is null. */
-struct kernel_fact;
-json_t *json_kernel(const struct kernel_fact *k);
 
 #endif

@@ -7,6 +7,7 @@
 #include "headers.h"
 #include "ninja.h"
 #include "options.h"
+#include "json_facts.h"
 #include "out_json.h"
 #include "out_table.h"
 #include "pass_probe.h"

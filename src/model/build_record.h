@@ -12,6 +12,7 @@
 #ifndef BUILDWALL_BUILD_RECORD_H
 #define BUILDWALL_BUILD_RECORD_H
 
+#include "identity.h"
 #include "log_view.h"
 #include "ninja.h"
 #include "util.h"
@@ -110,17 +111,5 @@ void build_record_pp_lines(const char *cmd_name, const char *dir, const struct n
 void build_record_add_lines(struct build_record *r, const char *target, const char *pass, const char *group,
 			    size_t lines);
 void build_record_free(struct build_record *r);
-
-/* A 128-bit identity of a sequence of fields (two FNV-1a lanes); parts
- * merged by adding, so their order does not matter; as 32 hex digits
- * (owned). */
-struct identity_hash {
-	uint64_t a, b;
-};
-void identity_init(struct identity_hash *h);
-void identity_merge(struct identity_hash *sum, const struct identity_hash *part);
-void identity_add(struct identity_hash *h, const char *field, size_t len);
-void identity_add_number(struct identity_hash *h, double value);
-char *identity_hex(const struct identity_hash *h);
 
 #endif

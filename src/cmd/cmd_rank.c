@@ -6,6 +6,7 @@
 #include "graph.h"
 #include "measure.h"
 #include "ninja.h"
+#include "json_facts.h"
 #include "out_json.h"
 #include "options.h"
 #include "out_table.h"

@@ -11,6 +11,7 @@
 #include "net_probe.h"
 #include "ninja.h"
 #include "ninja_log.h"
+#include "json_facts.h"
 #include "out_json.h"
 #include "options.h"
 #include "out_table.h"

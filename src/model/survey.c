@@ -2,6 +2,7 @@
 #include "survey.h"
 #include "build_record.h"
 #include "headers.h"
+#include "identity.h"
 #include "log_view.h"
 #include "ninja.h"
 #include "out_json.h"

@@ -24,6 +24,7 @@
 #include "ninja.h"
 #include "ninja_log.h"
 #include "nvcc_report.h"
+#include "json_facts.h"
 #include "out_json.h"
 #include "out_table.h"
 #include "pass_probe.h"

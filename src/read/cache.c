@@ -1,7 +1,7 @@
 #define _GNU_SOURCE
 #include "cache.h"
-#include "build_record.h"
 #include "driver.h"
+#include "identity.h"
 #include "ninja.h"
 #include "util.h"
 #include "version.h"
@@ -49,12 +49,11 @@ static bool add_file(struct identity_hash *h, const char *path)
 	struct stat st;
 	if (stat(path, &st))
 		return false;
-	identity_add(h, path, strlen(path));
-	identity_add_number(h, (double)st.st_dev);
-	identity_add_number(h, (double)st.st_ino);
-	identity_add_number(h, (double)st.st_size);
-	identity_add_number(h, (double)st.st_mtim.tv_sec * 1e9 + (double)st.st_mtim.tv_nsec);
-	identity_add_number(h, (double)st.st_ctim.tv_sec * 1e9 + (double)st.st_ctim.tv_nsec);
+	char *fields = xasprintf("%s\n%llu %llu %lld %lld.%09ld %lld.%09ld", path, (unsigned long long)st.st_dev,
+				 (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+				 st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	identity_add(h, fields, strlen(fields));
+	free(fields);
 	return true;
 }
 
