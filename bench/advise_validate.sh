@@ -17,7 +17,10 @@
 # JOBS (2), TRIES (6). In two parts, where one sitting is too long:
 # PHASE=plan (the baseline and advise; KEEP=FILE saves its document),
 # then PHASE=measure PLAN=FILE (the steps of that plan, interleaved with
-# the baseline, which is built anew).
+# the baseline, which is built anew); PLAN may name several plans of the
+# same fixes (advise run in other sittings): each gets its table against
+# the same measured walls. BASE (3) clean builds give the baseline's
+# median.
 #
 # One clean build varies by +-10 % on a shared machine: the recorded
 # build advise starts from is made a typical one (a clean build within 3 %
@@ -25,7 +28,7 @@
 # how typical it was.
 . "$(dirname "$0")/lib.sh"
 trials=${TRIALS:-3} jobs=${JOBS:-2} size=${DEMO_SIZE:-full} backend=${BACKEND:-auto} module=${MODULE:-demo}
-start_fixes=${START:-} tries=${TRIES:-6} phase=${PHASE:-all}
+start_fixes=${START:-} tries=${TRIES:-6} phase=${PHASE:-all} base_builds=${BASE:-3}
 field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 build_dir() { # DIR: where its build.ninja is
 	if [ "$module" = torch-ext ]; then echo "$1/build"; else echo "$1"; fi
@@ -52,22 +55,24 @@ known_fix() { # FIX: does the module have a variant for it?
 }
 
 if [ "$phase" = measure ]; then
-	cp "${PLAN:?PHASE=measure needs PLAN=advise.json}" "$work/advise.json"
+	set -- ${PLAN:?PHASE=measure needs PLAN=advise.json}
+	cp "$1" "$work/advise.json"
 	configure "$work/step0" "$start_fixes" "$jobs"
 else
+	set -- "$work/advise.json"
 	configure "$work/step0" "$start_fixes" "$jobs"
-	"$bw" wall -C "$(build_dir "$work/step0")" -n 3 -j "$jobs" --json >"$work/base3.json" 2>/dev/null
+	"$bw" wall -C "$(build_dir "$work/step0")" -n "$base_builds" -j "$jobs" --json >"$work/base3.json" 2>/dev/null
 	typical=$(field "$work/base3.json" "d['wall_s']['median']") w=$typical try=0
 	for try in $(seq "$tries"); do	# the recorded build advise starts from
 		w=$(clean_build "$work/step0" "$jobs")
 		awk -v w="$w" -v m="$typical" 'BEGIN { e = w - m; exit !((e < 0 ? -e : e) <= 0.03 * m) }' && break
 	done
-	echo "baseline ($module${start_fixes:+ with $start_fixes}, -j $jobs on $(nproc) CPUs): median of 3 clean builds $typical s; the one advise starts from $w s (try $try)"
+	echo "baseline ($module${start_fixes:+ with $start_fixes}, -j $jobs on $(nproc) CPUs): median of $base_builds clean builds $typical s; the one advise starts from $w s (try $try)"
 	start=$(now)
 	"$bw" advise -C "$(build_dir "$work/step0")" -j "$jobs" --json >"$work/advise.json"
 	# What advise costs, against the clean build measured in this run.
 	took=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
-	echo "advise took $took s: $(awk -v t="$took" -v m="$typical" 'BEGIN { printf "%.2f", t / m }') clean builds (their median of 3 above); $(field "$work/advise.json" "', '.join('%s %.1f s' % (k, v) for k, v in d['spent_s'].items() if k != 'total')")"
+	echo "advise took $took s: $(awk -v t="$took" -v m="$typical" 'BEGIN { printf "%.2f", t / m }') clean builds (their median above); $(field "$work/advise.json" "', '.join('%s %.1f s' % (k, v) for k, v in d['spent_s'].items() if k != 'total')")"
 	[ -z "${KEEP:-}" ] || cp "$work/advise.json" "$KEEP"
 	[ "$phase" = plan ] && exit 0
 fi
@@ -91,8 +96,7 @@ for t in $(seq "$trials"); do
 	done <"$work/steps"
 done
 
-printf '%-4s %-10s %11s %15s %30s %7s\n' step fix predicted range "measured: median (min-max)" error
-python3 - "$work/advise.json" "$work/walls" "$work/steps" >"$work/table" <<'PY'
+cat >"$work/table.py" <<'PY'
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))
 # The machine's phase moves every step alike (here a clean build of the
@@ -109,6 +113,10 @@ names = {0: "baseline"}
 for line in open(sys.argv[3]):
     k, fix, _ = line.split()
     names[int(k)] = fix
+if [names[k] for k in sorted(names) if k] != [s["fix"] for s in d["plan"]][:len(names) - 1]:
+    print("its plan's steps are not the ones measured: %s" % ", ".join(s["fix"] for s in d["plan"]))
+    print("misses 1")
+    sys.exit(0)
 steps = [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]]
 misses = 0
 for rebase in (False, True):
@@ -126,7 +134,14 @@ for rebase in (False, True):
               wall, min(walls[k]), max(walls[k]), 100 * err / wall, "  MISS" if miss else "" if err <= 0.1 * wall else "  (in range)"))
 print("misses %d" % misses)
 PY
-grep -v '^misses' "$work/table"
+status=0
+for plan in "$@"; do
+	[ $# -eq 1 ] || echo "plan: $plan"
+	python3 "$work/table.py" "$plan" "$work/walls" "$work/steps" >"$work/table"
+	printf '%-4s %-10s %11s %15s %30s %7s\n' step fix predicted range "measured: median (min-max)" error
+	grep -v '^misses' "$work/table"
+	echo "at the end: $(field "$plan" "' -> '.join(d['final']['critical_path'])") ($(field "$plan" "d['final']['critical_path_s']") s predicted)"
+	grep -q '^misses 0$' "$work/table" || { echo "a step, rebased, is off by more than 10 % (or 1 s) and outside its range"; status=1; }
+done
 echo "(measured: $trials rounds of one clean rebuild per step, interleaved)"
-echo "at the end: $(field "$work/advise.json" "' -> '.join(d['final']['critical_path'])") ($(field "$work/advise.json" "d['final']['critical_path_s']") s predicted)"
-grep -q '^misses 0$' "$work/table" || { echo "a step, rebased, is off by more than 10 % (or 1 s) and outside its range"; exit 1; }
+exit $status

@@ -657,13 +657,15 @@ static void plan_fused_probe(struct advise *ad)
 		}
 		if (ad->fused_tu >= 0 && sources.n > 1) {
 			/* Generated instances often define one helper each under
-			 * the same name; then only one compiles alone. */
+			 * the same name; then only one compiles alone: this probe
+			 * runs only if the fused one fails. */
 			struct strvec first = { 0 };
 			strvec_push(&first, sources.v[0]);
 			ad->fused_one_tu = add_source_probe(ad, d, write_fused, &first, NULL,
 							    "fused probe (its first instance alone, %s's command)",
 							    d->f.name);
 			ad->probe.tus[ad->fused_one_tu].host_only = true;
+			ad->probe.tus[ad->fused_one_tu].fallback_for = ad->fused_tu;
 			strvec_clear(&first);
 		}
 		ad->fused_donor = (size_t)donor;
@@ -792,7 +794,7 @@ static size_t load_commands(struct advise *ad, size_t levels, struct compile_com
 	return n;
 }
 
-/* The curve from one compile run 1, 2, 4, … at once (load_commands),
+/* The curve from one compile run alone and n at once (load_commands),
  * then the recorded builds' durations isolated by it. */
 static void calibrate_load(struct advise *ad)
 {
@@ -853,7 +855,7 @@ static double ptxas_seconds(const struct pass_tu *p, const char *arch)
 
 const struct pass_tu *probed(const struct advise *ad, long i)
 {
-	return i >= 0 && !ad->probe.tus[i].failed ? &ad->probe.tus[i] : NULL;
+	return i >= 0 && !ad->probe.tus[i].failed && !ad->probe.tus[i].skipped ? &ad->probe.tus[i] : NULL;
 }
 
 static double positive(double s)

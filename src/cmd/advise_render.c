@@ -207,11 +207,14 @@ static json_t *json_load_curve(const struct advise *ad)
 static json_t *json_probe(const struct advise *ad, long i)
 {
 	const struct pass_tu *p = &ad->probe.tus[i];
+	bool ran = !p->failed && !p->skipped;
 	double missing = NAN;
-	return json_build("{s:s, s:s, s:o, s:o, s:o}", "probe", p->name, "status", p->failed ? "failed" : "ok",
-			  "wall_s", json_seconds(p->failed ? missing : p->wall.median),
-			  "host_s", json_seconds(p->failed ? missing : pass_tu_side(p, PASS_HOST)),
-			  "device_s", json_seconds(p->failed ? missing : pass_tu_side(p, PASS_DEVICE)));
+	return json_build("{s:s, s:s, s:o, s:I, s:[o, o], s:o, s:o}", "probe", p->name, "status",
+			  p->failed ? "failed" : p->skipped ? "skipped" : "ok",
+			  "wall_s", json_seconds(ran ? p->wall.median : missing), "runs", (json_int_t)(ran ? p->wall.n : 0),
+			  "wall_range_s", json_seconds(ran ? p->wall.min : missing), json_seconds(ran ? p->wall.max : missing),
+			  "host_s", json_seconds(ran ? pass_tu_side(p, PASS_HOST) : missing),
+			  "device_s", json_seconds(ran ? pass_tu_side(p, PASS_DEVICE) : missing));
 }
 
 /* Per TU: its baseline, each preprocessed pass's lines by header group,

@@ -1,6 +1,6 @@
 /* The load curve measured on this machine: one compile (a probe TU with a
- * TU's own command) run alone, then 2, 4, … copies of it at once up to the
- * job count, each copy with its own outputs in the temp dir. What comes
+ * TU's own command) run alone, then as many copies of it at once as the
+ * build runs heavy compiles (linear between), each copy with its own outputs in the temp dir. What comes
  * out is a load_curve; the build directory is only read. */
 #ifndef BUILDWALL_LOAD_PROBE_H
 #define BUILDWALL_LOAD_PROBE_H
@@ -9,7 +9,7 @@
 #include "load_curve.h"
 
 /* cmds: ncmds copies of the same compile, outputs apart (the caller's).
- * Each level (1 alone, 2, 4, … up to ncmds at once) runs rounds until it
+ * Each level (1 alone, ncmds at once) runs rounds until it
  * has at least `repeats` walls, the levels' rounds interleaved; with
  * `settle`, a level whose walls (two at least) agree (walls_agree) stops
  * sooner. A failed compile is reported (the tail of its

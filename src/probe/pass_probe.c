@@ -184,8 +184,15 @@ static void record_replayed(struct pass_tu *t, const struct proc *plain, const s
 	record_job(&t->runs[t->job], plain->wall_s, plain->cpu_s, plain->maxrss_kb, phase, twin ? twin->wall_s : NAN);
 }
 
-/* nvcc's host pass alone has no whole run: each round of its jobs, summed,
- * is one. */
+/* Whose walls are its rounds of jobs, summed, with no whole run: nvcc's
+ * host pass alone (it has no whole compile), and a walls-only probe of
+ * the other drivers (its jobs time its passes; whole runs beside them
+ * would only repeat them, at twice the probe's cost). */
+static bool walls_from_jobs(const struct pass_tu *t)
+{
+	return t->cmd.compiler == COMPILER_NVCC ? t->host_only : t->walls_only;
+}
+
 static void record_round(struct pass_tu *t, long repeats)
 {
 	if ((long)t->nwalls >= repeats)
@@ -237,7 +244,7 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 		for (size_t i = 0; i < t->jobs.n; i++)
 			job_make_temp_parents(&t->jobs.v[i]);
 	}
-	if ((t->stage == STAGE_JOBS || t->stage == STAGE_NVCC) && t->round >= repeats)
+	if ((t->stage == STAGE_JOBS || t->stage == STAGE_NVCC) && t->round + (long)t->extras >= repeats)
 		t->stage = STAGE_DONE;
 	if (t->stage == STAGE_DONE)
 		return false;
@@ -247,6 +254,7 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 		t->log = log_path("tu", ti, t->nwalls);
 		progress_set("%s: whole compile (run %zu/%ld)", name, t->nwalls + 1, whole_runs);
 	} else if (t->stage == STAGE_NVCC) {
+		t->run_round = t->round;
 		t->timed_by = "nvcc --time (jobs run one after another by nvcc); phases from a second, instrumented run";
 		t->log = log_path("tu", ti, (size_t)t->round);
 		strvec_push(&t->argv, "--time");
@@ -279,6 +287,16 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 	return true;
 }
 
+/* A walls-only nvcc round: each job's wall as --time gave it. */
+static void record_nvcc_walls(struct pass_tu *t, const double *walls)
+{
+	double phase[NPHASES];
+	phases_unknown(phase);
+	for (size_t i = 0; i < t->jobs.n; i++)
+		record_job(&t->runs[i], isnan(walls[i]) ? 0 : walls[i], NAN, -1, phase, NAN);
+	t->round++;
+}
+
 /* Take a finished run of t's probe and move its cursor on. */
 static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, const struct proc *p)
 {
@@ -296,23 +314,19 @@ static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, co
 	} else if (t->stage == STAGE_NVCC && !t->second) {
 		if (t->nwalls < (size_t)tu_repeats(ps, t))	/* else --top's re-timing gave it */
 			record_whole(t, p);
-		char *csv = xasprintf("%s/time-%zu-%ld.csv", tmpdir_path(), ti, t->round);
+		char *csv = xasprintf("%s/time-%zu-%ld.csv", tmpdir_path(), ti, t->run_round);
 		free(t->nvcc_walls);
 		t->nvcc_walls = nvcc_job_walls(ps, t, csv);
 		free(csv);
 		if (!t->nvcc_walls) {
 			t->stage = STAGE_DONE;
 		} else if (t->walls_only) {
-			double phase[NPHASES];
-			phases_unknown(phase);
-			for (size_t i = 0; i < t->jobs.n; i++)
-				record_job(&t->runs[i], isnan(t->nvcc_walls[i]) ? 0 : t->nvcc_walls[i], NAN, -1, phase, NAN);
-			t->round++;
+			record_nvcc_walls(t, t->nvcc_walls);
 		} else {
 			t->second = true;
 		}
 	} else if (t->stage == STAGE_NVCC) {
-		char *csv = xasprintf("%s/time-instrumented-%zu-%ld.csv", tmpdir_path(), ti, t->round);
+		char *csv = xasprintf("%s/time-instrumented-%zu-%ld.csv", tmpdir_path(), ti, t->run_round);
 		double *walls2 = nvcc_job_walls(ps, t, csv);
 		free(csv);
 		if (walls2)
@@ -329,7 +343,7 @@ static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, co
 		record_replayed(t, t->second ? &t->plain : p, t->second ? p : NULL);
 		t->second = false;
 		if (++t->job == t->jobs.n) {
-			if (t->host_only && t->cmd.compiler == COMPILER_NVCC)
+			if (walls_from_jobs(t))
 				record_round(t, tu_repeats(ps, t));
 			t->job = 0;
 			t->round++;
@@ -337,20 +351,138 @@ static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, co
 	}
 }
 
+/* An extra run of a walls-only nvcc probe. Such a probe's rounds are
+ * whole nvcc runs that need nothing of each other, so when no probe has a
+ * run to start (a slot would idle) its next round starts beside the one
+ * under way, its outputs in a dir of its own: a probe of a minute a run
+ * (a framework's headers with a kernel TU's command) then takes about
+ * one run's time instead of R of them. */
+struct extra_run {
+	size_t tu;
+	struct compile_command cmd;
+	char *log, *csv;
+	bool running;
+};
+
 /* The pool's view: every TU's probe, at most --parallel TUs at once, one
- * process of a TU at a time (its jobs read each other's outputs). */
+ * process of a TU at a time (its jobs read each other's outputs) but for
+ * the extra runs (tasks ntus + k). */
 struct probing {
 	struct pass_probe *ps;
 	long whole_runs;
 	bool whole_only;
+	struct extra_run *extras;	/* ps->parallel of them */
 };
+
+static bool wants_extra(const struct pass_probe *ps, const struct pass_tu *t)
+{
+	return t->stage == STAGE_NVCC && t->walls_only && t->running && !t->failed &&
+	       t->round + 1 + (long)t->extras < tu_repeats(ps, t);
+}
+
+static void extra_clear(struct extra_run *x)
+{
+	compile_command_clear(&x->cmd);
+	if (x->csv)
+		remove(x->csv);
+	if (x->log)
+		remove(x->log);
+	free(x->csv);
+	free(x->log);
+	*x = (struct extra_run){ 0 };
+}
+
+/* t's command once more, its outputs redirected into the extra's own dir;
+ * false when they cannot be (they could for t itself: not expected). */
+static bool extra_command(struct extra_run *x, const struct pass_tu *t, size_t k)
+{
+	x->cmd = (struct compile_command){ .compiler = t->cmd.compiler };
+	for (size_t a = 0; a < t->cmd.argv.n; a++)
+		strvec_push(&x->cmd.argv, t->cmd.argv.v[a]);
+	for (size_t e = 0; e < t->cmd.env.n; e++)
+		strvec_push(&x->cmd.env, t->cmd.env.v[e]);
+	char *sub = xasprintf("extra-%zu", k), *out = tmpdir_subdir(sub);
+	char *err = driver_redirect_outputs(&x->cmd, out);
+	free(out);
+	free(sub);
+	free(err);
+	return !err;
+}
+
+static long next_extra_run(struct probing *pr, struct proc *p)
+{
+	struct pass_probe *ps = pr->ps;
+	size_t k = 0;
+	while (k < (size_t)ps->parallel && pr->extras[k].running)
+		k++;
+	for (size_t i = 0; k < (size_t)ps->parallel && i < ps->ntus; i++) {
+		struct pass_tu *t = &ps->tus[i];
+		struct extra_run *x = &pr->extras[k];
+		if (!wants_extra(ps, t))
+			continue;
+		if (!extra_command(x, t, k)) {
+			extra_clear(x);
+			continue;
+		}
+		x->csv = xasprintf("%s/time-extra-%zu.csv", tmpdir_path(), k);
+		remove(x->csv);	/* nvcc --time appends */
+		strvec_push(&x->cmd.argv, "--time");
+		strvec_push(&x->cmd.argv, x->csv);
+		x->log = log_path("extra", i, k);
+		x->tu = i;
+		x->running = true;
+		t->extras++;
+		progress_set("%s: nvcc --time (a round beside the one under way)", t->name);
+		*p = (struct proc){ .argv = x->cmd.argv.v, .env_extra = x->cmd.env.v, .cwd = ps->dir,
+				    .out_path = x->log, .timeout_s = ps->timeout };
+		return (long)(ps->ntus + k);
+	}
+	return -1;
+}
+
+static void extra_run_finished(struct probing *pr, size_t k, const struct proc *p)
+{
+	struct pass_probe *ps = pr->ps;
+	struct extra_run *x = &pr->extras[k];
+	struct pass_tu *t = &ps->tus[x->tu];
+	t->extras--;
+	if (!t->failed && !proc_succeeded(p)) {
+		fail_tu(ps, t, "the compile", p, x->log);
+		t->stage = STAGE_DONE;
+	} else if (!t->failed && t->round < tu_repeats(ps, t)) {	/* else its own runs settled it */
+		double *walls = nvcc_job_walls(ps, t, x->csv);
+		if (walls) {
+			if (t->nwalls < (size_t)ps->repeats)
+				record_whole(t, p);
+			record_nvcc_walls(t, walls);
+		}
+		free(walls);
+	}
+	extra_clear(x);
+}
+
+/* A stand-in waits for the probe it stands in for, and is skipped when
+ * that one succeeds. True while it must not run (yet). */
+static bool stand_in_waits(struct pass_probe *ps, struct pass_tu *t)
+{
+	if (t->fallback_for < 0)
+		return false;
+	const struct pass_tu *f = &ps->tus[t->fallback_for];
+	if (f->failed)
+		return false;
+	if (f->stage == STAGE_DONE && !f->running && !f->extras) {
+		t->stage = STAGE_DONE;
+		t->skipped = true;
+	}
+	return true;
+}
 
 static long next_tu_run(void *ctx, struct proc *p)
 {
 	struct probing *pr = ctx;
 	for (size_t i = 0; i < pr->ps->ntus; i++) {
 		struct pass_tu *t = &pr->ps->tus[i];
-		if (t->running || t->failed || t->stage == STAGE_DONE)
+		if (t->running || t->failed || t->stage == STAGE_DONE || stand_in_waits(pr->ps, t))
 			continue;
 		if (next_run(pr->ps, t, i, pr->whole_runs, pr->whole_only, p)) {
 			t->running = true;
@@ -359,12 +491,16 @@ static long next_tu_run(void *ctx, struct proc *p)
 		if (pr->whole_only)
 			t->stage = STAGE_DONE;
 	}
-	return -1;
+	return pr->whole_only ? -1 : next_extra_run(pr, p);
 }
 
 static void tu_run_finished(void *ctx, long i, struct proc *p)
 {
 	struct probing *pr = ctx;
+	if ((size_t)i >= pr->ps->ntus) {
+		extra_run_finished(pr, (size_t)i - pr->ps->ntus, p);
+		return;
+	}
 	struct pass_tu *t = &pr->ps->tus[i];
 	t->running = false;
 	run_finished(pr->ps, t, (size_t)i, p);
@@ -372,9 +508,12 @@ static void tu_run_finished(void *ctx, long i, struct proc *p)
 
 static void run_probes(struct pass_probe *ps, long whole_runs, bool whole_only)
 {
-	struct probing pr = { ps, whole_runs, whole_only };
+	struct probing pr = { ps, whole_runs, whole_only, xcalloc((size_t)ps->parallel, sizeof(struct extra_run)) };
 	const struct proc_pool pool = { next_tu_run, tu_run_finished, &pr };
 	proc_run_parallel(ps->parallel, &pool);
+	for (long k = 0; k < ps->parallel; k++)
+		extra_clear(&pr.extras[k]);
+	free(pr.extras);
 }
 
 static void summarize_tu(struct pass_probe *ps, struct pass_tu *t)
@@ -470,8 +609,12 @@ static void list_jobs(struct pass_probe *ps, struct pass_tu *t, size_t ti)
 			t->runs[i].phases[k] = xcalloc(reps, sizeof(double));
 		t->runs[i].maxrss_kb = -1;
 	}
-	/* nvcc's host pass alone has only jobs to re-run, no whole compile. */
-	t->stage = !nvcc ? STAGE_WHOLE : t->host_only ? STAGE_JOBS : STAGE_NVCC;
+	t->stage = nvcc && !t->host_only ? STAGE_NVCC : walls_from_jobs(t) ? STAGE_JOBS : STAGE_WHOLE;
+	if (t->stage == STAGE_JOBS && !nvcc) {
+		t->timed_by = "buildwall (each job re-run alone, the wall their sum)";
+		for (size_t i = 0; i < n; i++)
+			job_make_temp_parents(&t->jobs.v[i]);
+	}
 	t->round = 0;
 	t->job = 0;
 	t->second = false;
@@ -756,7 +899,7 @@ struct pass_tu *pass_probe_add(struct pass_probe *ps, const char *name, size_t e
 		ps->tus = xrealloc(ps->tus, ps->cap * sizeof(*ps->tus));
 	}
 	struct pass_tu *t = &ps->tus[ps->ntus++];
-	*t = (struct pass_tu){ .name = xstrdup(name), .edge = edge, .cmd = *cmd };
+	*t = (struct pass_tu){ .name = xstrdup(name), .edge = edge, .cmd = *cmd, .fallback_for = -1 };
 	*cmd = (struct compile_command){ 0 };
 	t->walls = xcalloc((size_t)ps->repeats, sizeof(double));
 	t->cpus = xcalloc((size_t)ps->repeats, sizeof(double));
@@ -774,9 +917,13 @@ void pass_probe_run(struct pass_probe *ps)
 		if (!ps->tus[i].failed)
 			list_jobs(ps, &ps->tus[i], i);
 	run_probes(ps, ps->repeats, false);
-	for (size_t i = 0; i < ps->ntus; i++)
-		if (!ps->tus[i].failed)
-			summarize_tu(ps, &ps->tus[i]);
+	for (size_t i = 0; i < ps->ntus; i++) {
+		struct pass_tu *t = &ps->tus[i];
+		if (t->fallback_for >= 0 && !t->nwalls && !t->failed)
+			t->skipped = true;	/* what it stood in for needed none */
+		if (!t->failed)
+			summarize_tu(ps, t);
+	}
 }
 
 double pass_tu_side(const struct pass_tu *t, enum pass_kind side)

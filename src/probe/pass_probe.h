@@ -52,15 +52,19 @@ struct pass_tu {
 				 * jobs re-run one after another, the stub cicc would
 				 * write for the host compile left empty */
 	long repeats;		/* its runs, fewer than the probe's; 0: the probe's */
+	long fallback_for;	/* >= 0: a stand-in, run only when that TU's probe
+				 * fails; skipped (and said so) when it succeeds */
+	bool skipped;
 	const char *timed_by;	/* who timed the jobs */
 	struct breakdown bd;
 	/* Where its probe is (the pool runs several TUs' probes at once): the
 	 * stage, the repeat and job under way, and whether the instrumented
 	 * twin of a plain run is next (that plain run is kept meanwhile). */
 	enum { STAGE_WHOLE, STAGE_JOBS, STAGE_NVCC, STAGE_DONE } stage;
-	long round;
+	long round, run_round;	/* rounds done; the round of the run under way */
 	size_t job;
 	bool second, running;
+	size_t extras;		/* its extra runs under way (walls-only nvcc) */
 	struct proc plain;
 	double *nvcc_walls;
 	struct strvec argv, env;	/* the run under way */
