@@ -983,8 +983,13 @@ static void read_probes(struct advise *ad)
 /* A range must carry the spread the machine shows, not only the builds
  * recorded: two builds that happen to agree gave a range of 3 % where the
  * same step moved by 13 % in the next sitting. Every probe repeated in this
- * run (the header, empty, table and narrow probes) shows how far one
- * compile moves here; the widest of them widens the builds'. */
+ * run (the header, empty, table and narrow probes) of a second or more
+ * shows how far one compile moves here; the widest of them widens the
+ * builds'. A shorter one moves by its start-up's noise, not the
+ * machine's: an empty probe of 17 ms moved by 58 % on 16 CPUs, and the
+ * ranges of minute-long builds took it. */
+#define MACHINE_PROBE_SECONDS 1.0
+
 static void widen_to_machine(struct advise *ad)
 {
 	ad->builds_lo = ad->spread_lo > 0 ? ad->spread_lo : 1;
@@ -992,7 +997,7 @@ static void widen_to_machine(struct advise *ad)
 	ad->machine_lo = ad->machine_hi = 1;
 	for (size_t i = 0; i < ad->probe.ntus; i++) {
 		const struct pass_tu *p = probed(ad, (long)i);
-		if (!p || p->wall.n < 2 || p->wall.median <= 0)
+		if (!p || p->wall.n < 2 || p->wall.median < MACHINE_PROBE_SECONDS)
 			continue;
 		double lo = p->wall.min / p->wall.median, hi = p->wall.max / p->wall.median;
 		ad->machine_lo = lo < ad->machine_lo ? lo : ad->machine_lo;

@@ -1,5 +1,6 @@
 #include "unit.h"
 #include "pass_probe.h"
+#include "proc.h"
 #include "tmpdir.h"
 
 #include <math.h>
@@ -114,11 +115,70 @@ static void test_host_only(void **state)
 	free(dir);
 }
 
+/* A walls-only probe of gcc: its wall is each round of its jobs summed,
+ * with no whole run besides. A stand-in runs only when the probe it
+ * stands in for fails: skipped beside one that compiles. */
+static void test_walls_from_jobs_and_stand_ins(void **state)
+{
+	(void)state;
+	char *dir = tmpdir_subdir("walls-only");
+	struct pass_probe ps = { .dir = dir, .repeats = 3, .parallel = 2, .th = { 5.0, 0.7 } };
+	static const char fine[] = "int fine(int x) { return x * 3; }\n";
+	add_compiled(&ps, dir, "gcc -O2", "fine", ".c", fine)->walls_only = true;
+	add_compiled(&ps, dir, "gcc -O2", "broken", ".c", "int broken(void) { return }\n")->walls_only = true;
+	add_compiled(&ps, dir, "gcc -O2", "for_fine", ".c", fine)->fallback_for = 0;
+	add_compiled(&ps, dir, "gcc -O2", "for_broken", ".c", fine)->fallback_for = 1;
+	pass_probe_run(&ps);
+	assert_int_equal(ps.failures, 1);
+	const struct pass_tu *t = &ps.tus[0];
+	assert_false(t->failed);
+	assert_int_equal(t->jobs.n, 2);
+	assert_int_equal(t->nwalls, 3);
+	for (size_t k = 0; k < 3; k++)
+		assert_true(fabs(t->walls[k] - (t->runs[0].walls[k] + t->runs[1].walls[k])) < 1e-9);
+	assert_non_null(strstr(t->timed_by, "the wall their sum"));
+	assert_true(ps.tus[1].failed);
+	assert_true(ps.tus[2].skipped && ps.tus[2].nwalls == 0 && !ps.tus[2].failed);
+	assert_false(ps.tus[3].skipped);
+	assert_int_equal(ps.tus[3].nwalls, 3);
+	pass_probe_free(&ps);
+	free(dir);
+}
+
+/* A walls-only nvcc probe alone in the pool: its rounds run side by side
+ * in the idle slots (their outputs apart), so the probe takes less time
+ * than its walls add up to, and every round is recorded. */
+static void test_nvcc_rounds_side_by_side(void **state)
+{
+	(void)state;
+	if (!have("nvcc"))
+		skip();
+	char *dir = tmpdir_subdir("nvcc-rounds");
+	struct pass_probe ps = { .dir = dir, .repeats = 3, .parallel = 3, .th = { 5.0, 0.7 } };
+	add_compiled(&ps, dir, "nvcc -O2 -arch=sm_80", "kern", ".cu",
+		     "__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }\n")->walls_only = true;
+	double start = monotonic_seconds();
+	pass_probe_run(&ps);
+	double took = monotonic_seconds() - start;
+	const struct pass_tu *t = &ps.tus[0];
+	assert_false(t->failed);
+	assert_int_equal(t->nwalls, 3);
+	assert_int_equal(t->round, 3);
+	for (size_t i = 0; i < t->jobs.n; i++)
+		assert_int_equal(t->runs[i].n, 3);
+	double sum = t->walls[0] + t->walls[1] + t->walls[2];
+	assert_true(took < 0.9 * sum);
+	pass_probe_free(&ps);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_pass_split_into_phases),
 		cmocka_unit_test(test_host_only),
+		cmocka_unit_test(test_walls_from_jobs_and_stand_ins),
+		cmocka_unit_test(test_nvcc_rounds_side_by_side),
 	};
 	return cmocka_run_group_tests_name("pass_probe", tests, NULL, NULL);
 }
