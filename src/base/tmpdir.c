@@ -135,11 +135,16 @@ const char *tmpdir_path(void)
 	tmp_root = templ;
 	tmp_owner = getpid();
 	atexit(tmpdir_remove);
-	/* The lock says "a live run owns this"; the guardian inherits it. */
-	char *lock = xasprintf("%s/.lock", tmp_root);
-	int fd = open(lock, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	/* The lock says "a live run owns this"; the guardian inherits it. It
+	 * is taken under another name and renamed into place: a run sweeping
+	 * stale dirs that found .lock created but not yet locked would take
+	 * this live dir for a dead one (two records at once lost theirs). */
+	char *taking = xasprintf("%s/.lock-taking", tmp_root), *lock = xasprintf("%s/.lock", tmp_root);
+	int fd = open(taking, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	bool locked = fd >= 0 && !flock(fd, LOCK_EX) && !rename(taking, lock);
+	free(taking);
 	free(lock);
-	if (fd < 0 || flock(fd, LOCK_EX)) {
+	if (!locked) {
 		int err = errno;
 		tmpdir_remove();
 		if (err == ENOSPC || err == EDQUOT)

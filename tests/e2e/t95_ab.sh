@@ -1,6 +1,7 @@
 # ab on the demo: one TU with a change that matters (the instance TU made
 # device-only) and with one that does not, a flag the compiler rejects,
 # bad input, and Ctrl-C; the build dir byte-identical throughout.
+# e2e: slow
 # e2e: timing
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
