@@ -403,10 +403,11 @@ static bool extra_command(struct extra_run *x, const struct pass_tu *t, size_t k
 		strvec_push(&x->cmd.env, t->cmd.env.v[e]);
 	char *sub = xasprintf("extra-%zu", k), *out = tmpdir_subdir(sub);
 	char *err = driver_redirect_outputs(&x->cmd, out);
+	bool redirected = !err;
 	free(out);
 	free(sub);
 	free(err);
-	return !err;
+	return redirected;
 }
 
 static long next_extra_run(struct probing *pr, struct proc *p)
