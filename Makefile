@@ -63,8 +63,9 @@ deps-demo:
 unit: $(UNIT_BIN)
 	@tests/run-unit.sh $(UNIT_BIN)
 
+# `make e2e T='t90 t94'` runs those scripts alone.
 e2e: $(BUILD)/buildwall
-	@BUILDWALL=$(abspath $(BUILD)/buildwall) tests/e2e/run.sh
+	@BUILDWALL=$(abspath $(BUILD)/buildwall) tests/e2e/run.sh $(T)
 
 test: deps-test
 	@$(MAKE) --no-print-directory all unit

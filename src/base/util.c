@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +344,13 @@ bool parse_int(const char *s, long min, long max, long *out)
 
 int cpu_count(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *given = getenv("BUILDWALL_CPUS");
+	long n;
+	if (given && parse_int(given, 1, 65536, &n))
+		return (int)n;
+	cpu_set_t set;	/* a cpuset (taskset, a container's --cpuset-cpus) allows fewer */
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
 }

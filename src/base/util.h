@@ -78,6 +78,9 @@ bool file_exists(const char *path);
 /* Parse a whole-string number; false on junk, empty input or overflow. */
 bool parse_double(const char *s, double *out);
 bool parse_int(const char *s, long min, long max, long *out);
+/* The CPUs buildwall plans for: $BUILDWALL_CPUS when it is a positive
+ * count, else those this process may run on (a cpuset allows fewer than
+ * the machine has), else the online ones. */
 int cpu_count(void);
 
 #endif

@@ -377,6 +377,14 @@ static long add_source_probe(struct advise *ad, const struct advise_tu *t, void 
 	return index;
 }
 
+/* Probe i (if added) is expected to take about `seconds` a run: the pool
+ * starts the long ones first. */
+static void expect(struct advise *ad, long i, double seconds)
+{
+	if (i >= 0 && !isnan(seconds))
+		ad->probe.tus[i].expect_s = seconds;
+}
+
 /* want_phases: the instrumented runs too, except for nvcc, which times
  * its jobs itself (ptxas's wall says how much is codegen). */
 static void add_tu_probe(struct advise *ad, struct advise_tu *t, bool want_phases)
@@ -391,6 +399,7 @@ static void add_tu_probe(struct advise *ad, struct advise_tu *t, bool want_phase
 	p->walls_only = !want_phases || p->cmd.compiler == COMPILER_NVCC;
 	p->repeats = 1;	/* a whole kernel TU: its scale and verdict, not a saving */
 	t->probe_tu = (long)ad->probe.ntus - 1;
+	expect(ad, t->probe_tu, ad->seconds[t->f.edge]);
 }
 
 /* One probe group per (rule, headers): the TUs that share a command shape
@@ -421,6 +430,7 @@ static void plan_header_probes(struct advise *ad)
 		pg->headers_tu = add_source_probe(ad, t, write_includes, &pg->headers, &pg->source, "header probe %zu (%s's command)", g,
 						  t->f.name);
 		pg->empty_tu = add_source_probe(ad, t, write_empty, NULL, NULL, "empty probe %zu (%s's command)", g, t->f.name);
+		expect(ad, pg->headers_tu, ad->seconds[t->f.edge]);	/* its framework: most of it, at most all */
 	}
 }
 
@@ -654,6 +664,7 @@ static void plan_fused_probe(struct advise *ad)
 							"fused probe (%zu instance%s, %s's command)", sources.n,
 							sources.n == 1 ? "" : "s", d->f.name);
 			ad->probe.tus[ad->fused_tu].host_only = true;
+			expect(ad, ad->fused_tu, ad->seconds[d->f.edge]);
 		}
 		if (ad->fused_tu >= 0 && sources.n > 1) {
 			/* Generated instances often define one helper each under
@@ -794,8 +805,48 @@ static size_t load_commands(struct advise *ad, size_t levels, struct compile_com
 	return n;
 }
 
-/* The curve from one compile run alone and n at once (load_commands),
- * then the recorded builds' durations isolated by it. */
+/* The recorded builds' durations isolated by the curve, at its middle
+ * and at either end of its spread. */
+static void isolate_baseline(struct advise *ad)
+{
+	if (ad->recent.n)
+		recent_builds_durations(&ad->recent, &ad->load, ad->seconds, NULL, NULL);
+	for (int steep = 0; steep < 2; steep++) {
+		struct curve_end_input *end = &ad->load_ends[steep];
+		ad->load_spread |= load_curve_end(&ad->load, steep, &end->curve);
+		double *seconds = ad->end_seconds[steep] = xcalloc(ad->build.n ? ad->build.n : 1, sizeof(double));
+		memcpy(seconds, ad->seconds, ad->build.n * sizeof(double));
+		if (ad->recent.n)
+			recent_builds_durations(&ad->recent, &end->curve, seconds, NULL, NULL);
+		end->seconds = seconds;
+	}
+}
+
+static char *settled_words(const struct advise *ad)
+{
+	return ad->settle ? xasprintf("%ld walls a level or two that agree within %.0f %%", ad->repeats, 100 * WALLS_AGREE)
+			  : xasprintf("at least %ld walls a level", ad->repeats);
+}
+
+/* From this many heavy compiles at once the build runs, the curve's
+ * at-once level runs among the probes: the probes run as many at once as
+ * the build runs its compiles, the curve's copies first, beside the
+ * probes that run anyway (their neighbours compiles as a build's are),
+ * and two copies at once stand for alone, a round giving two walls that
+ * can agree. Of advise's cost on 16 CPUs the curve's rounds of their own
+ * were 81 s of 202. The width is the build's the whole phase through, so
+ * that a probe that starts late (a narrow header probe) and one that
+ * starts first (the umbrella's, expected to take longer) see the same
+ * contention: a difference of the two is a saving. */
+#define LOAD_AMONG_PROBES_FROM 4
+/* The at-once level must run this many compiles more than the pair's to
+ * give the line a slope. */
+#define LOAD_LEVELS_APART 0.5
+
+/* The load curve before the probes: on a few CPUs one compile run alone
+ * and n at once (load_commands), the rounds interleaved, and the recorded
+ * builds' durations isolated by it; on many, two copies at once now, and
+ * copies to run among the probes (finish_load_curve reads them). */
 static void calibrate_load(struct advise *ad)
 {
 	size_t levels = load_levels(ad);
@@ -811,34 +862,75 @@ static void calibrate_load(struct advise *ad)
 		return;
 	}
 	struct compile_command *cmds = xcalloc(levels, sizeof(*cmds));
-	char *what = NULL;
-	size_t n = levels < 2 ? 0 : load_commands(ad, levels, cmds, &what);
+	size_t n = levels < 2 ? 0 : load_commands(ad, levels, cmds, &ad->load_what);
+	size_t ready = 0;	/* probes that can start beside the copies */
+	for (size_t i = 0; i < ad->probe.ntus; i++)
+		ready += ad->probe.tus[i].fallback_for < 0;
 	if (n < 2) {
 		ad->load = (struct load_curve){ .cores = (double)cpu_count() };
 		ad->load_source = xstrdup(levels < 2 ? "none: one job at a time" : "none: no TU to run side by side");
+	} else if (n >= LOAD_AMONG_PROBES_FROM && ad->parallel >= (long)n) {
+		ad->load_pair = load_probe_level(ad->dir, cmds, 2, ad->repeats, ad->settle, ad->timeout, &ad->npair,
+						 &ad->failures);
+		if (!ad->npair)
+			ad->load_source = xstrdup("none: its compile failed (its output above)");
+		size_t copies = n - (ready < n / 2 ? ready : n / 2);
+		ad->load_first = (long)ad->probe.ntus;
+		for (size_t i = 0; ad->npair && i < copies; i++) {
+			char *name = xasprintf("load curve copy %zu of %zu", i + 1, copies);
+			pass_probe_add(&ad->probe, name, 0, &cmds[i])->leads = true;
+			free(name);
+		}
+		ad->load_copies = ad->npair ? (long)copies : 0;
+		ad->probe.parallel = (long)n;
 	} else {
 		load_probe_measure(ad->dir, cmds, n, ad->repeats, ad->settle, ad->timeout, &ad->load, &ad->failures);
 		ad->load.cores = (double)cpu_count();
-		ad->load_source = ad->settle
-			? xasprintf("%s, 1 to %zu at once, %ld walls a level or two that agree within %.0f %%", what, n,
-				    ad->repeats, 100 * WALLS_AGREE)
-			: xasprintf("%s, 1 to %zu at once, at least %ld walls a level", what, n, ad->repeats);
+		char *settled = settled_words(ad);
+		ad->load_source = xasprintf("%s, 1 to %zu at once, %s", ad->load_what, n, settled);
+		free(settled);
 	}
 	for (size_t i = 0; i < n; i++)
 		compile_command_clear(&cmds[i]);
 	free(cmds);
-	free(what);
-	if (ad->recent.n)
-		recent_builds_durations(&ad->recent, &ad->load, ad->seconds, NULL, NULL);
-	for (int steep = 0; steep < 2; steep++) {
-		struct curve_end_input *end = &ad->load_ends[steep];
-		ad->load_spread |= load_curve_end(&ad->load, steep, &end->curve);
-		double *seconds = ad->end_seconds[steep] = xcalloc(ad->build.n ? ad->build.n : 1, sizeof(double));
-		memcpy(seconds, ad->seconds, ad->build.n * sizeof(double));
-		if (ad->recent.n)
-			recent_builds_durations(&ad->recent, &end->curve, seconds, NULL, NULL);
-		end->seconds = seconds;
+	if (!ad->npair)
+		isolate_baseline(ad);
+}
+
+/* The curve from the two copies at once and the copies run among the
+ * probes (the level their median of compiles at once, itself included),
+ * then the recorded durations isolated by it. */
+static void finish_load_curve(struct advise *ad)
+{
+	if (!ad->npair)
+		return;
+	double *walls = xcalloc((size_t)ad->load_copies + 1, sizeof(double));
+	double *running = xcalloc((size_t)ad->load_copies + 1, sizeof(double));
+	size_t nwalls = 0;
+	for (long i = ad->load_first; i < ad->load_first + ad->load_copies; i++) {
+		const struct pass_tu *t = &ad->probe.tus[i];
+		if (t->failed || !t->nwalls)
+			continue;
+		walls[nwalls] = t->walls[0];
+		running[nwalls++] = pass_probe_running(&ad->probe, (size_t)i);
 	}
+	double at_once = nwalls ? median_of(running, nwalls) : 0;
+	ad->load = (struct load_curve){ 0 };
+	if (at_once >= 2 + LOAD_LEVELS_APART && load_curve_from_two(&ad->load, 2, ad->load_pair, ad->npair, at_once, walls, nwalls)) {
+		char *settled = settled_words(ad);
+		ad->load_source = xasprintf("%s: 2 at once in rounds of their own (%s), %zu copies among the probes "
+					    "(%.1f compiles at once, the median over their runs); alone where the line "
+					    "through the two levels meets one job", ad->load_what, settled, nwalls,
+					    at_once);
+		free(settled);
+	} else {
+		ad->load_source = xasprintf("none: its copies among the probes ran %s", nwalls ? "too few beside them"
+											 : "nowhere (they failed)");
+	}
+	ad->load.cores = (double)cpu_count();
+	free(walls);
+	free(running);
+	isolate_baseline(ad);
 }
 
 /* ---- from the probes to the facts ---- */
@@ -1047,6 +1139,8 @@ void advise_free(struct advise *ad)
 	free(ad->curve);
 	free(ad->baseline_source);
 	free(ad->load_source);
+	free(ad->load_what);
+	free(ad->load_pair);
 	recent_builds_free(&ad->recent);
 	strmap_free(&ad->file_index);
 	strvec_clear(&ad->file_names);
@@ -1208,6 +1302,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	phase_done(ad, SPENT_LOAD_CURVE);
 	pass_probe_run(&ad->probe);
 	ad->failures += ad->probe.failures;
+	finish_load_curve(ad);
 	read_probes(ad);
 	widen_to_machine(ad);
 	if (ad->kernels)

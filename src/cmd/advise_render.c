@@ -325,7 +325,8 @@ json_t *advise_document(const struct advise *ad)
 		}
 	json_object_set_new(doc, "kernel_work", kernel);
 	for (size_t i = 0; i < ad->probe.ntus; i++)
-		json_array_append_new(probes, json_probe(ad, (long)i));
+		if (!ad->probe.tus[i].leads)	/* the load curve's copies: its levels say them */
+			json_array_append_new(probes, json_probe(ad, (long)i));
 	json_object_set_new(doc, "probes", probes);
 	json_t *tus = json_array();
 	for (size_t i = 0; i < ad->ntus; i++)

@@ -78,6 +78,11 @@ struct advise {
 					 * any probe repeated in this run (1: none) */
 	struct load_curve load;	/* what running side by side costs here */
 	char *load_source;
+	char *load_what;	/* what its copies compile (until the curve is known) */
+	double *load_pair;	/* a machine of many CPUs: the walls of two copies at
+				 * once, their at-once level run among the probes */
+	size_t npair;
+	long load_first, load_copies;	/* those copies in the pass probe; 0 copies: none */
 	struct curve_end_input load_ends[2];	/* its flat and steep ends, with the
 						 * baseline each isolates */
 	double *end_seconds[2];	/* those baselines, per edge */

@@ -354,6 +354,16 @@ static void rule_out_of_kernels(const struct advice_input *in, struct fix *f, bo
 	free(list);
 }
 
+static void rule_fused(const struct advice_input *in, struct fix *f)
+{
+	rule_out_of_kernels(in, f, true);
+}
+
+static void rule_launchers(const struct advice_input *in, struct fix *f)
+{
+	rule_out_of_kernels(in, f, false);
+}
+
 static void rule_leak(const struct advice_input *in, struct fix *f)
 {
 	size_t hosts = 0;
@@ -559,6 +569,15 @@ static void rule_jobs(const struct advice_input *in, struct fix *f)
 	f->measured_by = xasprintf("the same durations scheduled at -j %ld", in->cpus);
 }
 
+/* The rules, one a fix, in enum fix_id's order: each reads the facts and
+ * fills its fix (the TUs and what each saves, the evidence, what measured
+ * it) or says why it does not apply. */
+static void (*const rules[NFIXES])(const struct advice_input *, struct fix *) = {
+	[FIX_SPLIT] = rule_split, [FIX_FUSED] = rule_fused, [FIX_LAUNCHERS] = rule_launchers,
+	[FIX_LEAK] = rule_leak,	  [FIX_RAW] = rule_raw,	    [FIX_FLAT] = rule_flat,
+	[FIX_NARROW] = rule_narrow, [FIX_JOBS] = rule_jobs,
+};
+
 void advice_build(const struct advice_input *in, struct advice *a)
 {
 	*a = (struct advice){ 0 };
@@ -566,15 +585,8 @@ void advice_build(const struct advice_input *in, struct advice *a)
 	for (int id = 0; id < NFIXES; id++) {
 		a->fixes[id].id = (enum fix_id)id;
 		a->fixes[id].title = fix_titles[id];
+		rules[id](in, &a->fixes[id]);
 	}
-	rule_split(in, &a->fixes[FIX_SPLIT]);
-	rule_out_of_kernels(in, &a->fixes[FIX_FUSED], true);
-	rule_out_of_kernels(in, &a->fixes[FIX_LAUNCHERS], false);
-	rule_leak(in, &a->fixes[FIX_LEAK]);
-	rule_raw(in, &a->fixes[FIX_RAW]);
-	rule_flat(in, &a->fixes[FIX_FLAT]);
-	rule_narrow(in, &a->fixes[FIX_NARROW]);
-	rule_jobs(in, &a->fixes[FIX_JOBS]);
 	a->baseline = predict_with(in, a, none);
 	a->baseline_range = range_with(in, a, none);
 	for (int id = 0; id < NFIXES; id++) {

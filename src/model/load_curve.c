@@ -70,6 +70,27 @@ bool load_curve_add_level(struct load_curve *c, double jobs, const double *alone
 	return true;
 }
 
+bool load_curve_from_two(struct load_curve *c, double low, const double *at_low, size_t nlow, double high,
+			 const double *at_high, size_t nhigh)
+{
+	struct summary l = summarize(at_low, nlow), h = summarize(at_high, nhigh);
+	*c = (struct load_curve){ 0 };
+	if (!l.n || !h.n || low < 2 || high <= low || l.min <= 0)
+		return false;
+	double slope = (h.median - l.median) / (high - low), back;
+	if (slope < 0)
+		slope = 0;
+	back = slope * (low - 1);
+	/* Alone at the low level's median, least and most, carried back alike. */
+	double alone = l.median - back, fast = l.min - back, slow = l.max - back;
+	if (fast <= 0)
+		return false;
+	put_level(c, 1, 1, 1, 1, 0);
+	put_level(c, low, l.median / alone, l.min / slow, l.max / fast, l.n);
+	put_level(c, high, h.median / alone, h.min / slow, h.max / fast, h.n);
+	return true;
+}
+
 bool load_curve_end(const struct load_curve *c, bool steep, struct load_curve *end)
 {
 	*end = *c;

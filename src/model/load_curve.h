@@ -45,6 +45,15 @@ void load_curve_linear(struct load_curve *c, double share, double cores);
 bool load_curve_add_level(struct load_curve *c, double jobs, const double *alone, size_t nalone,
 			  const double *together, size_t ntogether);
 
+/* A curve from two levels run at once, `low` (2 or more) and `high`
+ * copies, none alone: alone is where the line through their medians meets
+ * one job (the slope never below 0: a compile does not speed up with more
+ * beside it), its least and most the low level's carried back alike; the
+ * alone level has no walls of its own (samples 0). False when a side has
+ * no wall. */
+bool load_curve_from_two(struct load_curve *c, double low, const double *at_low, size_t nlow, double high,
+			 const double *at_high, size_t nhigh);
+
 /* The curve at one end of its spread: each level's slowdown its least
  * (steep false) or its most (steep true), never below 1. False when no
  * level has a spread (the end is the curve itself). */

@@ -114,3 +114,29 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 	}
 	free(r.logs);
 }
+
+double *load_probe_level(const char *dir, const struct compile_command *cmds, size_t copies, long repeats, bool settle,
+			 double timeout, size_t *n, size_t *failures)
+{
+	size_t reps = repeats > 0 ? (size_t)repeats : 1;
+	struct level_run r = { .cmds = cmds, .dir = dir, .timeout = timeout };
+	r.logs = xcalloc(copies, sizeof(char *));
+	for (size_t i = 0; i < copies; i++)
+		r.logs[i] = xasprintf("%s/load-probe-%zu.log", tmpdir_path(), i);
+	r.walls = xcalloc(reps + copies, sizeof(double));
+	while (!r.failed && !level_done(r.walls, r.nwalls, reps, settle)) {
+		size_t before = r.nwalls;
+		progress_set("load curve: %zu at once (%zu of %zu walls)", copies, r.nwalls, reps);
+		if (!run_round(&r, copies))
+			r.nwalls = before;	/* a failed round's walls do not count */
+	}
+	progress_clear();
+	*failures += r.failed;
+	*n = r.nwalls;
+	for (size_t i = 0; i < copies; i++) {
+		remove(r.logs[i]);
+		free(r.logs[i]);
+	}
+	free(r.logs);
+	return r.walls;
+}

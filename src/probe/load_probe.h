@@ -1,7 +1,10 @@
-/* The load curve measured on this machine: one compile (a probe TU with a
- * TU's own command) run alone, then as many copies of it at once as the
- * build runs heavy compiles (linear between), each copy with its own outputs in the temp dir. What comes
- * out is a load_curve; the build directory is only read. */
+/* The load curve measured on this machine: one compile (a TU as the build
+ * compiles it, or a probe TU with a TU's own command) run alone, then as
+ * many copies of it at once as the build runs heavy compiles (linear
+ * between), each copy with its own outputs in the temp dir; or one level
+ * of copies at once (advise measures the other among its probes). What
+ * comes out is a load_curve, or a level's walls; the build directory is
+ * only read. */
 #ifndef BUILDWALL_LOAD_PROBE_H
 #define BUILDWALL_LOAD_PROBE_H
 
@@ -17,5 +20,11 @@
  * counts in *failures. An interrupt exits 130. */
 void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats, bool settle,
 			double timeout, struct load_curve *c, size_t *failures);
+/* One level: rounds of `copies` of cmds at once until it has at least
+ * `repeats` walls (with `settle`, two or more that agree). Returns the
+ * walls (owned), *n of them; a failed round ends it, counted in
+ * *failures. An interrupt exits 130. */
+double *load_probe_level(const char *dir, const struct compile_command *cmds, size_t copies, long repeats, bool settle,
+			 double timeout, size_t *n, size_t *failures);
 
 #endif

@@ -195,19 +195,15 @@ static bool walls_from_jobs(const struct pass_tu *t)
 
 static void record_round(struct pass_tu *t, long repeats)
 {
-	if ((long)t->nwalls >= repeats)
-		return;
-	double wall = 0, cpu = 0;
-	for (size_t i = 0; i < t->jobs.n; i++) {
-		const struct job_runs *r = &t->runs[i];
-		wall += r->walls[r->n - 1];
-		cpu += r->cpus[r->n - 1];
-		if (r->maxrss_kb > t->maxrss_kb)
-			t->maxrss_kb = r->maxrss_kb;
+	if ((long)t->nwalls < repeats) {
+		t->walls[t->nwalls] = t->round_wall;
+		t->cpus[t->nwalls] = t->round_cpu;
+		t->nwalls++;
 	}
-	t->walls[t->nwalls] = wall;
-	t->cpus[t->nwalls] = cpu;
-	t->nwalls++;
+	for (size_t i = 0; i < t->jobs.n; i++)
+		if (t->runs[i].maxrss_kb > t->maxrss_kb)
+			t->maxrss_kb = t->runs[i].maxrss_kb;
+	t->round_wall = t->round_cpu = 0;
 }
 
 /* The next process of t's probe into p; false when its probe is over.
@@ -236,8 +232,10 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 	strvec_clear(&t->env);
 	free(t->log);
 	t->log = NULL;
+	if (t->leads)
+		whole_runs = 1;
 	if (t->stage == STAGE_WHOLE && (long)t->nwalls >= whole_runs) {
-		if (whole_only)
+		if (whole_only || t->leads)
 			return false;
 		t->stage = STAGE_JOBS;
 		t->timed_by = "buildwall (each job re-run alone; compilers once more with -ftime-report)";
@@ -340,7 +338,10 @@ static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, co
 		t->plain = *p;	/* its twin runs next */
 		t->second = true;
 	} else {
-		record_replayed(t, t->second ? &t->plain : p, t->second ? p : NULL);
+		const struct proc *plain = t->second ? &t->plain : p;
+		record_replayed(t, plain, t->second ? p : NULL);
+		t->round_wall += plain->wall_s;
+		t->round_cpu += plain->cpu_s;
 		t->second = false;
 		if (++t->job == t->jobs.n) {
 			if (walls_from_jobs(t))
@@ -351,171 +352,6 @@ static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, co
 	}
 }
 
-/* An extra run of a walls-only nvcc probe. Such a probe's rounds are
- * whole nvcc runs that need nothing of each other, so when no probe has a
- * run to start (a slot would idle) its next round starts beside the one
- * under way, its outputs in a dir of its own: a probe of a minute a run
- * (a framework's headers with a kernel TU's command) then takes about
- * one run's time instead of R of them. */
-struct extra_run {
-	size_t tu;
-	struct compile_command cmd;
-	char *log, *csv;
-	bool running;
-};
-
-/* The pool's view: every TU's probe, at most --parallel TUs at once, one
- * process of a TU at a time (its jobs read each other's outputs) but for
- * the extra runs (tasks ntus + k). */
-struct probing {
-	struct pass_probe *ps;
-	long whole_runs;
-	bool whole_only;
-	struct extra_run *extras;	/* ps->parallel of them */
-};
-
-static bool wants_extra(const struct pass_probe *ps, const struct pass_tu *t)
-{
-	return t->stage == STAGE_NVCC && t->walls_only && t->running && !t->failed &&
-	       t->round + 1 + (long)t->extras < tu_repeats(ps, t);
-}
-
-static void extra_clear(struct extra_run *x)
-{
-	compile_command_clear(&x->cmd);
-	if (x->csv)
-		remove(x->csv);
-	if (x->log)
-		remove(x->log);
-	free(x->csv);
-	free(x->log);
-	*x = (struct extra_run){ 0 };
-}
-
-/* t's command once more, its outputs redirected into the extra's own dir;
- * false when they cannot be (they could for t itself: not expected). */
-static bool extra_command(struct extra_run *x, const struct pass_tu *t, size_t k)
-{
-	x->cmd = (struct compile_command){ .compiler = t->cmd.compiler };
-	for (size_t a = 0; a < t->cmd.argv.n; a++)
-		strvec_push(&x->cmd.argv, t->cmd.argv.v[a]);
-	for (size_t e = 0; e < t->cmd.env.n; e++)
-		strvec_push(&x->cmd.env, t->cmd.env.v[e]);
-	char *sub = xasprintf("extra-%zu", k), *out = tmpdir_subdir(sub);
-	char *err = driver_redirect_outputs(&x->cmd, out);
-	bool redirected = !err;
-	free(out);
-	free(sub);
-	free(err);
-	return redirected;
-}
-
-static long next_extra_run(struct probing *pr, struct proc *p)
-{
-	struct pass_probe *ps = pr->ps;
-	size_t k = 0;
-	while (k < (size_t)ps->parallel && pr->extras[k].running)
-		k++;
-	for (size_t i = 0; k < (size_t)ps->parallel && i < ps->ntus; i++) {
-		struct pass_tu *t = &ps->tus[i];
-		struct extra_run *x = &pr->extras[k];
-		if (!wants_extra(ps, t))
-			continue;
-		if (!extra_command(x, t, k)) {
-			extra_clear(x);
-			continue;
-		}
-		x->csv = xasprintf("%s/time-extra-%zu.csv", tmpdir_path(), k);
-		remove(x->csv);	/* nvcc --time appends */
-		strvec_push(&x->cmd.argv, "--time");
-		strvec_push(&x->cmd.argv, x->csv);
-		x->log = log_path("extra", i, k);
-		x->tu = i;
-		x->running = true;
-		t->extras++;
-		progress_set("%s: nvcc --time (a round beside the one under way)", t->name);
-		*p = (struct proc){ .argv = x->cmd.argv.v, .env_extra = x->cmd.env.v, .cwd = ps->dir,
-				    .out_path = x->log, .timeout_s = ps->timeout };
-		return (long)(ps->ntus + k);
-	}
-	return -1;
-}
-
-static void extra_run_finished(struct probing *pr, size_t k, const struct proc *p)
-{
-	struct pass_probe *ps = pr->ps;
-	struct extra_run *x = &pr->extras[k];
-	struct pass_tu *t = &ps->tus[x->tu];
-	t->extras--;
-	if (!t->failed && !proc_succeeded(p)) {
-		fail_tu(ps, t, "the compile", p, x->log);
-		t->stage = STAGE_DONE;
-	} else if (!t->failed && t->round < tu_repeats(ps, t)) {	/* else its own runs settled it */
-		double *walls = nvcc_job_walls(ps, t, x->csv);
-		if (walls) {
-			if (t->nwalls < (size_t)ps->repeats)
-				record_whole(t, p);
-			record_nvcc_walls(t, walls);
-		}
-		free(walls);
-	}
-	extra_clear(x);
-}
-
-/* A stand-in waits for the probe it stands in for, and is skipped when
- * that one succeeds. True while it must not run (yet). */
-static bool stand_in_waits(struct pass_probe *ps, struct pass_tu *t)
-{
-	if (t->fallback_for < 0)
-		return false;
-	const struct pass_tu *f = &ps->tus[t->fallback_for];
-	if (f->failed)
-		return false;
-	if (f->stage == STAGE_DONE && !f->running && !f->extras) {
-		t->stage = STAGE_DONE;
-		t->skipped = true;
-	}
-	return true;
-}
-
-static long next_tu_run(void *ctx, struct proc *p)
-{
-	struct probing *pr = ctx;
-	for (size_t i = 0; i < pr->ps->ntus; i++) {
-		struct pass_tu *t = &pr->ps->tus[i];
-		if (t->running || t->failed || t->stage == STAGE_DONE || stand_in_waits(pr->ps, t))
-			continue;
-		if (next_run(pr->ps, t, i, pr->whole_runs, pr->whole_only, p)) {
-			t->running = true;
-			return (long)i;
-		}
-		if (pr->whole_only)
-			t->stage = STAGE_DONE;
-	}
-	return pr->whole_only ? -1 : next_extra_run(pr, p);
-}
-
-static void tu_run_finished(void *ctx, long i, struct proc *p)
-{
-	struct probing *pr = ctx;
-	if ((size_t)i >= pr->ps->ntus) {
-		extra_run_finished(pr, (size_t)i - pr->ps->ntus, p);
-		return;
-	}
-	struct pass_tu *t = &pr->ps->tus[i];
-	t->running = false;
-	run_finished(pr->ps, t, (size_t)i, p);
-}
-
-static void run_probes(struct pass_probe *ps, long whole_runs, bool whole_only)
-{
-	struct probing pr = { ps, whole_runs, whole_only, xcalloc((size_t)ps->parallel, sizeof(struct extra_run)) };
-	const struct proc_pool pool = { next_tu_run, tu_run_finished, &pr };
-	proc_run_parallel(ps->parallel, &pool);
-	for (long k = 0; k < ps->parallel; k++)
-		extra_clear(&pr.extras[k]);
-	free(pr.extras);
-}
 
 static void summarize_tu(struct pass_probe *ps, struct pass_tu *t)
 {
@@ -578,7 +414,7 @@ static void list_jobs(struct pass_probe *ps, struct pass_tu *t, size_t ti)
 	const char *name = t->name;
 	char *log = log_path("jobs", ti, 0);
 	bool nvcc = t->cmd.compiler == COMPILER_NVCC;
-	if (t->host_only && !nvcc)
+	if (t->host_only && !nvcc && !strvec_contains(&t->cmd.argv, "--cuda-host-only"))
 		strvec_push(&t->cmd.argv, "--cuda-host-only");
 	progress_set("%s: asking the driver for its jobs", name);
 	char *err = jobs_list(&t->cmd, ps->dir, log, ps->timeout, &t->jobs);
@@ -619,6 +455,253 @@ static void list_jobs(struct pass_probe *ps, struct pass_tu *t, size_t ti)
 	t->round = 0;
 	t->job = 0;
 	t->second = false;
+}
+
+/* An extra round of a walls-only probe. Such a probe's rounds need
+ * nothing of each other (a whole nvcc run with --time, or the jobs of
+ * gcc, clang or nvcc's host pass, summed), so when no probe has a run to
+ * start (a slot would idle) its next round starts beside the one under
+ * way: a copy of the probe of one round, its command's outputs in a dir
+ * of its own and its jobs listed anew (their temp files its own), whose
+ * walls join the probe's when it ends. A probe of a minute a round (a
+ * framework's headers with a kernel TU's command) then takes about one
+ * round's time instead of R of them. */
+struct extra_round {
+	long of;		/* the probe it is a round of; -1: the slot is free */
+	size_t serial;		/* names its files apart from every other run's */
+	char *dir;		/* its outputs */
+	struct pass_tu copy;
+};
+
+/* The pool's view: every TU's probe, at most --parallel TUs at once, one
+ * process of a TU at a time (its jobs read each other's outputs) but for
+ * the extra rounds (tasks ntus + k). */
+struct probing {
+	struct pass_probe *ps;
+	long whole_runs;
+	bool whole_only;
+	struct extra_round *extras;	/* ps->parallel slots */
+	size_t serials;
+};
+
+static bool wants_extra(const struct pass_probe *ps, const struct pass_tu *t)
+{
+	bool apart = t->stage == STAGE_NVCC || (t->stage == STAGE_JOBS && walls_from_jobs(t));
+	return t->walls_only && apart && t->running && !t->failed &&
+	       t->round + 1 + (long)t->extras < tu_repeats(ps, t);
+}
+
+static void extra_free(struct extra_round *x)
+{
+	if (x->dir)
+		remove_tree(x->dir);
+	free(x->dir);
+	pass_tu_free(&x->copy);
+	*x = (struct extra_round){ .of = -1 };
+}
+
+/* A copy of t's probe for one round, its outputs and jobs its own; false
+ * when it cannot be made (its jobs not t's: no extra round then). */
+static bool extra_prepare(struct pass_probe *ps, struct extra_round *x, const struct pass_tu *t)
+{
+	struct compile_command cmd = { .compiler = t->cmd.compiler };
+	for (size_t a = 0; a < t->cmd.argv.n; a++)
+		strvec_push(&cmd.argv, t->cmd.argv.v[a]);
+	for (size_t e = 0; e < t->cmd.env.n; e++)
+		strvec_push(&cmd.env, t->cmd.env.v[e]);
+	char *sub = xasprintf("extra-%zu", x->serial);
+	x->dir = tmpdir_subdir(sub);
+	free(sub);
+	char *err = driver_redirect_outputs(&cmd, x->dir);
+	x->copy = (struct pass_tu){ .name = xstrdup(t->name), .edge = t->edge, .cmd = cmd, .walls_only = true,
+				    .host_only = t->host_only, .repeats = 1, .fallback_for = -1 };
+	x->copy.walls = xcalloc((size_t)ps->repeats, sizeof(double));
+	x->copy.cpus = xcalloc((size_t)ps->repeats, sizeof(double));
+	if (err) {	/* its outputs were redirected once: not expected */
+		free(err);
+		return false;
+	}
+	list_jobs(ps, &x->copy, ps->ntus + x->serial);
+	return !x->copy.failed && x->copy.jobs.n == t->jobs.n;
+}
+
+/* The next job of an extra round under way (gcc's, clang's or nvcc's
+ * host jobs, one after another): it goes on before anything new starts. */
+static long next_extra_job(struct probing *pr, struct proc *p)
+{
+	struct pass_probe *ps = pr->ps;
+	for (size_t k = 0; k < (size_t)ps->parallel; k++) {
+		struct extra_round *x = &pr->extras[k];
+		if (x->of < 0 || x->copy.running)
+			continue;
+		struct pass_tu *t = &ps->tus[x->of];
+		if (t->failed || t->round >= tu_repeats(ps, t)) {	/* its walls would not count */
+			t->extras--;
+			extra_free(x);
+		} else if (next_run(ps, &x->copy, ps->ntus + x->serial, 1, false, p)) {
+			x->copy.running = true;
+			return (long)(ps->ntus + k);
+		}
+	}
+	return -1;
+}
+
+/* A new extra round of a probe that wants one, in a free slot. */
+static long next_extra_round(struct probing *pr, struct proc *p)
+{
+	struct pass_probe *ps = pr->ps;
+	size_t k = 0;
+	while (k < (size_t)ps->parallel && pr->extras[k].of >= 0)
+		k++;
+	for (size_t i = 0; k < (size_t)ps->parallel && i < ps->ntus; i++) {
+		struct pass_tu *t = &ps->tus[i];
+		struct extra_round *x = &pr->extras[k];
+		if (!wants_extra(ps, t))
+			continue;
+		size_t failures = ps->failures;
+		x->serial = pr->serials++;
+		if (!extra_prepare(ps, x, t) || !next_run(ps, &x->copy, ps->ntus + x->serial, 1, false, p)) {
+			ps->failures = failures;	/* the probe's own rounds go on without it */
+			extra_free(x);
+			continue;
+		}
+		x->of = (long)i;
+		x->copy.running = true;
+		t->extras++;
+		return (long)(ps->ntus + k);
+	}
+	return -1;
+}
+
+/* An extra round's walls join its probe's, while it still wants rounds. */
+static void merge_round(struct pass_probe *ps, struct pass_tu *t, const struct pass_tu *x)
+{
+	if (t->failed || !x->nwalls || t->round >= tu_repeats(ps, t))
+		return;
+	for (size_t i = 0; i < t->jobs.n; i++) {
+		const struct job_runs *from = &x->runs[i];
+		double phase[NPHASES];
+		for (int k = 0; k < NPHASES; k++)
+			phase[k] = from->phases[k][0];
+		record_job(&t->runs[i], from->walls[0], from->cpus[0], from->maxrss_kb, phase, from->instrumented[0]);
+	}
+	t->walls[t->nwalls] = x->walls[0];
+	t->cpus[t->nwalls] = x->cpus[0];
+	t->nwalls++;
+	if (x->maxrss_kb > t->maxrss_kb)
+		t->maxrss_kb = x->maxrss_kb;
+	t->round++;
+}
+
+/* A run of an extra round ended: its round goes on, or joins its probe's
+ * walls; one that fails fails its probe (the same compile). */
+static void extra_run_finished(struct probing *pr, size_t k, const struct proc *p)
+{
+	struct pass_probe *ps = pr->ps;
+	struct extra_round *x = &pr->extras[k];
+	struct pass_tu *t = &ps->tus[x->of];
+	size_t failures = ps->failures;
+	x->copy.running = false;
+	run_finished(ps, &x->copy, ps->ntus + x->serial, p);
+	if (x->copy.failed) {
+		if (t->failed) {
+			ps->failures = failures;	/* counted once */
+		} else {
+			t->failed = true;
+			t->failure = xstrdup(x->copy.failure);
+			t->stage = STAGE_DONE;
+		}
+	} else if (x->copy.round < 1) {
+		return;		/* its next job runs next */
+	} else {
+		merge_round(ps, t, &x->copy);
+	}
+	t->extras--;
+	extra_free(x);
+}
+
+/* A stand-in waits for the probe it stands in for, and is skipped when
+ * that one succeeds. True while it must not run (yet). */
+static bool stand_in_waits(struct pass_probe *ps, struct pass_tu *t)
+{
+	if (t->fallback_for < 0)
+		return false;
+	const struct pass_tu *f = &ps->tus[t->fallback_for];
+	if (f->failed)
+		return false;
+	if (f->stage == STAGE_DONE && !f->running && !f->extras) {
+		t->stage = STAGE_DONE;
+		t->skipped = true;
+	}
+	return true;
+}
+
+/* The next run of a TU's own probe (the leading ones, or the rest): of
+ * those with a run to start, the one expected to take longest, so that
+ * the long ones do not start last and run on alone (in order where none
+ * is expected). */
+static long next_own_run(struct probing *pr, bool leads, struct proc *p)
+{
+	for (;;) {
+		long best = -1;
+		for (size_t i = 0; i < pr->ps->ntus; i++) {
+			struct pass_tu *t = &pr->ps->tus[i];
+			if (t->leads != leads || t->running || t->failed || t->stage == STAGE_DONE ||
+			    stand_in_waits(pr->ps, t))
+				continue;
+			if (best < 0 || t->expect_s > pr->ps->tus[best].expect_s)
+				best = (long)i;
+		}
+		if (best < 0)
+			return -1;
+		struct pass_tu *t = &pr->ps->tus[best];
+		if (next_run(pr->ps, t, (size_t)best, pr->whole_runs, pr->whole_only, p)) {
+			t->running = true;
+			return best;
+		}
+		t->stage = STAGE_DONE;	/* its probe is over */
+	}
+}
+
+static long next_tu_run(void *ctx, struct proc *p)
+{
+	struct probing *pr = ctx;
+	long task = next_own_run(pr, true, p);
+	if (task < 0 && !pr->whole_only)
+		task = next_extra_job(pr, p);
+	if (task < 0)
+		task = next_own_run(pr, false, p);
+	if (task < 0 && !pr->whole_only)
+		task = next_extra_round(pr, p);
+	return task;
+}
+
+static void tu_run_finished(void *ctx, long i, struct proc *p)
+{
+	struct probing *pr = ctx;
+	struct pass_probe *ps = pr->ps;
+	ps->spans = xrealloc(ps->spans, (ps->nspans + 1) * sizeof(*ps->spans));
+	ps->spans[ps->nspans++] = (struct run_span){ i, p->t_start, p->t_start + p->wall_s };
+	if ((size_t)i >= pr->ps->ntus) {
+		extra_run_finished(pr, (size_t)i - pr->ps->ntus, p);
+		return;
+	}
+	struct pass_tu *t = &pr->ps->tus[i];
+	t->running = false;
+	run_finished(pr->ps, t, (size_t)i, p);
+}
+
+static void run_probes(struct pass_probe *ps, long whole_runs, bool whole_only)
+{
+	struct probing pr = { .ps = ps, .whole_runs = whole_runs, .whole_only = whole_only,
+			      .extras = xcalloc((size_t)ps->parallel, sizeof(struct extra_round)) };
+	for (long k = 0; k < ps->parallel; k++)
+		pr.extras[k].of = -1;
+	const struct proc_pool pool = { next_tu_run, tu_run_finished, &pr };
+	proc_run_parallel(ps->parallel, &pool);
+	for (long k = 0; k < ps->parallel; k++)
+		extra_free(&pr.extras[k]);
+	free(pr.extras);
 }
 
 static bool is_arch_flag(const char *arg)
@@ -915,7 +998,7 @@ void pass_probe_time_whole(struct pass_probe *ps)
 void pass_probe_run(struct pass_probe *ps)
 {
 	for (size_t i = 0; i < ps->ntus; i++)
-		if (!ps->tus[i].failed)
+		if (!ps->tus[i].failed && !ps->tus[i].leads)
 			list_jobs(ps, &ps->tus[i], i);
 	run_probes(ps, ps->repeats, false);
 	for (size_t i = 0; i < ps->ntus; i++) {
@@ -925,6 +1008,23 @@ void pass_probe_run(struct pass_probe *ps)
 		if (!t->failed)
 			summarize_tu(ps, t);
 	}
+}
+
+double pass_probe_running(const struct pass_probe *ps, size_t i)
+{
+	const struct run_span *own = NULL;
+	for (size_t k = 0; k < ps->nspans && !own; k++)
+		if (ps->spans[k].task == (long)i)
+			own = &ps->spans[k];
+	if (!own || own->end <= own->start)
+		return 0;
+	double busy = 0;
+	for (size_t k = 0; k < ps->nspans; k++) {
+		double from = ps->spans[k].start > own->start ? ps->spans[k].start : own->start;
+		double to = ps->spans[k].end < own->end ? ps->spans[k].end : own->end;
+		busy += to > from ? to - from : 0;
+	}
+	return busy / (own->end - own->start);
 }
 
 double pass_tu_side(const struct pass_tu *t, enum pass_kind side)
@@ -950,6 +1050,8 @@ void pass_probe_free(struct pass_probe *ps)
 	for (size_t i = 0; i < ps->ntus; i++)
 		pass_tu_free(&ps->tus[i]);
 	free(ps->tus);
+	free(ps->spans);
 	ps->tus = NULL;
-	ps->ntus = ps->cap = 0;
+	ps->spans = NULL;
+	ps->ntus = ps->cap = ps->nspans = 0;
 }

@@ -54,6 +54,10 @@ struct pass_tu {
 	long repeats;		/* its runs, fewer than the probe's; 0: the probe's */
 	long fallback_for;	/* >= 0: a stand-in, run only when that TU's probe
 				 * fails; skipped (and said so) when it succeeds */
+	double expect_s;	/* how long a run is expected to take: the pool
+				 * starts the longest first (0: in order) */
+	bool leads;		/* one whole run, no jobs, started before any other
+				 * TU's (the load curve's copies among the probes) */
 	bool skipped;
 	const char *timed_by;	/* who timed the jobs */
 	struct breakdown bd;
@@ -64,7 +68,8 @@ struct pass_tu {
 	long round, run_round;	/* rounds done; the round of the run under way */
 	size_t job;
 	bool second, running;
-	size_t extras;		/* its extra runs under way (walls-only nvcc) */
+	size_t extras;		/* its extra rounds under way (walls-only probes) */
+	double round_wall, round_cpu;	/* the round of jobs under way, so far */
 	struct proc plain;
 	double *nvcc_walls;
 	struct strvec argv, env;	/* the run under way */
@@ -80,6 +85,12 @@ struct pass_tu {
 	bool kernels_probed;
 };
 
+/* One process the pool ran: whose, from when to when (monotonic). */
+struct run_span {
+	long task;	/* a TU's index, or past ntus: an extra round's */
+	double start, end;
+};
+
 struct pass_probe {
 	const char *dir;		/* where the commands run */
 	const struct ninja_build *build;	/* for pass_probe_find_frameworks; NULL without */
@@ -91,7 +102,10 @@ struct pass_probe {
 	struct pass_tu *tus;
 	size_t ntus, cap;
 	size_t failures;
+	struct run_span *spans;		/* every process run, for pass_probe_running */
+	size_t nspans;
 };
+
 
 /* Add a TU to probe; takes cmd (outputs already redirected) over. */
 struct pass_tu *pass_probe_add(struct pass_probe *ps, const char *name, size_t edge, struct compile_command *cmd);
@@ -110,6 +124,9 @@ void pass_probe_find_frameworks(struct pass_probe *ps);
  * that fails is reported and leaves the TU without facts. `only` (per TU;
  * NULL: every TU) limits it to some. */
 void pass_probe_find_kernels(struct pass_probe *ps, const bool *only);
+/* The processes that ran at once during TU i's (first) run, itself
+ * included, on average over that run; 0 when it did not run. */
+double pass_probe_running(const struct pass_probe *ps, size_t i);
 /* The seconds of t's host pass, or of all its device passes together. */
 double pass_tu_side(const struct pass_tu *t, enum pass_kind side);
 /* The seconds of t's host pass less nvcc's cudafe++ (its own front end,

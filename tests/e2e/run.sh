@@ -7,6 +7,7 @@
 # planted ratio, a prediction against a build): a shared runner that is
 # busy for a minute skews them, so a failed one runs once more and its
 # second run counts; both are printed, and the retry is named in the total.
+# Names as arguments (t94 t90) run only those scripts (make e2e T='t94 t90').
 here=$(cd "$(dirname "$0")" && pwd)
 total=$(mktemp)
 # Scratch shared by the scripts: the demo module is built once, here.
@@ -25,6 +26,9 @@ run_script() {
 failed_in() { awk '{ f += $2 } END { exit !(f > 0) }' "$E2E_RESULTS"; }
 for t in "$here"/t[0-9]*.sh; do
 	name=$(basename "$t" .sh)
+	if [ $# -gt 0 ] && ! printf ' %s ' "$@" | grep -q " ${name%%_*} \| $name "; then
+		continue
+	fi
 	if [ "${E2E_SLOW:-0}" != 1 ] && grep -q '^# e2e: slow' "$t"; then
 		skipped="$skipped $name"
 		continue

@@ -52,10 +52,12 @@ check "at the end the codegen-bound kernel sets the wall" [ "$(json "$T/advise.j
 # every recorded duration isolated by it, every wall a range.
 check "the load curve: measured alone and two at once" [ "$(json "$T/advise.json" '[(l["jobs"], l["walls"]) for l in d["baseline"]["load_curve"]["levels"]]')" = "[(1.0, 1), (2.0, 2)]" ]
 # The heaviest host TU runs it when it takes a quarter of the heaviest
-# compile, else a header probe; the small demo's dispatcher takes about
-# 0.28 of bigtile here, so a slow phase may tip it below (and the header
-# probe then is right: checked with a margin for the isolation after it).
-check "the load curve says what it ran: the heaviest host TU as the build compiles it (or, near the quarter, the header probe), 1 to 2 at once" [ "$(json "$T/advise.json" '(lambda m, s: "1 to 2 at once" in m and (m.startswith("opus_dispatch.o compiled as the build does") or (m.startswith("the header probe") and s["opus_dispatch.o"] < 0.3 * max(s.values()))))(d["baseline"]["load_curve"]["measured_by"], {t["target"]: t["baseline_s"] for t in d["tus"]})')" = True ]
+# compile, else a header probe. The small demo's dispatcher and binding
+# take 5.5-7 s each here, either may be the heavier in a recorded build,
+# and together about 0.3 of bigtile, so a slow phase may tip the heavier
+# below the quarter (and the header probe then is right). The document's
+# times are isolated by the curve after the choice: hence the margins.
+check "the load curve says what it ran: the heaviest host TU as the build compiles it (or, near the quarter, the header probe), 1 to 2 at once" [ "$(json "$T/advise.json" '(lambda m, s, h: "1 to 2 at once" in m and (any(m.startswith(k + " compiled as the build does") and v >= 0.9 * max(h.values()) for k, v in h.items()) or (m.startswith("the header probe") and max(h.values()) < 0.3 * max(s.values()))))(d["baseline"]["load_curve"]["measured_by"], {t["target"]: t["baseline_s"] for t in d["tus"]}, {t["target"]: t["baseline_s"] for t in d["tus"] if t["kind"] == "host TU"})')" = True ]
 check "every predicted wall lies in its range" [ "$(json "$T/advise.json" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]] + [f["predicted"] for f in d["fixes"]])')" = True ]
 check "each plan step says whether it is beyond noise" [ "$(json "$T/advise.json" 'all(isinstance(s["beyond_noise"], bool) for s in d["plan"])')" = True ]
 check "roles from content: the four .cu TUs and the two host TUs" [ "$(json "$T/advise.json" 'sorted((t["target"], t["kind"], t["binding"]) for t in d["tus"])')" = "[('opus_dispatch.o', 'host TU', False), ('opus_epilogue.cuda.o', 'kernel TU', False), ('opus_gemm_0.cuda.o', 'kernel TU', False), ('opus_gemm_bigtile.cuda.o', 'kernel TU', False), ('opus_pybind.o', 'host TU', True)]" ]

@@ -3,7 +3,8 @@
 # dispatcher defines no kernel, so it is a host TU, and its leak is named
 # with the line to fix as leak names it; a second dispatcher that includes
 # the framework only for tensors in its signatures gets the raw-pointer
-# rule. The tree stays byte-identical.
+# rule. On a machine of many CPUs the load curve's at-once level runs
+# among the probes. The tree stays byte-identical.
 # e2e: timing
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -154,4 +155,13 @@ check "the load curve: alone and two at once, 3 walls a level, or 2 that agree (
 check "every predicted wall lies in its range, the range not a point" [ "$(json "$T/advise.json" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]]) and d["baseline"]["predicted"]["range_s"][0] < d["baseline"]["predicted"]["range_s"][1]')" = True ]
 check "the baseline prediction reproduces the recorded builds within 10 %" [ "$(json "$T/advise.json" 'abs(d["baseline"]["predicted"]["wall_s"] - d["baseline"]["recorded_wall_s"]) <= 0.1 * d["baseline"]["recorded_wall_s"]')" = True ]
 check "advise leaves the tree byte-identical" [ "$(tree_hash "$A")" = "$before" ]
+# On a machine of many CPUs the curve's at-once level runs among the
+# probes (BUILDWALL_CPUS stands in for one: 5 TUs at -j 8): two copies at
+# once in rounds of their own, alone read off the line, and the copies
+# beside the probes, the pool no wider than the level (5).
+run 0 "advise as on 8 CPUs" env BUILDWALL_CPUS=8 "$BW" advise -C "$B" -j 8 -r 1 --json
+check "many CPUs: 2 at once in a round of its own, 3 copies among the probes, alone read off the line" [ "$(json "$T/out" '(lambda c: ([l["walls"] for l in c["levels"]], [l["jobs"] for l in c["levels"]][:2], 2.5 <= c["levels"][2]["jobs"] <= 5, "3 copies among the probes" in c["measured_by"], "alone where the line" in c["measured_by"]))(d["baseline"]["load_curve"])')" = "([0, 2, 3], [1.0, 2.0], True, True, True)" ]
+check "many CPUs: the copies are no probe of the document's" [ "$(json "$T/out" 'any(p["probe"].startswith("load curve copy") for p in d["probes"])')" = False ]
+check "many CPUs: every predicted wall lies in its range" [ "$(json "$T/out" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]])')" = True ]
+check "advise as on 8 CPUs leaves the tree byte-identical" [ "$(tree_hash "$A")" = "$before" ]
 finish

@@ -63,6 +63,32 @@ static void test_level_spread(void **state)
 	assert_false(load_curve_add_level(&c, 3, alone, 0, two, 3));	/* nothing alone */
 }
 
+/* Two levels at once and none alone: alone where the line through their
+ * medians meets one job, each level's spread against alone carried back
+ * from the low level's extremes; a falling line is flat. */
+static void test_from_two(void **state)
+{
+	(void)state;
+	struct load_curve c;
+	double two[] = { 10, 11, 12 }, eight[] = { 14, 15, 16 };
+	assert_true(load_curve_from_two(&c, 2, two, 3, 8, eight, 3));
+	double slope = (15.0 - 11) / 6, alone = 11 - slope;
+	assert_int_equal(c.n, 3);
+	assert_true(c.jobs[0] == 1 && c.samples[0] == 0 && c.samples[1] == 3 && c.samples[2] == 3);
+	NEAR(c.slowdown[0], 1);
+	NEAR(c.slowdown[1], 11 / alone);
+	NEAR(c.slowdown[2], 15 / alone);
+	NEAR(c.lo[1], 10 / (12 - slope));
+	NEAR(c.hi[2], 16 / (10 - slope));
+	NEAR(load_curve_at(&c, 5), (11 + 3 * slope) / alone);
+	double faster[] = { 9 };
+	assert_true(load_curve_from_two(&c, 2, two, 3, 8, faster, 1));
+	NEAR(c.slowdown[1], 1);		/* alone at the pair's median */
+	NEAR(load_curve_at(&c, 8), 1);	/* never below 1 */
+	assert_false(load_curve_from_two(&c, 2, two, 3, 8, eight, 0));
+	assert_false(load_curve_from_two(&c, 1, two, 3, 8, eight, 3));	/* the low level is a pair or more */
+}
+
 /* The curve's ends: each level at its least or most, never below 1; a
  * curve without spread has no other end. */
 static void test_ends(void **state)
@@ -184,6 +210,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_curve_values),
 		cmocka_unit_test(test_level_spread),
+		cmocka_unit_test(test_from_two),
 		cmocka_unit_test(test_ends),
 		cmocka_unit_test(test_alone_and_together),
 		cmocka_unit_test(test_k_at_once),

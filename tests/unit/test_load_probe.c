@@ -1,9 +1,10 @@
-/* The load curve measured: copies of a command run alone and all at
- * once, each level until it has its walls, the two levels' rounds
+/* The load curve measured: copies of a command run alone and all at once,
+ * each level until it has its walls, the two levels' rounds
  * interleaved. Each copy here appends its index to a file, so the order
  * of the rounds shows. */
 #include "unit.h"
 #include "load_probe.h"
+#include "proc.h"
 
 #include <math.h>
 
@@ -17,40 +18,81 @@ static void copies(struct compile_command *cmds, size_t n, const char *order)
 	}
 }
 
+/* n copies of a 0.4 s sleep: walls that agree. */
+static void sleeps(struct compile_command *cmds, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		cmds[i] = (struct compile_command){ 0 };
+		strvec_push(&cmds[i].argv, "sleep");
+		strvec_push(&cmds[i].argv, "0.4");
+	}
+}
+
 static void test_levels_interleaved(void **state)
 {
 	(void)state;
 	char *order = xasprintf("%s/order", tmpdir_path());
-	struct compile_command cmds[4];
-	copies(cmds, 4, order);
+	struct compile_command cmds[3];
+	copies(cmds, 3, order);
 	struct load_curve c;
 	size_t failures = 0;
-	load_probe_measure(".", cmds, 4, 3, false, 0, &c, &failures);
+	load_probe_measure(".", cmds, 3, 3, false, 0, &c, &failures);
 	assert_int_equal(failures, 0);
-	/* Levels 1 and 4 (none between); alone 3 walls, 4 at once one round. */
+	/* Levels 1 and 3 (none between); alone 3 walls, 3 at once one round. */
 	assert_int_equal(c.n, 2);
-	assert_true(c.jobs[0] == 1 && c.jobs[1] == 4);
+	assert_true(c.jobs[0] == 1 && c.jobs[1] == 3);
 	assert_int_equal(c.samples[0], 3);
-	assert_int_equal(c.samples[1], 4);
-	/* Rounds: alone, 4; alone; alone: the alone runs spread over the
+	assert_int_equal(c.samples[1], 3);
+	/* Rounds: alone, 3; alone; alone: the alone runs spread over the
 	 * calibration, not bunched before it. */
 	FILE *f = fopen(order, "r");
 	assert_non_null(f);
 	char line[16];
-	size_t n = 0, last = 0, seen3 = 0;
+	size_t n = 0, last = 0, seen2 = 0;
 	while (fgets(line, sizeof(line), f)) {
 		n++;
 		last = (size_t)atoi(line);
-		if (last == 3)
-			seen3 = n;
+		if (last == 2)
+			seen2 = n;
 	}
 	fclose(f);
-	assert_int_equal(n, 1 + 4 + 1 + 1);
-	assert_true(seen3 >= 2 && seen3 <= 5);	/* the one round of 4, second */
+	assert_int_equal(n, 1 + 3 + 1 + 1);
+	assert_true(seen2 >= 2 && seen2 <= 4);	/* the one round of 3, second */
 	assert_int_equal(last, 0);	/* the last alone run ends it */
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < 3; i++)
 		compile_command_clear(&cmds[i]);
 	free(order);
+}
+
+/* One level alone (advise's two copies at once, its other level among
+ * its probes): rounds of the copies until it has its walls, or two that
+ * agree. */
+static void test_one_level(void **state)
+{
+	(void)state;
+	struct compile_command cmds[2];
+	sleeps(cmds, 2);
+	size_t n = 0, failures = 0;
+	double start = monotonic_seconds();
+	double *walls = load_probe_level(".", cmds, 2, 3, true, 0, &n, &failures);
+	double took = monotonic_seconds() - start;
+	assert_int_equal(failures, 0);
+	assert_int_equal(n, 2);	/* one round: its two walls agree */
+	assert_true(fabs(walls[0] - 0.4) < 0.1 && fabs(walls[1] - 0.4) < 0.1);
+	assert_true(took < 2 * 0.4);
+	free(walls);
+	walls = load_probe_level(".", cmds, 2, 3, false, 0, &n, &failures);
+	assert_int_equal(n, 4);	/* two rounds for three walls */
+	free(walls);
+	strvec_clear(&cmds[1].argv);
+	strvec_push(&cmds[1].argv, "false");
+	fflush(NULL);
+	walls = load_probe_level(".", cmds, 2, 3, true, 0, &n, &failures);
+	assert_int_equal(failures, 1);
+	assert_int_equal(n, 0);	/* a failed round's walls do not count */
+	free(walls);
+	for (size_t i = 0; i < 2; i++)
+		compile_command_clear(&cmds[i]);
 }
 
 /* Settled: a level whose walls agree stops before its repeats. Two
@@ -60,11 +102,7 @@ static void test_settle(void **state)
 {
 	(void)state;
 	struct compile_command cmds[2];
-	for (size_t i = 0; i < 2; i++) {
-		cmds[i] = (struct compile_command){ 0 };
-		strvec_push(&cmds[i].argv, "sleep");
-		strvec_push(&cmds[i].argv, "0.4");
-	}
+	sleeps(cmds, 2);
 	struct load_curve c;
 	size_t failures = 0;
 	load_probe_measure(".", cmds, 2, 3, true, 0, &c, &failures);
@@ -104,6 +142,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_levels_interleaved),
+		cmocka_unit_test(test_one_level),
 		cmocka_unit_test(test_failure_stops),
 		cmocka_unit_test(test_settle),
 	};

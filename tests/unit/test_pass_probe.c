@@ -28,6 +28,11 @@ static struct pass_tu *add_compiled(struct pass_probe *ps, const char *dir, cons
 	return t;
 }
 
+/* C++ that takes a second or so to compile: rounds long enough to time. */
+static const char heavy[] = "#include <regex>\n#include <map>\n#include <string>\n"
+			    "int f(const char *s) { std::map<std::string, int> m; m[s] = 1;\n"
+			    "  return std::regex_match(s, std::regex(\"a+b\")) + (int)m.size(); }\n";
+
 static void add_probe(struct pass_probe *ps, const char *dir, const char *name, const char *text)
 {
 	add_compiled(ps, dir, "gcc -O2", name, ".c", text);
@@ -134,8 +139,16 @@ static void test_walls_from_jobs_and_stand_ins(void **state)
 	assert_false(t->failed);
 	assert_int_equal(t->jobs.n, 2);
 	assert_int_equal(t->nwalls, 3);
-	for (size_t k = 0; k < 3; k++)
-		assert_true(fabs(t->walls[k] - (t->runs[0].walls[k] + t->runs[1].walls[k])) < 1e-9);
+	assert_int_equal(t->runs[0].n, 3);
+	assert_int_equal(t->runs[1].n, 3);
+	/* Each round's wall is its jobs' sum (a round run beside the one under
+	 * way may join the jobs' lists between two of its jobs): in all. */
+	double walls = 0, jobs = 0;
+	for (size_t k = 0; k < 3; k++) {
+		walls += t->walls[k];
+		jobs += t->runs[0].walls[k] + t->runs[1].walls[k];
+	}
+	assert_true(fabs(walls - jobs) < 1e-9);
 	assert_non_null(strstr(t->timed_by, "the wall their sum"));
 	assert_true(ps.tus[1].failed);
 	assert_true(ps.tus[2].skipped && ps.tus[2].nwalls == 0 && !ps.tus[2].failed);
@@ -172,6 +185,91 @@ static void test_nvcc_rounds_side_by_side(void **state)
 	free(dir);
 }
 
+/* Rounds of jobs run side by side too: a walls-only gcc probe and an
+ * nvcc host pass alone (each round its jobs one after another, listed
+ * anew with temp files of their own), alone in a pool of three. */
+static void test_job_rounds_side_by_side(void **state)
+{
+	(void)state;
+	char *dir = tmpdir_subdir("job-rounds");
+	struct pass_probe ps = { .dir = dir, .repeats = 3, .parallel = 3, .th = { 5.0, 0.7 } };
+	add_compiled(&ps, dir, "g++ -O2", "gxx", ".cpp", heavy)->walls_only = true;
+	double start = monotonic_seconds();
+	pass_probe_run(&ps);
+	double took = monotonic_seconds() - start;
+	const struct pass_tu *t = &ps.tus[0];
+	assert_false(t->failed);
+	assert_int_equal(t->nwalls, 3);
+	assert_int_equal(t->round, 3);
+	for (size_t i = 0; i < t->jobs.n; i++)
+		assert_int_equal(t->runs[i].n, 3);
+	assert_true(took < 0.9 * (t->walls[0] + t->walls[1] + t->walls[2]));
+	pass_probe_free(&ps);
+	if (have("nvcc")) {
+		ps = (struct pass_probe){ .dir = dir, .repeats = 2, .parallel = 3, .th = { 5.0, 0.7 } };
+		struct pass_tu *cuda = add_compiled(&ps, dir, "nvcc -O2 -arch=sm_80", "host", ".cu", heavy);
+		cuda->walls_only = cuda->host_only = true;
+		pass_probe_run(&ps);
+		assert_false(ps.tus[0].failed);
+		assert_int_equal(ps.tus[0].nwalls, 2);
+		assert_int_equal(ps.tus[0].jobs.n, 3);
+		assert_true(pass_tu_host_compiler(&ps.tus[0]) > 0 && pass_tu_side(&ps.tus[0], PASS_DEVICE) == 0);
+		pass_probe_free(&ps);
+	}
+	free(dir);
+}
+
+/* Leading TUs (the load curve's copies among advise's probes): one whole
+ * run each, started before any other; what ran beside each is read off
+ * the runs' spans. */
+static void test_leads(void **state)
+{
+	(void)state;
+	char *dir = tmpdir_subdir("leads");
+	struct pass_probe ps = { .dir = dir, .repeats = 2, .parallel = 3, .th = { 5.0, 0.7 } };
+	add_compiled(&ps, dir, "g++ -O2", "one", ".cpp", heavy)->walls_only = true;
+	add_compiled(&ps, dir, "g++ -O2", "two", ".cpp", heavy)->walls_only = true;
+	for (size_t i = 0; i < 2; i++) {
+		struct compile_command sleep = { 0 };
+		strvec_push(&sleep.argv, "sleep");
+		strvec_push(&sleep.argv, "1");
+		pass_probe_add(&ps, "copy", 0, &sleep)->leads = true;
+	}
+	pass_probe_run(&ps);
+	assert_int_equal(ps.failures, 0);
+	double first_other = INFINITY, last_lead_start = 0, leads_end = 0;
+	for (size_t k = 0; k < ps.nspans; k++) {
+		const struct run_span *r = &ps.spans[k];
+		if (r->task == 2 || r->task == 3) {
+			last_lead_start = r->start > last_lead_start ? r->start : last_lead_start;
+			leads_end = r->end > leads_end ? r->end : leads_end;
+		} else if (r->start < first_other) {
+			first_other = r->start;
+		}
+	}
+	assert_true(last_lead_start <= first_other);	/* the leads first */
+	for (size_t i = 2; i < 4; i++) {
+		assert_int_equal(ps.tus[i].nwalls, 1);
+		assert_int_equal(ps.tus[i].jobs.n, 0);	/* no jobs listed */
+		assert_true(fabs(ps.tus[i].walls[0] - 1) < 0.3);
+		double beside = pass_probe_running(&ps, i);
+		assert_true(beside >= 2 && beside <= 3 + 1e-9);	/* never past the pool's width */
+	}
+	/* While they ran, at most three at once: one probe beside the two. */
+	for (size_t k = 0; k < ps.nspans; k++) {
+		const struct run_span *r = &ps.spans[k];
+		size_t at_once = 0;
+		for (size_t j = 0; r->start < leads_end && j < ps.nspans; j++)
+			at_once += ps.spans[j].start <= r->start && ps.spans[j].end > r->start;
+		assert_true(at_once <= 3 || r->start >= leads_end);
+	}
+	assert_int_equal(ps.tus[0].nwalls, 2);
+	assert_int_equal(ps.tus[1].nwalls, 2);
+	assert_true(pass_probe_running(&ps, 99) == 0);	/* never ran */
+	pass_probe_free(&ps);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +277,8 @@ int main(void)
 		cmocka_unit_test(test_host_only),
 		cmocka_unit_test(test_walls_from_jobs_and_stand_ins),
 		cmocka_unit_test(test_nvcc_rounds_side_by_side),
+		cmocka_unit_test(test_job_rounds_side_by_side),
+		cmocka_unit_test(test_leads),
 	};
 	return cmocka_run_group_tests_name("pass_probe", tests, NULL, NULL);
 }
