@@ -158,42 +158,14 @@ static void test_walls_from_jobs_and_stand_ins(void **state)
 	free(dir);
 }
 
-/* A walls-only nvcc probe alone in the pool: its rounds run side by side
+/* A walls-only probe alone in a pool of three: its rounds run side by side
  * in the idle slots (their outputs apart), so the probe takes less time
  * than its walls add up to, and every round is recorded. */
-static void test_nvcc_rounds_side_by_side(void **state)
+static void assert_rounds_side_by_side(const char *dir, const char *compile, const char *name, const char *ext,
+				       const char *text)
 {
-	(void)state;
-	if (!have("nvcc"))
-		skip();
-	char *dir = tmpdir_subdir("nvcc-rounds");
 	struct pass_probe ps = { .dir = dir, .repeats = 3, .parallel = 3, .th = { 5.0, 0.7 } };
-	add_compiled(&ps, dir, "nvcc -O2 -arch=sm_80", "kern", ".cu",
-		     "__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }\n")->walls_only = true;
-	double start = monotonic_seconds();
-	pass_probe_run(&ps);
-	double took = monotonic_seconds() - start;
-	const struct pass_tu *t = &ps.tus[0];
-	assert_false(t->failed);
-	assert_int_equal(t->nwalls, 3);
-	assert_int_equal(t->round, 3);
-	for (size_t i = 0; i < t->jobs.n; i++)
-		assert_int_equal(t->runs[i].n, 3);
-	double sum = t->walls[0] + t->walls[1] + t->walls[2];
-	assert_true(took < 0.9 * sum);
-	pass_probe_free(&ps);
-	free(dir);
-}
-
-/* Rounds of jobs run side by side too: a walls-only gcc probe and an
- * nvcc host pass alone (each round its jobs one after another, listed
- * anew with temp files of their own), alone in a pool of three. */
-static void test_job_rounds_side_by_side(void **state)
-{
-	(void)state;
-	char *dir = tmpdir_subdir("job-rounds");
-	struct pass_probe ps = { .dir = dir, .repeats = 3, .parallel = 3, .th = { 5.0, 0.7 } };
-	add_compiled(&ps, dir, "g++ -O2", "gxx", ".cpp", heavy)->walls_only = true;
+	add_compiled(&ps, dir, compile, name, ext, text)->walls_only = true;
 	double start = monotonic_seconds();
 	pass_probe_run(&ps);
 	double took = monotonic_seconds() - start;
@@ -205,6 +177,29 @@ static void test_job_rounds_side_by_side(void **state)
 		assert_int_equal(t->runs[i].n, 3);
 	assert_true(took < 0.9 * (t->walls[0] + t->walls[1] + t->walls[2]));
 	pass_probe_free(&ps);
+}
+
+/* nvcc's rounds (one nvcc --time run each). */
+static void test_nvcc_rounds_side_by_side(void **state)
+{
+	(void)state;
+	if (!have("nvcc"))
+		skip();
+	char *dir = tmpdir_subdir("nvcc-rounds");
+	assert_rounds_side_by_side(dir, "nvcc -O2 -arch=sm_80", "kern", ".cu",
+				   "__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }\n");
+	free(dir);
+}
+
+/* Rounds of jobs run side by side too: a walls-only gcc probe and an
+ * nvcc host pass alone (each round its jobs one after another, listed
+ * anew with temp files of their own). */
+static void test_job_rounds_side_by_side(void **state)
+{
+	(void)state;
+	char *dir = tmpdir_subdir("job-rounds");
+	assert_rounds_side_by_side(dir, "g++ -O2", "gxx", ".cpp", heavy);
+	struct pass_probe ps;
 	if (have("nvcc")) {
 		ps = (struct pass_probe){ .dir = dir, .repeats = 2, .parallel = 3, .th = { 5.0, 0.7 } };
 		struct pass_tu *cuda = add_compiled(&ps, dir, "nvcc -O2 -arch=sm_80", "host", ".cu", heavy);
