@@ -6,6 +6,7 @@
 # built beside it; on the narrow variant nothing is left to
 # narrow; every tree byte-identical.
 # e2e: timing
+# e2e: slow
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
