@@ -863,17 +863,19 @@ static void calibrate_load(struct advise *ad)
 	}
 	struct compile_command *cmds = xcalloc(levels, sizeof(*cmds));
 	size_t n = levels < 2 ? 0 : load_commands(ad, levels, cmds, &ad->load_what);
-	size_t ready = 0;	/* probes that can start beside the copies */
-	for (size_t i = 0; i < ad->probe.ntus; i++)
-		ready += ad->probe.tus[i].fallback_for < 0;
 	if (n < 2) {
 		ad->load = (struct load_curve){ .cores = (double)cpu_count() };
 		ad->load_source = xstrdup(levels < 2 ? "none: one job at a time" : "none: no TU to run side by side");
 	} else if (n >= LOAD_AMONG_PROBES_FROM && ad->parallel >= (long)n) {
 		ad->load_pair = load_probe_level(ad->dir, cmds, 2, ad->repeats, ad->settle, ad->timeout, &ad->npair,
 						 &ad->failures);
-		if (!ad->npair)
+		if (!ad->npair) {
+			ad->load = (struct load_curve){ .cores = (double)cpu_count() };
 			ad->load_source = xstrdup("none: its compile failed (its output above)");
+		}
+		size_t ready = 0;	/* probes that can start beside the copies */
+		for (size_t i = 0; i < ad->probe.ntus; i++)
+			ready += ad->probe.tus[i].fallback_for < 0;
 		size_t copies = n - (ready < n / 2 ? ready : n / 2);
 		ad->load_first = (long)ad->probe.ntus;
 		for (size_t i = 0; ad->npair && i < copies; i++) {

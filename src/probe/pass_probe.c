@@ -680,7 +680,10 @@ static void tu_run_finished(void *ctx, long i, struct proc *p)
 {
 	struct probing *pr = ctx;
 	struct pass_probe *ps = pr->ps;
-	ps->spans = xrealloc(ps->spans, (ps->nspans + 1) * sizeof(*ps->spans));
+	if (ps->nspans == ps->spans_cap) {
+		ps->spans_cap = ps->spans_cap ? 2 * ps->spans_cap : 64;
+		ps->spans = xrealloc(ps->spans, ps->spans_cap * sizeof(*ps->spans));
+	}
 	ps->spans[ps->nspans++] = (struct run_span){ i, p->t_start, p->t_start + p->wall_s };
 	if ((size_t)i >= pr->ps->ntus) {
 		extra_run_finished(pr, (size_t)i - pr->ps->ntus, p);
@@ -1053,5 +1056,5 @@ void pass_probe_free(struct pass_probe *ps)
 	free(ps->spans);
 	ps->tus = NULL;
 	ps->spans = NULL;
-	ps->ntus = ps->cap = ps->nspans = 0;
+	ps->ntus = ps->cap = ps->nspans = ps->spans_cap = 0;
 }

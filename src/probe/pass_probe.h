@@ -103,7 +103,7 @@ struct pass_probe {
 	size_t ntus, cap;
 	size_t failures;
 	struct run_span *spans;		/* every process run, for pass_probe_running */
-	size_t nspans;
+	size_t nspans, spans_cap;
 };
 
 
