@@ -10,11 +10,14 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -83,72 +86,128 @@ static void track(pid_t pid, bool add)
 	}
 }
 
-/* In the child: never returns. Reports exec failure through errfd. */
-static _Noreturn void child_exec(const struct proc *p, int errfd)
+/* The child's environment: ours with TMPDIR set to the private temp dir
+ * and p's "NAME=value" strings on top (each replacing its NAME). The
+ * array is owned, its strings are borrowed but for TMPDIR's (the last
+ * slot after the NULL, to free). */
+static char **child_environ(const struct proc *p)
 {
-	setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-
-	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	int out = open(p->out_path ? p->out_path : "/dev/null",
-		       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	int errout = p->err_path ? open(p->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : out;
-	if (in < 0 || out < 0 || errout < 0)
-		goto fail;
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errout, 2) < 0)
-		goto fail;
-	/* dup2 onto the same fd keeps close-on-exec (buildwall started with
-	 * stdin closed, say): clear it on the three the command gets. */
-	for (int fd = 0; fd < 3; fd++)
-		fcntl(fd, F_SETFD, 0);
-	if (p->cwd && chdir(p->cwd))
-		goto fail;
-	setenv("TMPDIR", tmpdir_path(), 1);
+	extern char **environ;
+	size_t n = 0, extra = 0;
+	while (environ[n])
+		n++;
 	for (char *const *e = p->env_extra; e && *e; e++)
-		putenv((char *)*e);
-	execvp(p->argv[0], p->argv);
-fail:;
-	int err = errno;
-	ssize_t reported = write(errfd, &err, sizeof(err));
-	(void)reported;	/* nothing more a failed child can do */
-	_exit(127);
+		extra++;
+	char **env = xcalloc(n + extra + 3, sizeof(*env));
+	char *tmpdir = xasprintf("TMPDIR=%s", tmpdir_path());
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t len = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
+		bool replaced = !strncmp(environ[i], tmpdir, len);
+		for (char *const *e = p->env_extra; e && *e && !replaced; e++)
+			replaced = !strncmp(environ[i], *e, len);
+		if (!replaced)
+			env[k++] = environ[i];
+	}
+	env[k++] = tmpdir;
+	for (char *const *e = p->env_extra; e && *e; e++)
+		env[k++] = *e;
+	env[k + 1] = tmpdir;	/* after the NULL: for child_environ_free */
+	return env;
 }
 
+static void child_environ_free(char **env)
+{
+	size_t k = 0;
+	while (env[k])
+		k++;
+	free(env[k + 1]);
+	free(env);
+}
+
+/* The program as execvp would find it: argv0 itself when it names a path,
+ * else the first executable file of that name on the PATH the child gets
+ * (a command's own "env PATH=..." included). Owned. */
+static char *find_program(const char *argv0, char **env)
+{
+	if (!*argv0 || strchr(argv0, '/'))
+		return xstrdup(argv0);
+	const char *path = "/usr/local/bin:/usr/bin:/bin";
+	for (char **e = env; *e; e++)
+		if (has_prefix(*e, "PATH="))
+			path = *e + strlen("PATH=");
+	for (const char *dir = path;; dir++) {
+		const char *end = strchrnul(dir, ':');
+		char *candidate = end == dir ? xasprintf("%s", argv0) : xasprintf("%.*s/%s", (int)(end - dir), dir, argv0);
+		struct stat st;
+		if (!stat(candidate, &st) && S_ISREG(st.st_mode) && !access(candidate, X_OK))
+			return candidate;
+		free(candidate);
+		if (!*end)
+			return xstrdup(argv0);	/* not found: posix_spawn says so */
+		dir = end;
+	}
+}
+
+/* The child is started with posix_spawn, which shares our memory until it
+ * execs (vfork): fork would copy the page tables of a parent holding a
+ * large build's graph and make every later write to its heap fault
+ * (survey's parent, 100 modules read, spent most of its time there). The
+ * child gets its own process group, the default for the signals we
+ * handle or ignore, /dev/null on stdin and out_path/err_path on stdout and
+ * stderr (opened before it moves to cwd). */
 int proc_start(struct proc *p)
 {
-	int errpipe[2];
 	tmpdir_path();	/* create it in the parent, so children share it */
-	if (pipe2(errpipe, O_CLOEXEC))
-		return -1;
 	p->done = false;
 	p->timed_out = false;
 	p->exec_errno = 0;
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_t actions;
+	sigset_t defaults;
+	sigemptyset(&defaults);
+	sigaddset(&defaults, SIGINT);
+	sigaddset(&defaults, SIGTERM);
+	sigaddset(&defaults, SIGHUP);
+	sigaddset(&defaults, SIGPIPE);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setsigdefault(&attr, &defaults);
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&actions, 1, p->out_path ? p->out_path : "/dev/null",
+					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (p->err_path)
+		posix_spawn_file_actions_addopen(&actions, 2, p->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	else
+		posix_spawn_file_actions_adddup2(&actions, 1, 2);
+	if (p->cwd)
+		posix_spawn_file_actions_addchdir_np(&actions, p->cwd);
+	char **env = child_environ(p);
+	char *program = find_program(p->argv[0], env);
+	pid_t pid;
 	p->t_start = monotonic_seconds();
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(errpipe[0]);
-		close(errpipe[1]);
+	int err = posix_spawn(&pid, program, &actions, &attr, p->argv, env);
+	free(program);
+	child_environ_free(env);
+	posix_spawn_file_actions_destroy(&actions);
+	posix_spawnattr_destroy(&attr);
+	if (err == EAGAIN || err == ENOMEM)
 		return -1;
+	if (err) {
+		/* It could not run (no such program, a cwd or log that cannot be
+		 * opened): a finished proc that says why, as a failed exec was. */
+		p->exec_errno = err;
+		p->pid = -1;	/* try_reap hands it over as finished */
+		p->pidfd = -1;
+		p->status = 127 << 8;
+		return 0;
 	}
-	if (pid == 0) {
-		close(errpipe[0]);
-		child_exec(p, errpipe[1]);
-	}
-	setpgid(pid, pid);	/* also in the parent: no race with a fast signal */
+	setpgid(pid, pid);	/* also here: no race with a fast signal */
 	track(pid, true);
 	p->pid = pid;
-	close(errpipe[1]);
-	/* The pipe closes on a successful exec; otherwise it carries errno. */
-	ssize_t got;
-	do
-		got = read(errpipe[0], &p->exec_errno, sizeof(p->exec_errno));
-	while (got < 0 && errno == EINTR);
-	if (got != sizeof(p->exec_errno))
-		p->exec_errno = 0;
-	close(errpipe[0]);
 	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (interrupted_by)
 		kill(-pid, interrupted_by);
@@ -158,6 +217,11 @@ int proc_start(struct proc *p)
 /* Reap p if it has exited; true when it is done. */
 static bool try_reap(struct proc *p)
 {
+	if (p->pid < 0) {	/* it never ran */
+		p->wall_s = 0;
+		p->done = true;
+		return true;
+	}
 	int status;
 	struct rusage ru;
 	pid_t r = wait4(p->pid, &status, WNOHANG, &ru);
@@ -184,7 +248,7 @@ static bool try_reap(struct proc *p)
 /* Enforce timeouts and the grace period after an interrupt. */
 static void police(struct proc *p, double now)
 {
-	if (p->done)
+	if (p->done || p->pid < 0)
 		return;
 	if (p->timeout_s > 0 && !p->timed_out && now - p->t_start > p->timeout_s) {
 		p->timed_out = true;

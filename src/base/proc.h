@@ -39,8 +39,9 @@ bool proc_interrupted(void);
 /* Exit 130 (after cleanup via atexit) when a signal arrived. */
 void proc_exit_if_interrupted(void);
 
-/* Start p; returns 0, or -1 when fork fails (exec failures show up in
- * exec_errno once the proc is finished). */
+/* Start p; returns 0, or -1 when no process can be made (EAGAIN, ENOMEM).
+ * A command that cannot run (no such program, an output that cannot be
+ * opened) finishes at once with exec_errno set. */
 int proc_start(struct proc *p);
 /* Wait until one of the running procs finishes; returns its index. */
 size_t proc_wait_any(struct proc **procs, size_t n);

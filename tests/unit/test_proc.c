@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 static char *slurp(const char *path)
 {
@@ -65,6 +66,39 @@ static void test_exec_failure(void **state)
 	free(why);
 }
 
+/* A command's own "env NAME=value" reaches it, replacing ours, and its
+ * PATH is where its program is looked for (as execvp does after env): a
+ * dir of that name on the way is passed over, a missing program fails. */
+static void test_environment_and_path(void **state)
+{
+	(void)state;
+	char *bin = xasprintf("%s/bin", tmpdir_path()), *decoy = xasprintf("%s/decoy", tmpdir_path());
+	char *tool = xasprintf("%s/bwtool", bin), *decoy_dir = xasprintf("%s/bwtool", decoy);
+	assert_int_equal(mkdir(bin, 0700), 0);
+	assert_int_equal(mkdir(decoy, 0700), 0);
+	assert_int_equal(mkdir(decoy_dir, 0700), 0);
+	FILE *f = fopen(tool, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\necho \"$GREETING $TMPDIR\"\n", f);
+	fclose(f);
+	assert_int_equal(chmod(tool, 0700), 0);
+	char *path = xasprintf("PATH=%s:%s:/usr/bin:/bin", decoy, bin), *out = xasprintf("%s/o", tmpdir_path());
+	char *env[] = { path, "GREETING=hello", "TMPDIR=/elsewhere", NULL };
+	char *argv[] = { "bwtool", NULL };
+	setenv("GREETING", "ours", 1);
+	struct proc p = { .argv = argv, .env_extra = env, .out_path = out };
+	proc_run(&p);
+	assert_true(proc_succeeded(&p));
+	char *o = slurp(out), *want = xasprintf("hello /elsewhere\n");
+	assert_string_equal(o, want);	/* the command's TMPDIR over ours */
+	struct proc q = { .argv = argv, .out_path = out };
+	proc_run(&q);	/* not on our PATH */
+	assert_int_equal(q.exec_errno, ENOENT);
+	assert_true(WIFEXITED(q.status) && WEXITSTATUS(q.status) == 127);
+	unsetenv("GREETING");
+	free(o); free(want); free(path); free(out); free(bin); free(decoy); free(tool); free(decoy_dir);
+}
+
 static void test_rusage_and_wait_any(void **state)
 {
 	(void)state;
@@ -92,6 +126,7 @@ int main(void)
 		cmocka_unit_test(test_status_and_capture),
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_environment_and_path),
 		cmocka_unit_test(test_rusage_and_wait_any),
 	};
 	return cmocka_run_group_tests_name("proc", tests, NULL, NULL);
