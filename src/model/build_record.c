@@ -232,6 +232,16 @@ static void add_step(struct build_record *r, const char *target, const char *kin
 	r->steps[r->nsteps++] = (struct record_step){ xstrdup(target), kind, seconds };
 }
 
+bool build_outputs_compiles(const struct build_outputs *o, const char *output)
+{
+	return bsearch(&output, o->compiles.v, o->compiles.n, sizeof(char *), compare_strings) != NULL;
+}
+
+bool build_outputs_all_seen(const struct build_outputs *o, size_t seen)
+{
+	return o->compiles.n && seen >= o->compiles.n;
+}
+
 void build_record_from_view(struct build_record *r, const struct log_view *v, const struct build_outputs *o,
 			    const char *module)
 {
@@ -246,14 +256,14 @@ void build_record_from_view(struct build_record *r, const struct log_view *v, co
 		struct log_name name = step_line(tl, s, 0);
 		char *target = xstrndup(name.output, name.output_len);
 		step_identity(&h, name.output, name.output_len, name.hash, name.hash_len, step_start(tl, s), step_end(tl, s));
-		compiles_seen += bsearch(&target, o->compiles.v, o->compiles.n, sizeof(char *), compare_strings) != NULL;
+		compiles_seen += build_outputs_compiles(o, target);
 		add_step(r, target, step_kind_names[s->kind], step_duration(tl, s));
 		free(target);
 	}
 	r->identity = identity_hex(&h);
 	r->wall = tl->wall;
 	r->jobs = tl->slots;
-	r->complete = o->compiles.n && compiles_seen >= o->compiles.n;
+	r->complete = build_outputs_all_seen(o, compiles_seen);
 	if (v->have_graph && v->rec.ncritical) {
 		struct strvec path = { 0 };
 		for (size_t i = 0; i < v->rec.ncritical; i++)

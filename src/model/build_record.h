@@ -78,6 +78,11 @@ void build_outputs_load(struct build_outputs *o, const char *dir);
 /* The same from a graph already loaded (no second question to ninja). */
 void build_outputs_of(struct build_outputs *o, const struct ninja_build *b);
 void build_outputs_free(struct build_outputs *o);
+/* Whether output is one of o's compiles. */
+bool build_outputs_compiles(const struct build_outputs *o, const char *output);
+/* Whether a build that ran `seen` of o's compiles ran them all (a clean
+ * build). */
+bool build_outputs_all_seen(const struct build_outputs *o, size_t seen);
 
 /* The module (named), commit, machine and (with `compilers`) the compilers'
  * versions of the build dir; commit and compilers need its graph b (NULL:

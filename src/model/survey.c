@@ -201,36 +201,47 @@ void survey_places_free(struct survey_places *p)
 
 /* ---- one module ---- */
 
-/* The latest clean build of a log (else its latest), as log_view_each
- * hands the builds over, with its critical path while the view is there. */
-struct latest {
+/* Which build of a log to read: the latest that ran every compile (a
+ * clean build), else the latest. Told from the names alone, so only that
+ * build is read against the graph (a log of many rebuilds costs a scan,
+ * not an analysis per build). */
+struct choice {
 	const struct build_outputs *outputs;
-	const char *module;
+	long n, chosen;		/* counted from the oldest */
+	bool chosen_clean;
+};
+
+static void weigh_build(struct ninja_log *build, bool rewritten, void *ctx)
+{
+	struct choice *c = ctx;
+	if (rewritten)
+		return;
+	size_t seen = 0;
+	for (size_t i = 0; i < build->n; i++)	/* an edge's first output, as its step is named */
+		seen += !build->entries[i].joins && build_outputs_compiles(c->outputs, build->names[i].output);
+	bool clean = build_outputs_all_seen(c->outputs, seen);
+	if (clean || !c->chosen_clean) {
+		c->chosen = c->n;
+		c->chosen_clean = clean;
+	}
+	c->n++;
+}
+
+/* That build as a record, with its critical path. */
+struct latest {
 	struct build_record rec;
-	bool have;
 	json_t *critical;	/* [{target, seconds}], first to last */
 	size_t setter;		/* index into critical */
 };
 
-static void keep_latest(struct log_view *v, void *ctx)
+static void read_latest(struct latest *l, const struct log_view *v, const struct build_outputs *outputs)
 {
-	struct latest *l = ctx;
-	struct build_record r;
-	build_record_from_view(&r, v, l->outputs, l->module);
-	if (l->have && l->rec.complete && !r.complete) {
-		build_record_free(&r);
-		return;
-	}
-	if (l->have)
-		build_record_free(&l->rec);
-	json_decref(l->critical);
-	l->rec = r;
-	l->have = true;
+	build_record_from_view(&l->rec, v, outputs, outputs->module);
 	l->critical = json_array();
 	l->setter = 0;
 	double most = -1;
 	for (size_t i = 0; i < v->rec.ncritical; i++) {
-		const struct record_step *s = &r.steps[v->rec.critical[i]];
+		const struct record_step *s = &l->rec.steps[v->rec.critical[i]];
 		json_array_append_new(l->critical, json_build("{s:o, s:o}", "target", json_name(s->target), "seconds",
 							      json_seconds(s->seconds)));
 		if (s->seconds > most) {
@@ -376,13 +387,21 @@ void survey_read_module(const char *dir, bool cache, bool pp, FILE *out)
 		ninja_load_graph(dir, cache, &b);
 	struct build_outputs outputs;
 	build_outputs_of(&outputs, &b);
-	struct latest l = { .outputs = &outputs, .module = outputs.module };
-	long builds = 0;
-	char *err = log_view_each(&b, log, keep_latest, &l, &builds);
+	struct choice c = { .outputs = &outputs };
+	char *err = NULL;
+	if (!ninja_log_each(log, true, weigh_build, &c, &err) && !err)
+		err = xasprintf("%s: no such file (has the tree been built with ninja?)", log);
+	if (!err && !c.n)
+		err = xasprintf("%s: no build in it", log);
+	struct log_view v;
+	if (!err)
+		err = log_view_load_graph(&v, &b, log, c.n - 1 - c.chosen);
 	if (err)
 		die(EXIT_BAD_INPUT, "%s", err);
-	if (!l.have)
-		die(EXIT_BAD_INPUT, "%s: no build in it", log);
+	long builds = c.n;
+	struct latest l;
+	read_latest(&l, &v, &outputs);
+	log_view_free(&v);
 	/* The sources go to a temp file first: the document comes first. */
 	FILE *lines = tmpfile();
 	if (!lines)
