@@ -159,3 +159,9 @@ demo_built_for() {
 	fi
 	echo "$d"
 }
+
+# trace --json: per pass, the headers' (and templates') self times sum
+# to the outermost entries' time, to the microsecond the traces give.
+adds_up() {
+	json "$1" 'all(abs(sum(h["self_s"] for h in d["headers"] if h["pass"] == p["name"]) - p["headers_s"]) < 1e-6 * (1 + len(d["headers"])) and abs(sum(t["self_s"] for t in d["templates"] if t["pass"] == p["name"]) - p["templates_s"]) < 1e-6 * (1 + len(d["templates"])) for p in d["passes"])'
+}
