@@ -11,13 +11,11 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -126,28 +124,17 @@ static void child_environ_free(char **env)
 	free(env);
 }
 
-/* The program as execvp would find it: argv0 itself when it names a path,
- * else the first executable file of that name on the PATH the child gets
- * (a command's own "env PATH=..." included). Owned. */
+/* Where the child's program is: on the PATH the child gets (a command's
+ * own "env PATH=..." included), as execvp after env finds it; else argv0
+ * itself, for posix_spawn to say why it cannot run. Owned. */
 static char *find_program(const char *argv0, char **env)
 {
-	if (!*argv0 || strchr(argv0, '/'))
-		return xstrdup(argv0);
 	const char *path = "/usr/local/bin:/usr/bin:/bin";
 	for (char **e = env; *e; e++)
 		if (has_prefix(*e, "PATH="))
 			path = *e + strlen("PATH=");
-	for (const char *dir = path;; dir++) {
-		const char *end = strchrnul(dir, ':');
-		char *candidate = end == dir ? xasprintf("%s", argv0) : xasprintf("%.*s/%s", (int)(end - dir), dir, argv0);
-		struct stat st;
-		if (!stat(candidate, &st) && S_ISREG(st.st_mode) && !access(candidate, X_OK))
-			return candidate;
-		free(candidate);
-		if (!*end)
-			return xstrdup(argv0);	/* not found: posix_spawn says so */
-		dir = end;
-	}
+	char *found = path_search(argv0, path, NULL);
+	return found ? found : xstrdup(argv0);
 }
 
 /* The child is started with posix_spawn, which shares our memory until it

@@ -316,6 +316,28 @@ bool file_exists(const char *path)
 	return !stat(path, &st);
 }
 
+static bool runnable(const char *candidate)
+{
+	struct stat st;
+	return !stat(candidate, &st) && S_ISREG(st.st_mode) && !access(candidate, X_OK);
+}
+
+char *path_search(const char *program, const char *path, bool (*accept)(const char *candidate))
+{
+	if (!*program || strchr(program, '/'))
+		return *program && runnable(program) ? xstrdup(program) : NULL;
+	for (const char *dir = path; dir;) {
+		const char *end = strchr(dir, ':');
+		size_t len = end ? (size_t)(end - dir) : strlen(dir);
+		char *candidate = len ? xasprintf("%.*s/%s", (int)len, dir, program) : xstrdup(program);
+		if (runnable(candidate) && (!accept || accept(candidate)))
+			return candidate;
+		free(candidate);
+		dir = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
 bool parse_double(const char *s, double *out)
 {
 	char *end;

@@ -75,6 +75,11 @@ void make_parent_dirs(const char *path, mode_t mode);
 /* A small file's whole text (NUL-terminated), or NULL with errno set. */
 char *read_text_file(const char *path);
 bool file_exists(const char *path);
+/* program as execvp finds it: itself when it names a path (and can be
+ * run), else the first executable regular file of that name in the
+ * ':'-separated dirs of path (an empty one: the current dir) that accept
+ * (when not NULL) takes; NULL when there is none. Owned. */
+char *path_search(const char *program, const char *path, bool (*accept)(const char *candidate));
 /* Parse a whole-string number; false on junk, empty input or overflow. */
 bool parse_double(const char *s, double *out);
 bool parse_int(const char *s, long min, long max, long *out);

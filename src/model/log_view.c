@@ -80,22 +80,22 @@ struct each_build {
 	long n;
 };
 
+void log_view_take(struct log_view *v, const struct ninja_build *b, const char *path, struct ninja_log *build, long back)
+{
+	*v = (struct log_view){ .dir = b ? b->dir : NULL, .path = path, .back = back, .names_block = NAMES_BLOCK };
+	ninja_log_take(&v->build, build);
+	timeline_build(&v->build, &v->tl);
+	if (b)
+		analyze(v, b);
+}
+
 static void view_build(struct ninja_log *build, bool rewritten, void *ctx)
 {
 	struct each_build *e = ctx;
 	if (rewritten)
 		return;
-	struct log_view v = { .dir = e->b ? e->b->dir : NULL, .path = e->path, .back = e->n++, .names_block = NAMES_BLOCK };
-	/* Taken, as ninja_log_scan allows: its names are held, no file behind. */
-	v.build = (struct ninja_log){ .version = build->version, .n = build->n, .first_line = build->first_line,
-				      .entries = build->entries, .names = build->names, .strings = build->strings };
-	build->entries = NULL;
-	build->names = NULL;
-	build->n = 0;
-	build->strings = (struct arena){ 0 };
-	timeline_build(&v.build, &v.tl);
-	if (e->b)
-		analyze(&v, e->b);
+	struct log_view v;
+	log_view_take(&v, e->b, e->path, build, e->n++);
 	e->each(&v, e->ctx);
 	log_view_free(&v);
 }

@@ -45,6 +45,11 @@ char *log_view_load_graph(struct log_view *v, const struct ninja_build *b, const
  * with the input (owned by the caller), as log_view_load says it. */
 char *log_view_each(const struct ninja_build *b, const char *path, void (*each)(struct log_view *v, void *ctx),
 		    void *ctx, long *nbuilds);
+/* A build a ninja_log_scan visitor holds, with its names, taken into v
+ * (ninja_log_take) with its timeline, and read against b when not NULL;
+ * back as the caller counts it. */
+void log_view_take(struct log_view *v, const struct ninja_build *b, const char *path, struct ninja_log *build,
+		   long back);
 /* The indexes of the k steps with the most weighted time (k 0: all),
  * heaviest first, equals in log order (owned by the caller; k of them, or
  * all). */

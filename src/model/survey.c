@@ -202,13 +202,15 @@ void survey_places_free(struct survey_places *p)
 /* ---- one module ---- */
 
 /* Which build of a log to read: the latest that ran every compile (a
- * clean build), else the latest. Told from the names alone, so only that
- * build is read against the graph (a log of many rebuilds costs a scan,
- * not an analysis per build). */
+ * clean build), else the latest. Told from the names alone as the log is
+ * scanned once, the chosen build kept (at most it and the one being
+ * scanned in memory), so only that build is read against the graph (a
+ * log of many rebuilds costs a scan, not an analysis per build). */
 struct choice {
 	const struct build_outputs *outputs;
 	long n, chosen;		/* counted from the oldest */
 	bool chosen_clean;
+	struct ninja_log kept;	/* the chosen build, its names held */
 };
 
 static void weigh_build(struct ninja_log *build, bool rewritten, void *ctx)
@@ -223,6 +225,8 @@ static void weigh_build(struct ninja_log *build, bool rewritten, void *ctx)
 	if (clean || !c->chosen_clean) {
 		c->chosen = c->n;
 		c->chosen_clean = clean;
+		ninja_log_free(&c->kept);
+		ninja_log_take(&c->kept, build);
 	}
 	c->n++;
 }
@@ -393,15 +397,17 @@ void survey_read_module(const char *dir, bool cache, bool pp, FILE *out)
 		err = xasprintf("%s: no such file (has the tree been built with ninja?)", log);
 	if (!err && !c.n)
 		err = xasprintf("%s: no build in it", log);
-	struct log_view v;
-	if (!err)
-		err = log_view_load_graph(&v, &b, log, c.n - 1 - c.chosen);
-	if (err)
+	if (err) {
+		ninja_log_free(&c.kept);
 		die(EXIT_BAD_INPUT, "%s", err);
+	}
+	struct log_view v;
+	log_view_take(&v, &b, log, &c.kept, c.n - 1 - c.chosen);
 	long builds = c.n;
 	struct latest l;
 	read_latest(&l, &v, &outputs);
 	log_view_free(&v);
+	ninja_log_free(&c.kept);
 	/* The sources go to a temp file first: the document comes first. */
 	FILE *lines = tmpfile();
 	if (!lines)

@@ -82,27 +82,17 @@ static bool resolves_to_launcher(const char *path)
 	return launcher;
 }
 
+static bool not_a_launcher(const char *candidate)
+{
+	return !resolves_to_launcher(candidate);
+}
+
 /* Full path of `program` as execvp would find it, or NULL; with
  * skip_launchers, the first one that is not a launcher in disguise (the
  * /usr/lib/ccache/gcc -> ccache links a masquerading setup puts on PATH). */
 static char *find_in_path(const char *program, bool skip_launchers)
 {
-	if (strchr(program, '/'))
-		return access(program, X_OK) ? NULL : xstrdup(program);
-	const char *path = getenv("PATH");
-	if (!path)
-		return NULL;
-	char *copy = xstrdup(path), *save = NULL;
-	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		char *cand = xasprintf("%s/%s", *dir ? dir : ".", program);
-		if (!access(cand, X_OK) && !(skip_launchers && resolves_to_launcher(cand))) {
-			free(copy);
-			return cand;
-		}
-		free(cand);
-	}
-	free(copy);
-	return NULL;
+	return path_search(program, getenv("PATH"), skip_launchers ? not_a_launcher : NULL);
 }
 
 char *driver_find_program(const char *program)

@@ -472,6 +472,16 @@ const struct log_entry *ninja_log_find(struct ninja_log *log, const char *output
 	return lo && !strcmp(output_of(log, log->by_output[lo - 1]), output) ? log->by_output[lo - 1] : NULL;
 }
 
+void ninja_log_take(struct ninja_log *to, struct ninja_log *build)
+{
+	*to = (struct ninja_log){ .version = build->version, .n = build->n, .first_line = build->first_line,
+				  .entries = build->entries, .names = build->names, .strings = build->strings };
+	build->entries = NULL;
+	build->names = NULL;
+	build->n = 0;
+	build->strings = (struct arena){ 0 };
+}
+
 void ninja_log_free(struct ninja_log *log)
 {
 	drop_entries(log);

@@ -97,6 +97,10 @@ void ninja_log_add(struct ninja_log *log, long start_ms, long end_ms, const char
 /* The entry for an output (its last line when it appears twice), or NULL;
  * the names must be held. */
 const struct log_entry *ninja_log_find(struct ninja_log *log, const char *output);
+/* A build a ninja_log_scan visitor is handed, taken into *to (its entries,
+ * names and strings; no file behind them), as the scan allows: build is
+ * left empty. */
+void ninja_log_take(struct ninja_log *to, struct ninja_log *build);
 void ninja_log_free(struct ninja_log *log);
 
 #endif

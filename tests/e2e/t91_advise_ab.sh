@@ -99,6 +99,7 @@ contains "$T/out" "over the 5.0 s budget" "check --budget says over"
 run 0 "history of the module" "$BW" history opus_demo
 contains "$T/out" "variant=optimized" "history lists both variants"
 contains "$T/out" "moved most from the first 3 builds to the last" "history names the steps that moved"
+check "check and history leave both trees byte-identical" [ "$(tree_hash "$demo"):$(tree_hash "$opt")" = "$before:$opt_before" ]
 unset BUILDWALL_DB
 
 finish

@@ -126,6 +126,59 @@ static void test_read_torch_extension(void **state)
 	free(dir);
 }
 
+/* The extension's log with a rebuild of the binding alone after its clean
+ * build: the clean build is the one read (the one scan of the log keeps
+ * it), and the builds are counted; with only the rebuild's lines, that
+ * one, said not to be clean. */
+static json_t *read_module_doc(const char *dir)
+{
+	char *out = xasprintf("%s.out", dir);
+	FILE *f = fopen(out, "w");
+	survey_read_module(dir, false, false, f);
+	fclose(f);
+	f = fopen(out, "r");
+	char line[1 << 16];
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	remove(out);
+	free(out);
+	return json_loads(line, 0, NULL);
+}
+
+static void test_read_latest_clean_build(void **state)
+{
+	(void)state;
+	char *dir = scratch();
+	char *manifest = path_in(dir, "build.ninja"), *log = path_in(dir, ".ninja_log");
+	copy_fixture(FIXTURE("ninja/torch211_build.ninja"), manifest);
+	copy_fixture(FIXTURE("ninja/torch211_ninja_log"), log);
+	const char *rebuild = "0\t17500\t1795986990000000000\tbind.o\te367d33294bcbd34\n"
+			      "17500\t18100\t1795986990100000000\ttextmod.so\t0123456789abcdef\n";
+	FILE *f = fopen(log, "a");
+	fputs(rebuild, f);
+	fclose(f);
+	json_t *m = read_module_doc(dir);
+	assert_int_equal(json_integer_value(json_object_get(m, "builds")), 2);
+	assert_true(json_is_true(json_object_get(m, "clean")));
+	assert_float_equal(json_number_value(json_object_get(m, "wall_s")), 65.603, 1e-4);
+	assert_int_equal(json_integer_value(json_object_get(m, "steps")), 9);
+	json_decref(m);
+
+	f = fopen(log, "w");
+	fprintf(f, "# ninja log v7\n%s", rebuild);
+	fclose(f);
+	m = read_module_doc(dir);
+	assert_int_equal(json_integer_value(json_object_get(m, "builds")), 1);
+	assert_false(json_is_true(json_object_get(m, "clean")));
+	assert_float_equal(json_number_value(json_object_get(m, "wall_s")), 18.1, 1e-4);
+	assert_int_equal(json_integer_value(json_object_get(m, "steps")), 2);
+	json_decref(m);
+	free(manifest);
+	free(log);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* A module as survey_read_module writes it: its document, then its sources. */
 static char *module_file(const char *dir, const char *name, double wall, const char *sources)
 {
@@ -232,6 +285,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_read_torch_extension),
+		cmocka_unit_test(test_read_latest_clean_build),
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_bad_file),
 	};
