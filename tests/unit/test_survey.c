@@ -81,16 +81,25 @@ static void test_find(void **state)
 	free(root);
 }
 
+/* A scratch build dir holding the real extension's manifest and log
+ * (log: its .ninja_log's path, owned). */
+static char *torch_extension_dir(char **log)
+{
+	char *dir = scratch(), *manifest = path_in(dir, "build.ninja");
+	*log = path_in(dir, ".ninja_log");
+	copy_fixture(FIXTURE("ninja/torch211_build.ninja"), manifest);
+	copy_fixture(FIXTURE("ninja/torch211_ninja_log"), *log);
+	free(manifest);
+	return dir;
+}
+
 /* The real extension: 6 kernel TUs, a dispatcher, a binding and a link
  * in one clean build of 65.603 s (the v7 log the device wrote),
  * its sources not here: roles from their extensions. */
 static void test_read_torch_extension(void **state)
 {
 	(void)state;
-	char *dir = scratch();
-	char *manifest = path_in(dir, "build.ninja"), *log = path_in(dir, ".ninja_log");
-	copy_fixture(FIXTURE("ninja/torch211_build.ninja"), manifest);
-	copy_fixture(FIXTURE("ninja/torch211_ninja_log"), log);
+	char *log, *dir = torch_extension_dir(&log);
 	char *out = xasprintf("%s.out", dir);
 	FILE *f = fopen(out, "w");
 	survey_read_module(dir, false, false, f);
@@ -120,7 +129,6 @@ static void test_read_torch_extension(void **state)
 	survey_free(&s);
 	remove(out);
 	free(out);
-	free(manifest);
 	free(log);
 	remove_tree(dir);
 	free(dir);
@@ -148,10 +156,7 @@ static json_t *read_module_doc(const char *dir)
 static void test_read_latest_clean_build(void **state)
 {
 	(void)state;
-	char *dir = scratch();
-	char *manifest = path_in(dir, "build.ninja"), *log = path_in(dir, ".ninja_log");
-	copy_fixture(FIXTURE("ninja/torch211_build.ninja"), manifest);
-	copy_fixture(FIXTURE("ninja/torch211_ninja_log"), log);
+	char *log, *dir = torch_extension_dir(&log);
 	const char *rebuild = "0\t17500\t1795986990000000000\tbind.o\te367d33294bcbd34\n"
 			      "17500\t18100\t1795986990100000000\ttextmod.so\t0123456789abcdef\n";
 	FILE *f = fopen(log, "a");
@@ -173,7 +178,6 @@ static void test_read_latest_clean_build(void **state)
 	assert_float_equal(json_number_value(json_object_get(m, "wall_s")), 18.1, 1e-4);
 	assert_int_equal(json_integer_value(json_object_get(m, "steps")), 2);
 	json_decref(m);
-	free(manifest);
 	free(log);
 	remove_tree(dir);
 	free(dir);
