@@ -793,9 +793,11 @@ static void read_one(struct trace_model *m, struct trace_input *in)
 		sum_file(&f, in, is_nvcc_file(&f), &local, &tus, &ntus);
 		pthread_mutex_lock(&m->lock);
 		merge(&m->index->rows, &local);
-		m->tus = xrealloc(m->tus, (m->ntus + ntus) * sizeof(*m->tus));
-		memcpy(m->tus + m->ntus, tus, ntus * sizeof(*tus));
-		m->ntus += ntus;
+		if (ntus) {
+			m->tus = xrealloc(m->tus, (m->ntus + ntus) * sizeof(*m->tus));
+			memcpy(m->tus + m->ntus, tus, ntus * sizeof(*tus));
+			m->ntus += ntus;
+		}
 		m->files++;
 		m->bytes += in->info.bytes;
 		m->events += in->info.events;

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #define CHUNK (64u << 10)	/* under malloc's mmap threshold: reused, not mapped per file */
-#define MAX_DEPTH 512
+#define MAX_DEPTH 2048	/* jansson's: a file it reads is never too deep here */
 
 struct scanner {
 	int fd;
@@ -526,7 +526,7 @@ enum unit {
 
 struct scan_state {
 	enum unit unit;
-	bool outer_object, have_events;
+	bool outer_object, have_events, events_key_seen;
 	enum trace_scan_result result;
 };
 
@@ -558,12 +558,18 @@ static enum unit parse_unit(struct scanner *s, struct scan_state *st, trace_even
 		}
 		struct trace_str k = read_string(s);
 		expect(s, ':', "expected ':' after a key");
-		if (key_is(k, "traceEvents") && peek(s) == '[') {
+		/* A DOM reader keeps the last of two; a stream has read the first.
+		 * The flag is set once the unit is whole: a unit may be parsed twice. */
+		bool events = key_is(k, "traceEvents");
+		if (events && st->events_key_seen)
+			malformed(s, "a second traceEvents in one file");
+		if (events && peek(s) == '[') {
 			s->p++;
-			st->have_events = true;
+			st->have_events = st->events_key_seen = true;
 			return UNIT_EVENT_FIRST;
 		}
 		skip_value(s, 1);
+		st->events_key_seen |= events;
 		return UNIT_OUTER_NEXT;
 	}
 	case UNIT_OUTER_NEXT: {

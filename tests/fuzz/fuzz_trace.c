@@ -3,7 +3,9 @@
  * traceEvents (or top level) is an array of objects, the scanner reads it
  * too, with as many events; when the scanner calls a file malformed,
  * jansson rejects it as well (the scanner passes invalid UTF-8 on, so that
- * direction is not checked); the model's self times add up per pass. */
+ * direction is not checked). jansson is asked to reject what the scanner
+ * rejects by design: a \u0000 (its default) and a key given twice (for
+ * a second traceEvents). The model's self times add up per pass. */
 #include "fuzz.h"
 #include "trace_model.h"
 #include "trace_scan.h"
@@ -34,14 +36,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	INVARIANT(events == info.events);
 	INVARIANT((r == TRACE_SCAN_MALFORMED) == (info.error != NULL));
 	json_error_t err;
-	json_t *doc = json_loadb((const char *)data, size, JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
+	json_t *doc = json_loadb((const char *)data, size, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
 	json_t *list = json_is_array(doc) ? doc : json_is_object(doc) ? json_object_get(doc, "traceEvents") : NULL;
 	if (doc && json_is_array(list) && all_objects(list) && (json_is_object(doc) || json_array_size(list) == 0 ||
 							       json_object_get(json_array_get(list, 0), "ph"))) {
 		INVARIANT(r == TRACE_SCAN_OK);
 		INVARIANT(events == json_array_size(list));
 	}
-	if (r == TRACE_SCAN_MALFORMED)
+	/* jansson reads "2\0" as 2: a NUL byte after a number ends its input */
+	if (r == TRACE_SCAN_MALFORMED && !memchr(data, 0, size))
 		INVARIANT(doc == NULL);
 	json_decref(doc);
 	free(info.error);

@@ -217,6 +217,27 @@ static void test_template_set(void **state)
 	}
 }
 
+/* A trace without a process (no pass, no TU) is read and counted, beside
+ * a real one: nothing is added for it. */
+static void test_trace_without_a_pass(void **state)
+{
+	(void)state;
+	char *empty = write_temp("{\"traceEvents\":[]}");
+	const char *paths[] = { empty, FIXTURE("traces/clang19_replay-host.json") };
+	struct trace_model m;
+	read_model(&m, paths, 1, 1);
+	assert_int_equal(m.files, 1);
+	assert_int_equal(m.ntus, 0);
+	assert_int_equal(m.npasses, 0);
+	trace_model_free(&m);
+	read_model(&m, paths, 2, 2);
+	assert_int_equal(m.files, 2);
+	assert_true(m.ntus > 0);
+	trace_model_free(&m);
+	remove(empty);
+	free(empty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_nvcc_device_trace),
 		cmocka_unit_test(test_pass_from_name),
 		cmocka_unit_test(test_template_set),
+		cmocka_unit_test(test_trace_without_a_pass),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

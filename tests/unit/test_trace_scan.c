@@ -2,7 +2,8 @@
  * traces (clang 15's driver, clang 19's replayed cc1 jobs, nvcc 13's
  * -fdevice-time-trace), on escapes of every kind, across chunk boundaries
  * and with an event larger than the buffer; and what it says of a
- * truncated file, of JSON that is no trace and of broken JSON. */
+ * truncated file, of JSON that is no trace, of broken JSON, of deep
+ * nesting and of a second event list. */
 #include "unit.h"
 #include "trace_scan.h"
 
@@ -201,6 +202,47 @@ static void test_not_a_trace(void **state)
 	assert_int_equal(scan_text("[]", &info), TRACE_SCAN_OK);
 }
 
+/* Nesting as deep as jansson reads (2048) is read; a second traceEvents is
+ * an error, also when the first one's value runs past a chunk and its unit
+ * is parsed twice. */
+static void test_depth_and_a_second_event_list(void **state)
+{
+	(void)state;
+	struct trace_scan_info info;
+	size_t depth = 1500, cap = 2 * depth + 100;
+	char *deep = xmalloc(cap);
+	int n = snprintf(deep, cap, "{\"traceEvents\":[{\"ph\":\"X\",\"a\":");
+	memset(deep + n, '[', depth);
+	memset(deep + n + depth, ']', depth);
+	strcpy(deep + n + 2 * depth, "}]}");
+	assert_int_equal(scan_text(deep, &info), TRACE_SCAN_OK);
+	assert_int_equal(info.events, 1);
+	json_error_t err;
+	json_t *doc = json_loads(deep, 0, &err);
+	assert_non_null(doc);
+	json_decref(doc);
+	free(deep);
+
+	const char *twice = "{\"traceEvents\":[{\"ph\":\"X\"}],\n\"traceEvents\":[]}";
+	assert_int_equal(scan_text(twice, &info), TRACE_SCAN_MALFORMED);
+	assert_string_equal(info.error, "a second traceEvents in one file");
+	assert_int_equal(info.line, 2);
+	free(info.error);
+	const char *null_first = "{\"traceEvents\":null,\"traceEvents\":[{\"ph\":\"X\"}]}";
+	assert_int_equal(scan_text(null_first, &info), TRACE_SCAN_MALFORMED);
+	free(info.error);
+
+	size_t pad = 70000;
+	char *late = xmalloc(pad + 100);
+	n = sprintf(late, "{\"other\":1,\"traceEvents\":");
+	memset(late + n, ' ', pad);
+	strcpy(late + n + pad, "[{\"ph\":\"X\"}]}");
+	assert_int_equal(scan_text(late, &info), TRACE_SCAN_OK);
+	assert_int_equal(info.events, 1);
+	assert_null(info.error);
+	free(late);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_malformed_has_line_and_column),
 		cmocka_unit_test(test_not_a_trace),
+		cmocka_unit_test(test_depth_and_a_second_event_list),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 	tmpdir_remove();
