@@ -532,7 +532,7 @@ static void render_json(const struct passes *ps)
 {
 	json_t *doc = json_document("passes", ps->dir, ps->probe.failures);
 	json_object_set_new(doc, "method", json_build("{s:I, s:s, s:o}", "repeats", (json_int_t)ps->probe.repeats,
-		"measured", "wall (monotonic clock) of each job and of the whole TU, medians of the repeats; "
+		"measured", "wall (monotonic clock) of each job and of the whole TU, taken in turn, medians of the repeats; "
 		"phases from the Wall column of clang/gcc -ftime-report, nvcc --time and -fdevice-time-trace",
 		"chosen_by", ps->chosen_by ? json_string(ps->chosen_by) : json_null()));
 	json_object_set_new(doc, "thresholds", json_build("{s:o, s:f}", "front_end_s", json_seconds(ps->probe.th.front_end_s),

@@ -208,7 +208,8 @@ static void record_round(struct pass_tu *t, long repeats)
 
 /* The next process of t's probe into p; false when its probe is over.
  *   whole:  the whole compile, until it has `whole_runs` runs (--top's
- *           re-timing may have given it some);
+ *           re-timing may have given it some), one before each round of
+ *           its jobs;
  *   jobs:   clang, hipcc, gcc: each job alone, plain, then a compiler
  *           proper again with -ftime-report; every repeat;
  *   nvcc:   a plain run with --time alone (the TU's wall and every job's:
@@ -234,13 +235,22 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 	t->log = NULL;
 	if (t->leads)
 		whole_runs = 1;
-	if (t->stage == STAGE_WHOLE && (long)t->nwalls >= whole_runs) {
-		if (whole_only || t->leads)
-			return false;
+	bool whole_due = (long)t->nwalls < whole_runs;
+	if (t->stage == STAGE_WHOLE && !whole_due && (whole_only || t->leads))
+		return false;
+	/* Whole compiles and rounds of its jobs take turns, so that a machine
+	 * that changes speed midway changes both alike: the jobs' sum is set
+	 * against the whole TU's wall. */
+	if (t->stage == STAGE_WHOLE && !whole_only && !t->leads && (!whole_due || (long)t->nwalls > t->round)) {
+		if (t->round == 0) {
+			t->timed_by = "buildwall (each job re-run alone, in turn with the whole compile; compilers once more with -ftime-report)";
+			for (size_t i = 0; i < t->jobs.n; i++)
+				job_make_temp_parents(&t->jobs.v[i]);
+		}
 		t->stage = STAGE_JOBS;
-		t->timed_by = "buildwall (each job re-run alone; compilers once more with -ftime-report)";
-		for (size_t i = 0; i < t->jobs.n; i++)
-			job_make_temp_parents(&t->jobs.v[i]);
+	} else if (t->stage == STAGE_JOBS && !walls_from_jobs(t) && t->job == 0 && !t->second && whole_due &&
+		   (long)t->nwalls <= t->round && t->round + (long)t->extras < repeats) {
+		t->stage = STAGE_WHOLE;
 	}
 	if ((t->stage == STAGE_JOBS || t->stage == STAGE_NVCC) && t->round + (long)t->extras >= repeats)
 		t->stage = STAGE_DONE;
