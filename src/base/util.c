@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,16 @@ void *xrealloc(void *p, size_t n)
 	if (!p)
 		out_of_memory();
 	return p;
+}
+
+void *grow_array(void *p, size_t n, size_t size)
+{
+	if (n & (n - 1))	/* not a power of two (nor 0): its room is there */
+		return p;
+	size_t room = n ? 2 * n : 1;
+	if (room > SIZE_MAX / size)
+		out_of_memory();
+	return xrealloc(p, room * size);
 }
 
 char *xstrdup(const char *s)

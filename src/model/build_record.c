@@ -228,7 +228,7 @@ static void step_identity(struct identity_hash *build, const char *output, size_
 
 static void add_step(struct build_record *r, const char *target, const char *kind, double seconds)
 {
-	r->steps = xrealloc(r->steps, (r->nsteps + 1) * sizeof(*r->steps));
+	r->steps = grow_array(r->steps, r->nsteps, sizeof(*r->steps));
 	r->steps[r->nsteps++] = (struct record_step){ xstrdup(target), kind, seconds };
 }
 
@@ -329,7 +329,7 @@ static char *from_log_document(json_t *doc, const char *module, struct build_rec
 
 static void add_pass(struct build_record *r, const char *target, const char *pass, double seconds)
 {
-	r->passes = xrealloc(r->passes, (r->npasses + 1) * sizeof(*r->passes));
+	r->passes = grow_array(r->passes, r->npasses, sizeof(*r->passes));
 	r->passes[r->npasses++] = (struct record_pass){ xstrdup(target), xstrdup(pass), seconds };
 }
 
@@ -459,7 +459,7 @@ char *build_records_from_document(json_t *doc, const char *module, struct build_
 void build_record_add_lines(struct build_record *r, const char *target, const char *pass, const char *group,
 			    size_t lines)
 {
-	r->lines = xrealloc(r->lines, (r->nlines + 1) * sizeof(*r->lines));
+	r->lines = grow_array(r->lines, r->nlines, sizeof(*r->lines));
 	r->lines[r->nlines++] = (struct record_lines){ xstrdup(target), xstrdup(pass), xstrdup(group), lines };
 }
 

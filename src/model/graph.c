@@ -36,7 +36,7 @@ static void build_users(struct sim *m)
 	for (size_t i = 0; i < m->n; i++)
 		for (size_t k = 0; k < m->nodes[i].ndeps; k++) {
 			size_t d = m->nodes[i].deps[k];
-			m->users[d] = xrealloc(m->users[d], (m->nusers[d] + 1) * sizeof(size_t));
+			m->users[d] = grow_array(m->users[d], m->nusers[d], sizeof(size_t));
 			m->users[d][m->nusers[d]++] = i;
 		}
 }

@@ -131,8 +131,8 @@ void recent_builds_free(struct recent_builds *rb)
 
 static void model_add(struct model *m, double duration, bool free_node, const size_t *deps, size_t ndeps)
 {
-	m->nodes = xrealloc(m->nodes, (m->n + 1) * sizeof(*m->nodes));
-	m->deps = xrealloc(m->deps, (m->n + 1) * sizeof(*m->deps));
+	m->nodes = grow_array(m->nodes, m->n, sizeof(*m->nodes));
+	m->deps = grow_array(m->deps, m->n, sizeof(*m->deps));
 	m->deps[m->n] = xcalloc(ndeps, sizeof(size_t));
 	if (ndeps)
 		memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
@@ -199,7 +199,7 @@ static void fuse(struct model *m, const size_t *members, size_t n)
 			for (size_t j = 0; j < n; j++)
 				member |= members[j] == dep;
 			if (!member) {
-				deps = xrealloc(deps, (nd + 1) * sizeof(size_t));
+				deps = grow_array(deps, nd, sizeof(size_t));
 				deps[nd++] = dep;
 			}
 		}

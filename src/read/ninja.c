@@ -408,7 +408,7 @@ static void add_deps(const struct ninja_build *b, struct ninja_edge *e, const st
 		for (size_t k = 0; k < e->ndeps; k++)
 			dup |= e->deps[k] == (size_t)d;
 		if (!dup) {
-			e->deps = xrealloc(e->deps, (e->ndeps + 1) * sizeof(*e->deps));
+			e->deps = grow_array(e->deps, e->ndeps, sizeof(*e->deps));
 			e->deps[e->ndeps++] = (size_t)d;
 		}
 	}
