@@ -1045,6 +1045,7 @@ static void read_probes(struct advise *ad)
 			t->f.cost = &ad->groups[t->group].cost;
 			t->f.cost_lo = ad->groups[t->group].cost_lo;
 			t->f.cost_hi = ad->groups[t->group].cost_hi;
+			tu_facts_cap_scale(&t->f, ad->seconds[t->f.edge]);
 		}
 		const struct pass_tu *p = probed(ad, t->probe_tu);
 		if (p) {

@@ -74,6 +74,14 @@ static double part_seconds(const struct tu_facts *t, int parts)
 	return part_seconds_at(t, parts, BOUND_MEDIAN);
 }
 
+void tu_facts_cap_scale(struct tu_facts *t, double seconds)
+{
+	const struct header_cost *c = t->cost;
+	double headers = c ? c->host + c->base_host + c->device + c->base_device : 0;
+	if (headers > 0 && seconds > 0 && t->scale * headers > seconds)
+		t->scale = seconds / headers;
+}
+
 /* A TU gets no cheaper than an empty one with its command. */
 static double floor_of(const struct tu_facts *t, double d)
 {

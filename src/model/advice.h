@@ -167,6 +167,13 @@ struct advice {
 	double final_critical;
 };
 
+/* A TU takes at least as long as its framework's headers alone with its
+ * command: a scale (one probed TU's ratio, borrowed by the rest, taken
+ * while the machine ran at another speed) that makes t's header probe
+ * outlast its `seconds` in the baseline is lowered to fit, so that no
+ * saving exceeds what t spends beyond its narrowest headers or an empty
+ * TU. Call once t->cost is set. */
+void tu_facts_cap_scale(struct tu_facts *t, double seconds);
 void advice_build(const struct advice_input *in, struct advice *a);
 void advice_free(struct advice *a);
 

@@ -20,9 +20,12 @@ base=$((30000 + ($$ % 2000) * 3))
 ports="$base $((base + 1)) $((base + 2))"
 hosts=
 for p in $ports; do hosts="$hosts 127.0.0.1:$p/1"; done
-# Root distccd runs its compiles as nobody: they get a TMPDIR anyone can use.
+# Root distccd runs its compiles as nobody: they get a TMPDIR anyone can
+# use, in /tmp (the scripts' own is root's alone), removed at the end with
+# what a killed daemon leaves in it.
+dtmp=$(mktemp -d /tmp/bw-distccd.XXXXXX) && chmod 1777 "$dtmp"
 start_daemon() {
-	TMPDIR=/tmp distccd --no-detach --daemon --listen 127.0.0.1 --allow 127.0.0.1 --port "$1" --jobs 1 \
+	TMPDIR=$dtmp distccd --no-detach --daemon --listen 127.0.0.1 --allow 127.0.0.1 --port "$1" --jobs 1 \
 		--log-stderr --log-level error 2>>"$T/distccd-$1.log" &
 	echo $! >"$T/distccd-$1.pid"
 }
@@ -34,7 +37,7 @@ stop_daemon() {
 listening() {
 	python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' "$1" 2>/dev/null
 }
-trap 'for p in $ports; do stop_daemon "$p"; done; rm -rf "$T"' EXIT
+trap 'for p in $ports; do stop_daemon "$p"; done; rm -rf "$T" "$dtmp"' EXIT
 for p in $ports; do start_daemon "$p"; done
 up=0
 for _ in $(seq 50); do

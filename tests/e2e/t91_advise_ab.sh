@@ -10,11 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
 # advise's document from t90 (the same tree), else advise now.
-if [ ! -s "$E2E_WORK/advise.json" ]; then
-	"$BW" advise -C "$demo" -j 2 -r 1 --json >"$E2E_WORK/advise.json" 2>/dev/null
-	"$BW" log -C "$demo" --json >"$E2E_WORK/log.json"
-fi
-cp "$E2E_WORK/advise.json" "$T/advise.json"
+advise_doc "$demo"
 
 # The plan's last wall against the optimized variant built and timed, by
 # ab over the two build dirs (clean rebuilds in ABBA order): the ratio

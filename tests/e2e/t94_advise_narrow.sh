@@ -11,10 +11,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
-if [ ! -s "$E2E_WORK/advise.json" ]; then
-	"$BW" advise -C "$demo" -j 2 -r 1 --json >"$E2E_WORK/advise.json" 2>/dev/null
-fi
-cp "$E2E_WORK/advise.json" "$T/advise.json"
+# advise's document from t90 (the same tree), else advise now.
+advise_doc "$demo"
 # The baseline built again beside the narrow variant, each a first build
 # from scratch: this VM moves by 20-50 % between phases (one compile took
 # 17 s, then 26 s, minutes apart), so advise's prediction, made from the

@@ -471,10 +471,49 @@ static void test_narrow(void **state)
 	ninja_build_free(&mod.b);
 }
 
+/* A scale borrowed from a probe taken while the machine ran slower would
+ * make bind.o's headers alone (4 + 0.3 s probed) outlast its 5 s: it is
+ * lowered to 5 / 4.3, and narrowing saves (4 - 1) of those. */
+static void test_scale_capped_at_the_headers(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	struct tu_facts *bind = &mod.tus[tu_index("bind.o")], *disp = &mod.tus[tu_index("disp.o")];
+	bind->scale = disp->scale = 1.6;
+	tu_facts_cap_scale(bind, mod.seconds[bind->edge]);
+	tu_facts_cap_scale(disp, mod.seconds[disp->edge]);
+	assert_true(fabs(bind->scale - 5 / 4.3) < 1e-12);
+	assert_true(fabs(disp->scale - 6 / 4.3) < 1e-12);
+	/* One that fits is kept, and so is a TU with no header cost. */
+	bind->scale = 1.1;
+	tu_facts_cap_scale(bind, mod.seconds[bind->edge]);
+	assert_true(bind->scale == 1.1);
+	struct tu_facts *big = &mod.tus[tu_index("big.o")];
+	big->scale = 3;
+	tu_facts_cap_scale(big, mod.seconds[big->edge]);
+	assert_true(big->scale == 3);
+	struct header_cost narrow_bind = { 1, 0, 0.3, 0, "<torch/library.h>, <ATen/core/Tensor.h>", "bind.o" };
+	bind->scale = 1.6;
+	tu_facts_cap_scale(bind, mod.seconds[bind->edge]);
+	bind->narrow = &narrow_bind;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	const struct fix *n = &a.fixes[FIX_NARROW];
+	assert_true(n->applies);
+	assert_int_equal(n->tus[n->ntus - 1], tu_index("bind.o"));
+	assert_true(fabs(n->saving[n->ntus - 1] - 3 * 5 / 4.3) < 1e-9);
+	/* What is left of it is what its narrow headers take, scaled alike. */
+	assert_true(5 - n->saving[n->ntus - 1] >= (1 + 0.3) * 5 / 4.3 - 1e-9);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_scale_capped_at_the_headers),
 		cmocka_unit_test(test_fused_probe),
 		cmocka_unit_test(test_rules_and_savings),
 		cmocka_unit_test(test_plan_does_not_count_twice),
