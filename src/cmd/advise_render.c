@@ -145,11 +145,15 @@ void advise_print(const struct advise *ad)
 		table_cell(tab, "%.2f s", a->plan[s].after.wall);
 		table_cell(tab, "%.2f-%.2f", a->plan[s].range.lo, a->plan[s].range.hi);
 		table_cell(tab, "%+.0f%%", percent(a->plan[s].after.wall, a->baseline.wall));
-		table_cell(tab, "%s", a->plan[s].distinct ? "yes" : "no: overlaps the step before");
+		table_cell(tab, "%s", ad->repeats < 2 ? "unknown: -r 1"
+				      : a->plan[s].distinct ? "yes" : "no: overlaps the step before");
 		table_cell(tab, "%s", a->plan[s].after.binds);
 	}
 	table_print(tab, stdout);
 	table_free(tab);
+	if (ad->repeats < 2)
+		printf("each probe ran once (-r 1): its savings' spread is unknown, and so is whether a step is beyond "
+		       "noise; -r 3 measures them\n");
 	printf("ranges: the baseline builds' least and most wall (%.2fx-%.2fx their median", ad->builds_lo, ad->builds_hi);
 	if (ad->spread_lo < ad->builds_lo || ad->spread_hi > ad->builds_hi)
 		printf(", widened to %.2fx-%.2fx: the most a probe repeated in this run moved", ad->spread_lo, ad->spread_hi);
@@ -299,9 +303,10 @@ json_t *advise_document(const struct advise *ad)
 	json_object_set_new(doc, "not_applicable", checked);
 	json_t *plan = json_array();
 	for (size_t s = 0; s < a->nplan; s++)
-		json_array_append_new(plan, json_build("{s:i, s:s, s:o, s:b}", "step", (int)s + 1, "fix", fix_names[a->plan[s].id],
+		json_array_append_new(plan, json_build("{s:i, s:s, s:o, s:o}", "step", (int)s + 1, "fix", fix_names[a->plan[s].id],
 						       "predicted", json_prediction(&a->plan[s].after, &a->plan[s].range),
-						       "beyond_noise", a->plan[s].distinct));
+						       "beyond_noise", ad->repeats < 2 ? json_null()
+										 : json_boolean(a->plan[s].distinct)));
 	json_object_set_new(doc, "plan", plan);
 	json_t *chain = json_array(), *kernel = json_array(), *probes = json_array();
 	for (size_t i = 0; i < a->nfinal; i++)

@@ -60,7 +60,9 @@ check "the load curve: measured alone and two at once" [ "$(json "$T/advise.json
 # times are isolated by the curve after the choice: hence the margins.
 check "the load curve says what it ran: the heaviest host TU as the build compiles it (or, near the quarter, the header probe), 1 to 2 at once" [ "$(json "$T/advise.json" '(lambda m, s, h: "1 to 2 at once" in m and (any(m.startswith(k + " compiled as the build does") and v >= 0.9 * max(h.values()) for k, v in h.items()) or (m.startswith("the header probe") and max(h.values()) < 0.3 * max(s.values()))))(d["baseline"]["load_curve"]["measured_by"], {t["target"]: t["baseline_s"] for t in d["tus"]}, {t["target"]: t["baseline_s"] for t in d["tus"] if t["kind"] == "host TU"})')" = True ]
 check "every predicted wall lies in its range" [ "$(json "$T/advise.json" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]] + [f["predicted"] for f in d["fixes"]])')" = True ]
-check "each plan step says whether it is beyond noise" [ "$(json "$T/advise.json" 'all(isinstance(s["beyond_noise"], bool) for s in d["plan"])')" = True ]
+# -r 1: no probe repeated, no spread of the savings: not told (t92 runs
+# the default rounds, and there each step says).
+check "-r 1: beyond noise unknown for every plan step (null)" [ "$(json "$T/advise.json" 'len(d["plan"]) > 0 and all(s["beyond_noise"] is None for s in d["plan"])')" = True ]
 check "roles from content: the four .cu TUs and the two host TUs" [ "$(json "$T/advise.json" 'sorted((t["target"], t["kind"], t["binding"]) for t in d["tus"])')" = "[('opus_dispatch.o', 'host TU', False), ('opus_epilogue.cuda.o', 'kernel TU', False), ('opus_gemm_0.cuda.o', 'kernel TU', False), ('opus_gemm_bigtile.cuda.o', 'kernel TU', False), ('opus_pybind.o', 'host TU', True)]" ]
 check "bigtile is kernel work" [ "$(json "$T/advise.json" '[(k["target"], k["codegen_share"] > 0.7) for k in d["kernel_work"]]')" = "[('opus_gemm_bigtile.cuda.o', True)]" ]
 check "more jobs: checked, with the numbers" [ "$(json "$T/advise.json" '[c["checked"] for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "['-j 2 for 5 compile steps on 2 CPUs']" ]
@@ -84,7 +86,8 @@ contains "$T/out" "line to fix: opus/tensor_args.h:13" "the table carries the ev
 contains "$T/out" "plan (predicted" "the table has the plan"
 contains "$T/out" "checked, does not apply:" "the table says what does not apply"
 contains "$T/out" "load curve (slowdown by jobs at once): 1 job 1.00, 2 jobs" "the table shows the load curve"
-contains "$T/out" "beyond noise" "the plan says which steps are beyond noise"
+contains "$T/out" "unknown: -r 1" "the plan does not call a step beyond noise from one run a probe"
+contains "$T/out" "each probe ran once (-r 1): its savings' spread is unknown" "and the table says why"
 contains "$T/out" "split: no kernel TUs" "TARGET limits the TUs considered"
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
 
