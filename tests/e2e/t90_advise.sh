@@ -81,13 +81,14 @@ check "optimized: no fix of the five applies; narrow does, beyond the playbook" 
 check "optimized: narrow on the binding and the fused host TU" [ "$(json "$T/optimized.json" "sorted(t['target'] for f in d['fixes'] if f['fix'] == 'narrow' for t in f['tus'])")" = "['opus_host_fused.o', 'opus_pybind.o']" ]
 check "optimized: what was checked is said" [ "$(json "$T/optimized.json" 'sorted(c["fix"] for c in d["not_applicable"])')" = "['flat', 'fused', 'jobs', 'launchers', 'leak', 'raw', 'split']" ]
 check "optimized: bigtile named as kernel work" [ "$(json "$T/optimized.json" '[k["target"] for k in d["kernel_work"]]')" = "['opus_gemm_bigtile.cuda.o']" ]
-run 0 "advise table" "$BW" advise -C "$demo" -j 2 -r 1 opus_dispatch.o opus_pybind.o
+# Two rounds a probe: the plan's steps (narrow, leak) say beyond noise or not.
+run 0 "advise table" "$BW" advise -C "$demo" -j 2 -r 2 opus_dispatch.o opus_pybind.o
 contains "$T/out" "line to fix: opus/tensor_args.h:13" "the table carries the evidence"
 contains "$T/out" "plan (predicted" "the table has the plan"
 contains "$T/out" "checked, does not apply:" "the table says what does not apply"
 contains "$T/out" "load curve (slowdown by jobs at once): 1 job 1.00, 2 jobs" "the table shows the load curve"
-contains "$T/out" "unknown: -r 1" "the plan does not call a step beyond noise from one run a probe"
-contains "$T/out" "each probe ran once (-r 1): its savings' spread is unknown" "and the table says why"
+check "-r 2: each plan step beyond noise or not, yes or no" [ "$(grep -cE '^ +[1-9][0-9]* +[a-z]+ .*  (yes|no: overlaps the step before)  ' "$T/out")" -ge 1 ]
+check "-r 2: none unknown" [ "$(grep -c 'unknown: -r 1' "$T/out")" = 0 ]
 contains "$T/out" "split: no kernel TUs" "TARGET limits the TUs considered"
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
 

@@ -153,9 +153,12 @@ check "split: nothing (no kernel TU's device pass parses the framework)" [ "$(tu
 # spread, every wall its range.
 check "the load curve: alone and two at once, 3 walls a level, or 2 that agree (no -r)" [ "$(json "$T/advise.json" '[(l["jobs"], l["walls"] >= 2) for l in d["baseline"]["load_curve"]["levels"]]')" = "[(1.0, True), (2.0, True)]" ]
 check "every predicted wall lies in its range, the range not a point" [ "$(json "$T/advise.json" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]]) and d["baseline"]["predicted"]["range_s"][0] < d["baseline"]["predicted"]["range_s"][1]')" = True ]
+echo "# plan: $(json "$T/advise.json" '[(s["fix"], s["predicted"]["wall_s"], s["beyond_noise"]) for s in d["plan"]]') from $(json "$T/advise.json" 'd["baseline"]["predicted"]["wall_s"]') s"
 # Whether a fix lowers this small tree's wall (and so makes a plan step)
 # turns on its timing: empty in some runs. t90 checks -r 1's null.
 check "each plan step says whether it is beyond noise, yes or no (the probes repeated)" [ "$(json "$T/advise.json" 'all(isinstance(s["beyond_noise"], bool) for s in d["plan"])')" = True ]
+run 0 "advise -r 1, the table" "$BW" advise -C "$B" -j 2 -r 1
+contains "$T/out" "each probe ran once (-r 1): its savings' spread is unknown, and so is whether a step is beyond noise" "-r 1: the table says beyond noise cannot be told"
 check "the baseline prediction reproduces the recorded builds within 10 %" [ "$(json "$T/advise.json" 'abs(d["baseline"]["predicted"]["wall_s"] - d["baseline"]["recorded_wall_s"]) <= 0.1 * d["baseline"]["recorded_wall_s"]')" = True ]
 check "advise leaves the tree byte-identical" [ "$(tree_hash "$A")" = "$before" ]
 # On a machine of many CPUs the curve's at-once level runs among the
