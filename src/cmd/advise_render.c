@@ -67,6 +67,13 @@ static char *tus_text(const struct advise *ad, const struct fix *f)
 			    : xasprintf("%s +%zu", tu_name(ad, f->tus[0]), f->ntus - 1);
 }
 
+/* With -r 1 no probe ran twice: the savings have no spread, and whether
+ * a step stands out of the noise cannot be told. */
+static bool probes_repeated(const struct advise *ad)
+{
+	return ad->repeats >= 2;
+}
+
 void advise_print(const struct advise *ad)
 {
 	const struct advice *a = &ad->advice;
@@ -145,13 +152,13 @@ void advise_print(const struct advise *ad)
 		table_cell(tab, "%.2f s", a->plan[s].after.wall);
 		table_cell(tab, "%.2f-%.2f", a->plan[s].range.lo, a->plan[s].range.hi);
 		table_cell(tab, "%+.0f%%", percent(a->plan[s].after.wall, a->baseline.wall));
-		table_cell(tab, "%s", ad->repeats < 2 ? "unknown: -r 1"
+		table_cell(tab, "%s", !probes_repeated(ad) ? "unknown: -r 1"
 				      : a->plan[s].distinct ? "yes" : "no: overlaps the step before");
 		table_cell(tab, "%s", a->plan[s].after.binds);
 	}
 	table_print(tab, stdout);
 	table_free(tab);
-	if (ad->repeats < 2)
+	if (!probes_repeated(ad))
 		printf("each probe ran once (-r 1): its savings' spread is unknown, and so is whether a step is beyond "
 		       "noise; -r 3 measures them\n");
 	printf("ranges: the baseline builds' least and most wall (%.2fx-%.2fx their median", ad->builds_lo, ad->builds_hi);
@@ -305,7 +312,7 @@ json_t *advise_document(const struct advise *ad)
 	for (size_t s = 0; s < a->nplan; s++)
 		json_array_append_new(plan, json_build("{s:i, s:s, s:o, s:o}", "step", (int)s + 1, "fix", fix_names[a->plan[s].id],
 						       "predicted", json_prediction(&a->plan[s].after, &a->plan[s].range),
-						       "beyond_noise", ad->repeats < 2 ? json_null()
+						       "beyond_noise", !probes_repeated(ad) ? json_null()
 										 : json_boolean(a->plan[s].distinct)));
 	json_object_set_new(doc, "plan", plan);
 	json_t *chain = json_array(), *kernel = json_array(), *probes = json_array();

@@ -35,10 +35,9 @@ cp "$T/out" "$T/log.json"
 # 10 % where it saves 30 %): advise's ratio, narrow alone over its
 # baseline, within 15 % of ab's, or inside ab's interval (three pairs:
 # two degrees of freedom, honest if wide).
-narrow_fix() { json "$T/advise.json" "[f['predicted']$1 for f in d['fixes'] if f['fix'] == 'narrow'][0]"; }
 run 0 "ab: the baseline against the narrow variant, whole builds" "$BW" ab -C "$base" -C "$narrow" -j 2 -n 3 --warmup 0 --json
 cp "$T/out" "$T/ab.json"
-pratio=$(python3 -c "print($(narrow_fix "['wall_s']") / $(json "$T/advise.json" 'd["baseline"]["predicted"]["wall_s"]'))")
+pratio=$(json "$T/advise.json" '[f["predicted"]["wall_s"] for f in d["fixes"] if f["fix"] == "narrow"][0] / d["baseline"]["predicted"]["wall_s"]')
 mratio=$(json "$T/ab.json" 'd["wall"]["ratio"]')
 echo "# narrow alone over the baseline: $pratio predicted, $mratio measured by ab, interval $(json "$T/ab.json" 'd["wall"]["ratio_ci"]')"
 check "the narrow variant's wall over the baseline's: advise's ratio within 15 % of ab's, or inside its interval" awk -v p="$pratio" -v m="$mratio" -v lo="$(json "$T/ab.json" 'd["wall"]["ratio_ci"][0]')" -v hi="$(json "$T/ab.json" 'd["wall"]["ratio_ci"][1]')" 'BEGIN { e = p - m; exit !((e < 0 ? -e : e) <= 0.15 * m || (p >= lo && p <= hi)) }'

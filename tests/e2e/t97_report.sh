@@ -69,11 +69,7 @@ check "no raw <script>alert(2) in the page" sh -c "! grep -qF '<script>alert(2)'
 # it ran there, log --json of the same build), and those documents checked
 # against what the browser shows.
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
-if [ ! -s "$E2E_WORK/advise.json" ]; then
-	"$BW" advise -C "$demo" -j 2 --json >"$E2E_WORK/advise.json" 2>/dev/null
-	"$BW" log -C "$demo" --json >"$E2E_WORK/log.json"
-fi
-cp "$E2E_WORK/advise.json" "$T/advise.json"
+advise_doc "$demo"
 cp "$E2E_WORK/log.json" "$T/log.json"
 before=$(tree_hash "$demo")
 run 0 "report of the small demo" "$BW" report --from "$T/advise.json" --from "$T/log.json" -o "$T/demo.html"
