@@ -62,7 +62,7 @@ void json_print(json_t *doc)
 	const struct strvec *seen = warnings_seen();
 	for (size_t i = 0; w && i < seen->n; i++)
 		json_array_append_new(w, json_string(seen->v[i]));
-	if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
+	if (json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(BUILDWALL_JSON_DIGITS)) < 0)
 		stdout_write_failed(errno);	/* reported at exit, with the rest (main.c) */
 	fputc('\n', stdout);
 	json_decref(doc);	/* a failed write is reported at exit (main.c) */

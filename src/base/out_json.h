@@ -12,6 +12,8 @@
 /* Bumped only for incompatible changes; new fields keep the version. */
 #define BUILDWALL_SCHEMA "buildwall/1"
 #define BUILDWALL_SCHEMA_VERSION 1
+/* Significant digits of a number in a printed document (json_print). */
+#define BUILDWALL_JSON_DIGITS 10
 
 /* The envelope every command's document shares: schema, version,
  * buildwall_version, command, build_dir (NULL: null), failures and

@@ -48,6 +48,12 @@
 struct cluster_runs cluster_runs(const struct advise *ad)
 {
 	struct cluster_runs c = { 0 };
+	if (ad->saved) {
+		json_t *saved = json_object_get(json_object_get(ad->saved, "baseline"), "cluster");
+		return (struct cluster_runs){ (size_t)json_integer_value(json_object_get(saved, "sent")),
+					      (size_t)json_integer_value(json_object_get(saved, "kept_here")),
+					      (size_t)json_integer_value(json_object_get(saved, "cluster_failed")) };
+	}
 	for (size_t i = 0; ad->launcher && i < ad->m.ntus; i++) {
 		c.sent += ad->m.tus[i].sent;
 		c.kept_here += ad->m.tus[i].kept_here;
@@ -1153,6 +1159,7 @@ void advise_free(struct advise *ad)
 	free(ad->network);
 	distcc_log_free(&ad->distcc);
 	ninja_build_free(&ad->build);
+	json_decref(ad->saved);	/* last: dir and the launchers may be its strings */
 	free(ad);
 }
 
@@ -1171,7 +1178,7 @@ static void phase_done(struct advise *ad, enum spent what)
  * jobs the build asks for included: where more jobs stop paying. */
 static void jobs_curve(struct advise *ad, const struct sched_options *base)
 {
-	long top = 2 * cpu_count() > 8 ? 2 * cpu_count() : 8;
+	long top = 2 * ad->cpus > 8 ? 2 * ad->cpus : 8;
 	if (ad->jobs > top)
 		top = ad->jobs;
 	struct model m;
@@ -1238,10 +1245,35 @@ static double *remote_shares(struct advise *ad)
 	return share;
 }
 
+/* The advice model over the evidence, measured or saved (advise_from):
+ * the fixes, the plan and the jobs curve. */
+void advise_model(struct advise *ad)
+{
+	struct tu_facts *facts = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*facts));
+	for (size_t i = 0; i < ad->ntus; i++)
+		facts[i] = ad->tus[i].f;
+	const struct advice_input in = { .build = &ad->build, .seconds = ad->seconds, .tus = facts, .ntus = ad->ntus,
+					 .sched = { .jobs = (int)ad->jobs, .policy = ad->policy, .cores = ad->load.cores,
+						    .curve = &ad->load },
+					 .cpus = ad->cpus, .spread_lo = ad->spread_lo, .spread_hi = ad->spread_hi,
+					 .remote = ad->remote, .remote_share = ad->remote_share,
+					 .remote_from = ad->distcc_path, .local_probed = ad->local_probed,
+					 .remote_network = ad->network, .network = ad->network ? &ad->net : NULL,
+					 .launcher = ad->build_launcher,
+					 .fused = ad->fused_measured ? &ad->fused : NULL,
+					 .fused_narrow = ad->fused_narrow_group >= 0 && ad->groups[ad->fused_narrow_group].measured
+						? &ad->groups[ad->fused_narrow_group].cost : NULL,
+					 .curve_ends = ad->load_spread ? ad->load_ends : NULL };
+	advice_build(&in, &ad->advice);
+	free(facts);
+	jobs_curve(ad, &in.sched);
+}
+
 struct advise *advise_collect(const struct advise_options *o)
 {
 	struct advise *ad = xcalloc(1, sizeof(*ad));
 	ad->dir = o->dir;
+	ad->cpus = cpu_count();
 	ad->jobs = o->jobs ? o->jobs : jobs_default(o->cmd);
 	ad->parallel = o->parallel < PROC_MAX_RUNNING ? o->parallel : PROC_MAX_RUNNING;
 	ad->timeout = o->timeout;
@@ -1312,26 +1344,11 @@ struct advise *advise_collect(const struct advise_options *o)
 		find_kernels(ad);
 	phase_done(ad, SPENT_PROBES);
 
-	struct tu_facts *facts = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*facts));
-	for (size_t i = 0; i < ad->ntus; i++)
-		facts[i] = ad->tus[i].f;
 	if (ad->remote.slots)
 		ad->remote_share = remote_shares(ad);
-	const struct advice_input in = { .build = &ad->build, .seconds = ad->seconds, .tus = facts, .ntus = ad->ntus,
-					 .sched = { .jobs = (int)ad->jobs, .policy = ad->policy, .cores = ad->load.cores,
-						    .curve = &ad->load },
-					 .cpus = cpu_count(), .spread_lo = ad->spread_lo, .spread_hi = ad->spread_hi,
-					 .remote = ad->remote, .remote_share = ad->remote_share,
-					 .remote_from = ad->distcc_path, .local_probed = ad->local_probed,
-					 .remote_network = ad->network, .network = ad->network ? &ad->net : NULL,
-					 .launcher = baseline_launcher(ad),
-					 .fused = ad->fused_measured ? &ad->fused : NULL,
-					 .fused_narrow = ad->fused_narrow_group >= 0 && ad->groups[ad->fused_narrow_group].measured
-						? &ad->groups[ad->fused_narrow_group].cost : NULL,
-					 .curve_ends = ad->load_spread ? ad->load_ends : NULL };
-	advice_build(&in, &ad->advice);
-	free(facts);
-	jobs_curve(ad, &in.sched);
+	ad->build_launcher = baseline_launcher(ad);
+	advise_hold_inputs(ad);
+	advise_model(ad);
 	proc_exit_if_interrupted();
 	phase_done(ad, SPENT_MODEL);
 	return ad;

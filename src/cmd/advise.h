@@ -11,6 +11,7 @@
 #include "options.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct advise_options {
@@ -30,6 +31,7 @@ struct advise_options {
 	const char *distcc_log;	/* its split of each compile, here against there */
 	bool probe_net;		/* without it: time what sending a compile costs */
 	const char *launcher;	/* "distcc": the baseline timed on the cluster; NULL: here */
+	const char *from;	/* advise --from: a saved document to re-plan from */
 };
 
 /* What a spread needs: runs of every header, empty and table probe, and
@@ -40,6 +42,14 @@ struct advise;
 
 /* Bad input exits 2 with one line, as the commands do; an interrupt 130. */
 struct advise *advise_collect(const struct advise_options *o);
+/* The same from o->from, a saved advise --json document, compiling
+ * nothing: its measurements re-planned for o's job count and policy (the
+ * document's where o gives none). Bad input exits 2 with one line. */
+struct advise *advise_from(const struct advise_options *o);
+/* The reading behind it, on a document in memory: false with *err
+ * ("PATH:LINE: what" or "PATH: model_input.FIELD: what", owned) on the
+ * first thing wrong; else *out for advise_free. */
+bool advise_saved_parse(const char *text, size_t len, const char *path, struct advise **out, char **err);
 /* The human tables on stdout. */
 void advise_print(const struct advise *ad);
 /* advise's --json document (docs/json.md). */

@@ -74,6 +74,25 @@ static bool probes_repeated(const struct advise *ad)
 	return ad->repeats >= 2;
 }
 
+/* A saved document's section, carried over as it was measured (advise
+ * --from). */
+static json_t *saved_part(const struct advise *ad, const char *key)
+{
+	json_t *v = json_object_get(ad->saved, key);
+	return v ? json_deep_copy(v) : json_null();
+}
+
+/* The worst kernel a saved document names for a TU, or NULL. */
+static json_t *saved_worst_kernel(const struct advise *ad, const char *target)
+{
+	json_t *k;
+	size_t i;
+	json_array_foreach(ad->saved ? json_object_get(ad->saved, "kernel_work") : NULL, i, k)
+		if (!strcmp(json_string_value(json_object_get(k, "target")) ? json_string_value(json_object_get(k, "target")) : "", target))
+			return json_object_get(k, "worst_kernel");
+	return NULL;
+}
+
 void advise_print(const struct advise *ad)
 {
 	const struct advice *a = &ad->advice;
@@ -178,10 +197,15 @@ void advise_print(const struct advise *ad)
 		       "(unrolling, register pressure)\n", ad->tus[i].f.name, 100 * ad->tus[i].f.codegen_share,
 		       ad->tus[i].f.codegen_pass);
 		const struct kernel_fact *k = worst_kernel(ad, &ad->tus[i]);
+		json_t *saved = saved_worst_kernel(ad, ad->tus[i].f.name);
 		if (k) {
 			char *facts = kernel_fact_summary(k);
 			printf("  worst kernel %s (%s): %s\n", k->name, k->arch, facts);
 			free(facts);
+		} else if (json_is_object(saved)) {
+			printf("  worst kernel %s (%s): %s\n", json_string_value(json_object_get(saved, "name")),
+			       json_string_value(json_object_get(saved, "arch")),
+			       json_string_value(json_object_get(saved, "summary")));
 		}
 	}
 	printf("\nchecked, does not apply:\n");
@@ -191,6 +215,11 @@ void advise_print(const struct advise *ad)
 	double total = 0;
 	for (int k = 0; k < NSPENT; k++)
 		total += ad->spent[k];
+	if (ad->saved) {
+		printf("\nre-planned from %s in %.2f s, compiling nothing (its measurements took %.1f s)\n", ad->from,
+		       total, json_number_value(json_object_get(json_object_get(ad->saved, "spent_s"), "total")));
+		return;
+	}
 	printf("\nadvise took %.1f s:", total);
 	for (int k = 0; k < NSPENT; k++)
 		printf("%s %s %.1f s", k ? "," : "", spent_names[k], ad->spent[k]);
@@ -284,7 +313,8 @@ json_t *advise_document(const struct advise *ad)
 	struct cluster_runs c = cluster_runs(ad);
 	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o, s:o, s:o}", "durations", ad->baseline_source,
 		"recorded_wall_s", json_seconds(ad->recorded_wall), "predicted", json_prediction(&a->baseline, &a->baseline_range),
-		"contention", ad->measured && !ad->launcher ? json_contention(&ad->m.contention) : json_null(),
+		"contention", ad->saved ? json_deep_copy(json_object_get(json_object_get(ad->saved, "baseline"), "contention"))
+		: ad->measured && !ad->launcher ? json_contention(&ad->m.contention) : json_null(),
 		"load_curve", json_load_curve(ad), "cluster", !ad->launcher ? json_null()
 		: json_build("{s:s, s:I, s:I, s:I}", "launcher", ad->launcher, "sent", (json_int_t)c.sent, "kept_here",
 			     (json_int_t)c.kept_here, "cluster_failed", (json_int_t)c.fell_back)));
@@ -323,7 +353,8 @@ json_t *advise_document(const struct advise *ad)
 	for (size_t i = 0; i < ad->ntus; i++)
 		if (ad->tus[i].f.codegen_bound) {
 			const struct kernel_fact *k = worst_kernel(ad, &ad->tus[i]);
-			json_t *worst = json_null();
+			json_t *saved = saved_worst_kernel(ad, ad->tus[i].f.name);
+			json_t *worst = saved ? json_deep_copy(saved) : json_null();
 			if (k) {
 				char *facts = kernel_fact_summary(k);
 				worst = json_build("{s:s, s:s, s:I, s:o, s:s}", "name", k->name, "arch", k->arch, "spills",
@@ -339,10 +370,16 @@ json_t *advise_document(const struct advise *ad)
 	for (size_t i = 0; i < ad->probe.ntus; i++)
 		if (!ad->probe.tus[i].leads)	/* the load curve's copies: its levels say them */
 			json_array_append_new(probes, json_probe(ad, (long)i));
-	json_object_set_new(doc, "probes", probes);
 	json_t *tus = json_array();
-	for (size_t i = 0; i < ad->ntus; i++)
+	for (size_t i = 0; !ad->saved && i < ad->ntus; i++)
 		json_array_append_new(tus, json_tu(ad, &ad->tus[i]));
+	if (ad->saved) {	/* measured in the sitting the document saved */
+		json_decref(probes);
+		json_decref(tus);
+		probes = saved_part(ad, "probes");
+		tus = saved_part(ad, "tus");
+	}
+	json_object_set_new(doc, "probes", probes);
 	json_object_set_new(doc, "tus", tus);
 	json_object_set_new(doc, "line_marks", json_build("{s:I, s:I}", "lean", (json_int_t)PLAYBOOK_LEAN_LINES,
 							   "heavy", (json_int_t)PLAYBOOK_HEAVY_LINES));
@@ -353,6 +390,7 @@ json_t *advise_document(const struct advise *ad)
 			"work_bound_s", json_seconds(ad->curve[j].work), "binds", ad->curve[j].binds));
 	json_object_set_new(doc, "jobs_curve", curve);
 	json_object_set_new(doc, "measured", json_string(ad->baseline_source));
+	json_object_set_new(doc, "from", ad->from ? json_string(ad->from) : json_null());
 	json_t *spent_s = json_object();
 	double total = 0;
 	for (int k = 0; k < NSPENT; k++) {
@@ -365,6 +403,7 @@ json_t *advise_document(const struct advise *ad)
 		round(ad->builds_lo * 1000) / 1000, round(ad->builds_hi * 1000) / 1000, "machine",
 		round(ad->machine_lo * 1000) / 1000, round(ad->machine_hi * 1000) / 1000, "ranges",
 		round(ad->spread_lo * 1000) / 1000, round(ad->spread_hi * 1000) / 1000));
+	json_object_set_new(doc, "model_input", advise_input_json(ad));
 	return doc;
 }
 

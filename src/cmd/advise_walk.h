@@ -63,6 +63,12 @@ struct advise {
 	const char *dir;
 	struct ninja_build build;
 	long jobs, parallel, repeats;
+	long cpus;		/* of the machine measured on */
+	/* Re-planned from a saved document (advise --from): the document,
+	 * whose measured parts the renderers carry over, and its path; NULL
+	 * when measured here. */
+	json_t *saved;
+	const char *from;
 	bool settle;		/* no -r: repeats is a most, two walls that agree do */
 	double timeout;
 	enum sched_policy policy;
@@ -120,12 +126,27 @@ struct advise {
 	size_t local_probed;	/* sent compiles whose preprocessing was timed here */
 	bool probe_net;
 	const char *launcher;	/* the baseline's TUs sent through it (measure.h) */
+	const char *build_launcher;	/* the one the baseline's durations went through:
+					 * launcher, else the one the build's compiles run
+					 * behind (static, or the saved document's); NULL: none */
 	struct net_cost net;	/* with probe_net: what sending a compile costs */
 	double *network;	/* per edge, seconds; NULL: not timed */
 	/* advise's own wall, by what it spent it on: what a user waits for */
 	double spent[NSPENT];
 	double spent_at;	/* when the phase under way began (monotonic) */
 };
+
+/* The advice model over the evidence, measured or saved: the fixes,
+ * the plan and the jobs curve. */
+void advise_model(struct advise *ad);
+
+/* The model's input as advise --json saves it (model_input), at full
+ * precision (advise_saved.c). */
+json_t *advise_input_json(const struct advise *ad);
+/* Each of those inputs made what the document holds of it
+ * (BUILDWALL_JSON_DIGITS significant digits): the walk calls it before the model, so that the plan it prints
+ * is the plan --from computes from its document. */
+void advise_hold_inputs(struct advise *ad);
 
 /* The baseline's runs through the launcher: sent, kept here, and the
  * hosts that failed some (their runs compiled here instead). */

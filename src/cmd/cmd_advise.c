@@ -8,11 +8,13 @@
 #include "util.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 static const char usage[] =
 	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
 	"                        [--parallel P] [-r R] [--timeout S] [--kernels] [--launcher distcc]\n"
 	"                        [--remote N[:SPEED] [--distcc-log FILE | --probe-net]] [--json]\n"
+	"       buildwall advise --from DOC.json [-j JOBS] [--policy manifest|critical] [--json]\n"
 	"\n"
 	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
 	"after it, predicted before anything is changed; then the plan (the fixes in the\n"
@@ -55,6 +57,11 @@ static const char usage[] =
 	"compiles do not run beside each other here). The probes still run here, at most\n"
 	"one a CPU (a single pass is not a compile distcc can send), and each saving is\n"
 	"scaled by its TU's time there over its time here.\n"
+	"\n"
+	"--from DOC.json re-plans from the measurements an earlier advise --json saved in\n"
+	"its document (model_input: the graph, each step's isolated time, the load curve,\n"
+	"every probe's cost), compiling nothing: the plan for another -j or --policy in a\n"
+	"second. The probes and lines it shows are the document's, from that sitting.\n"
 	"\n";
 
 int cmd_advise(int argc, char **argv)
@@ -79,6 +86,8 @@ int cmd_advise(int argc, char **argv)
 		{ OPT_FLAG, 0, "probe-net", &o.probe_net, NULL, "with --remote: time what sending a compile costs", 0, 0,
 		  NULL },
 		OPT_LAUNCHER(&o.launcher, "time the baseline's TUs on the cluster through distcc"),
+		{ OPT_STRING, 0, "from", &o.from, "DOC", "re-plan from a saved advise --json document; nothing compiled",
+		  0, 0, NULL },
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -90,7 +99,11 @@ int cmd_advise(int argc, char **argv)
 						   : "--probe-net times a cluster: give --remote N too");
 	o.targets = argv + first;
 	o.ntargets = (size_t)(argc - first);
-	struct advise *ad = advise_collect(&o);
+	/* What measures has nothing to do with saved measurements. */
+	if (o.from && (o.ntargets || o.repeats || o.kernels || o.remote.slots || o.launcher || o.timeout > 0 ||
+		       o.parallel != cpu_count() || strcmp(o.dir, ".")))
+		usage_error("advise", "--from re-plans saved measurements: only -j, --policy and --json go with it");
+	struct advise *ad = o.from ? advise_from(&o) : advise_collect(&o);
 	if (json)
 		json_print(advise_document(ad));
 	else

@@ -638,7 +638,14 @@ void advice_build(const struct advice_input *in, struct advice *a)
 			chosen[id] = true;
 			struct prediction p = predict_with(in, a, chosen);
 			chosen[id] = false;
-			if (p.wall < now.wall - 0.005 * now.wall && (best < 0 || p.wall < best_p.wall)) {
+			/* Two fixes that leave the same wall (the same step sets
+			 * it) tie to the last bit only by rounding: the one
+			 * that leaves less work wins, so that the order does not
+			 * turn on digits no measurement has. */
+			double tie = 1e-9 * now.wall;
+			if (p.wall < now.wall - 0.005 * now.wall &&
+			    (best < 0 || p.wall < best_p.wall - tie ||
+			     (p.wall <= best_p.wall + tie && p.work < best_p.work - tie))) {
 				best = id;
 				best_p = p;
 			}

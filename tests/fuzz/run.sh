@@ -16,6 +16,7 @@ seeds_of() {
 	trace) echo "$fixtures/traces" ;;
 	device_code) echo "$fixtures/kernels" ;;
 	distcc_log) echo "$fixtures/distcc" ;;
+	advise_doc) echo "$fixtures/advise" ;;
 	esac
 	[ -d "$here/seeds/$1" ] && echo "$here/seeds/$1"
 }

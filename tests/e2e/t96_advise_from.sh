@@ -1,0 +1,84 @@
+# advise --from: the model end to end on fixed numbers. The document is a
+# real advise --json run on the small demo (-j 2, the default rounds, on a
+# 2-core VM), checked in: its saved measurements re-planned for other job
+# counts and policies, compiling nothing, give the plan, ranges and binds
+# asserted here exactly, and hold the model's own arithmetic (a serial
+# build is the sum of its steps, the critical path is the longest chain
+# of the saved graph). report draws it; older or broken documents are
+# refused in one line.
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+DOC=$here/../fixtures/advise/demo-small.json
+cp "$DOC" "$T/doc.json"
+# Nothing on the PATH: nothing is compiled, and nothing asked of ninja.
+bw_from() { env PATH=/nonexistent "$BW" advise --from "$@"; }
+
+run 0 "advise --from the document, its own -j" bw_from "$T/doc.json" --json
+cp "$T/out" "$T/same.json"
+check "the plan, fixes, baseline, end and jobs curve as the document saved them, to the last digit" [ "$(python3 -c 'import json,sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); print([k for k in a if k not in ("from", "spent_s") and a[k] != b[k]])' "$DOC" "$T/same.json")" = "[]" ]
+check "--from: says where from, and this run compiled nothing" [ "$(json "$T/same.json" '(d["from"] == "'"$T/doc.json"'", d["spent_s"]["probes"], d["spent_s"]["baseline"])')" = "(True, 0.0, 0.0)" ]
+check "the baseline at -j 2 reproduces the recorded build within 10 % (the load curve isolates, the scheduler inverts)" [ "$(json "$T/same.json" 'abs(d["baseline"]["predicted"]["wall_s"] - d["baseline"]["recorded_wall_s"]) <= 0.1 * d["baseline"]["recorded_wall_s"]')" = True ]
+check "-j 2: narrow, down to the codegen-bound kernel's chain" [ "$(json "$T/same.json" '[(s["fix"], s["predicted"]["wall_s"], s["predicted"]["range_s"], s["predicted"]["binds"], s["beyond_noise"]) for s in d["plan"]]')" = "[('narrow', 36.308, [28.241, 48.933], 'critical path', True)]" ]
+
+# -j 1: the same measurements, another plan.
+run 0 "advise --from, -j 1" bw_from "$T/doc.json" -j 1 --json
+cp "$T/out" "$T/j1.json"
+check "-j 1: the serial baseline is the sum of the saved steps" [ "$(python3 -c 'import json,sys; d, s = (json.load(open(f)) for f in sys.argv[1:]); print(abs(d["baseline"]["predicted"]["wall_s"] - sum(x or 0 for x in s["model_input"]["seconds"])) < 0.0015)' "$T/j1.json" "$DOC")" = True ]
+check "-j 1: the critical path is the longest chain of the saved graph" [ "$(python3 -c '
+import json, sys
+d, s = (json.load(open(f)) for f in sys.argv[1:])
+g, sec, memo = s["model_input"]["graph"], s["model_input"]["seconds"], {}
+def longest(i):
+    if i not in memo:
+        memo[i] = (sec[i] or 0) + max([longest(k) for k in g[i]["deps"]] or [0])
+    return memo[i]
+print(abs(max(longest(i) for i in range(len(g))) - d["baseline"]["predicted"]["critical_path_s"]) < 0.0015)' "$T/j1.json" "$DOC")" = True ]
+check "-j 1: the plan is more jobs, then narrow; their walls, ranges and binds" [ "$(json "$T/j1.json" '[(s["fix"], s["predicted"]["wall_s"], s["predicted"]["range_s"], s["predicted"]["binds"], s["beyond_noise"]) for s in d["plan"]]')" = "[('jobs', 38.236, [35.834, 51.533], 'total work / jobs', True), ('narrow', 36.308, [28.241, 48.933], 'critical path', True)]" ]
+check "-j 1: more jobs alone gives the -j 2 baseline (the 2 CPUs it was measured on)" [ "$(python3 -c 'import json,sys; d, s = (json.load(open(f)) for f in sys.argv[1:]); print([f["predicted"]["wall_s"] for f in d["fixes"] if f["fix"] == "jobs"] == [s["baseline"]["predicted"]["wall_s"]])' "$T/j1.json" "$DOC")" = True ]
+check "-j 1: every fix alone, lowest wall first" [ "$(json "$T/j1.json" '[(f["fix"], f["predicted"]["wall_s"]) for f in d["fixes"]]')" = "[('jobs', 38.236), ('narrow', 51.803), ('launchers', 63.001), ('split', 65.839), ('leak', 68.351), ('fused', 69.714), ('flat', 73.631)]" ]
+check "every predicted wall lies in its range" [ "$(json "$T/j1.json" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]] + [f["predicted"] for f in d["fixes"]])')" = True ]
+check "the measured parts carried over: probes, lines, kernel work" [ "$(python3 -c 'import json,sys; d, s = (json.load(open(f)) for f in sys.argv[1:]); print(all(d[k] == s[k] for k in ("probes", "tus", "kernel_work", "measured")))' "$T/j1.json" "$DOC")" = True ]
+run 0 "advise --from, -j 8" bw_from "$T/doc.json" -j 8 --json
+check "-j 8: more jobs than the 2 CPUs measured on: the jobs rule does not apply, with the numbers" [ "$(json "$T/out" '[c["checked"] for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "['-j 8 for 5 compile steps on 2 CPUs']" ]
+run 0 "advise --from, --policy critical" bw_from "$T/doc.json" --policy critical --json
+check "--policy: the policy it was asked" [ "$(json "$T/out" 'd["policy"]')" = critical ]
+
+run 0 "advise --from, the table" bw_from "$T/doc.json" -j 1
+contains "$T/out" "predicted wall at -j 1 (manifest order: installed ninja" "the table: the job count asked, the document's policy"
+contains "$T/out" "re-planned from $T/doc.json in " "the table says it re-planned, compiling nothing"
+contains "$T/out" "kernel work: opus_gemm_bigtile.cuda.o: machine code generation is" "the table names the kernel work"
+
+# report draws the document, and the one re-planned from it.
+run 0 "report --from the checked-in document" "$BW" report --from "$T/doc.json" -o "$T/page.html"
+contains "$T/page.html" "opus_gemm_bigtile.cuda.o" "the page names the TUs"
+run 0 "report --from the re-planned document" "$BW" report --from "$T/j1.json" -o "$T/page-j1.html"
+contains "$T/page-j1.html" "narrow" "the page draws the plan"
+
+# Older and broken documents: one line, exit 2.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["model_input"]; json.dump(d, open(sys.argv[2], "w"))' "$DOC" "$T/old.json"
+run 2 "a document from before model_input" bw_from "$T/old.json"
+one_line "$T/err" "older: one line"
+contains "$T/err" "buildwall: $T/old.json:1: an advise document without its saved measurements (model_input): made by an older buildwall" "older: says so"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["model_input"]["format"] = 99; json.dump(d, open(sys.argv[2], "w"))' "$DOC" "$T/newer.json"
+run 2 "a document of another format" bw_from "$T/newer.json"
+one_line "$T/err" "another format: one line"
+contains "$T/err" "model_input format of another buildwall; this buildwall reads format 1" "another format: says so"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["model_input"]["graph"][0]["deps"] = [99]; json.dump(d, open(sys.argv[2], "w"))' "$DOC" "$T/graph.json"
+run 2 "a graph step that needs a step it does not have" bw_from "$T/graph.json"
+contains "$T/err" "buildwall: $T/graph.json: model_input.graph[0].deps[0]: not another step's index" "a broken field is named"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["model_input"]["seconds"][1] = -3; json.dump(d, open(sys.argv[2], "w"))' "$DOC" "$T/negative.json"
+run 2 "a negative duration" bw_from "$T/negative.json"
+contains "$T/err" "model_input.seconds[1]: -3 is out of range" "a negative duration is named"
+head -c 2000 "$DOC" >"$T/cut.json"
+run 2 "a document cut short" bw_from "$T/cut.json"
+one_line "$T/err" "cut short: one line"
+contains "$T/err" "buildwall: $T/cut.json:" "cut short: names the file and the place"
+printf '{"schema": "buildwall/1", "version": 1, "command": "rank", "tus": []}\n' >"$T/rank.json"
+run 2 "a rank document" bw_from "$T/rank.json"
+contains "$T/err" "not an 'advise --json' document: command is rank" "another command's document is named"
+run 2 "no such document" bw_from "$T/none.json"
+one_line "$T/err" "missing: one line"
+run 2 "--from with options that measure" "$BW" advise --from "$T/doc.json" -C "$T" -r 3
+contains "$T/err" "--from re-plans saved measurements: only -j, --policy and --json go with it" "says which options go with --from"
+check "the document is left as it was" cmp -s "$DOC" "$T/doc.json"
+finish
