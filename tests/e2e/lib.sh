@@ -146,11 +146,9 @@ demo_dir() {
 
 # advise_doc DEMO: advise's document for the demo tree (-j 2 -r 1, as t90
 # makes it) in $T/advise.json: t90's, else one made now and kept for the
-# scripts after; a timing script's retry makes it anew (its probes are
-# measurements too: one taken while the runner was busy would sink both
-# runs of every script that compares a build with it).
+# scripts after.
 advise_doc() {
-	if [ -n "${E2E_RETRY:-}" ] || [ ! -s "$E2E_WORK/advise.json" ]; then
+	if [ ! -s "$E2E_WORK/advise.json" ]; then
 		"$BW" advise -C "$1" -j 2 -r 1 --json >"$E2E_WORK/advise.json" 2>/dev/null
 		"$BW" log -C "$1" --json >"$E2E_WORK/log.json"
 	fi

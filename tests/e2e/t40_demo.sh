@@ -1,6 +1,6 @@
 # rank on the demo module (real nvcc/clang/gcc compiles): the planted
 # slowest TU ranks first, the prediction is sane, the tree is untouched.
-# e2e: timing
+# (How close the prediction comes to a build is bench/rank_validate.sh's.)
 . "$(dirname "$0")/lib.sh"
 
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
@@ -13,9 +13,7 @@ cp "$T/out" "$T/demo.json"
 check "build dir byte-identical after rank" [ "$(tree_hash "$demo")" = "$before" ]
 check "every TU of the demo ranked" [ "$(json "$T/demo.json" 'len(d["tus"])')" = 5 ]
 check "planted slowest TU ranks first" [ "$(json "$T/demo.json" 'd["tus"][0]["target"]')" = opus_gemm_bigtile.cuda.o ]
-ratio=$(json "$T/demo.json" 'round(d["tus"][0]["wall_s"] / d["tus"][1]["wall_s"], 2)')
-echo "# slowest / runner-up = $ratio (about 1.7 on a quiet machine; checked >= 1.3)"
-check "slowest TU well ahead of the runner-up ($ratio x)" python3 -c "import sys; sys.exit(0 if $ratio >= 1.3 else 1)"
+echo "# slowest / runner-up = $(json "$T/demo.json" 'round(d["tus"][0]["wall_s"] / d["tus"][1]["wall_s"], 2)')"
 check "prediction between slowest TU and serial sum" [ "$(json "$T/demo.json" 'd["tus"][0]["wall_s"] < d["prediction"]["wall_s"] < d["serial_sum_s"]')" = True ]
 check "dependency critical path: the slowest TU, then the link" [ "$(json "$T/demo.json" '[s["target"] for s in d["prediction"]["critical_path"]]')" = "['opus_gemm_bigtile.cuda.o', 'opus_demo.so']" ]
 check "contention measured side by side, on every TU" [ "$(json "$T/demo.json" '(d["prediction"]["contention"]["samples"], d["prediction"]["contention"]["source"].startswith("a side-by-side pass"))')" = "(5, True)" ]
@@ -24,12 +22,6 @@ run 0 "sim --from the rank document" "$BW" sim -C "$demo" --from "$T/demo.json" 
 check "sim --from takes rank's contention" [ "$(json "$T/out" '(d["contention"]["share"], d["contention"]["source"])')" = "($(json "$T/demo.json" 'd["prediction"]["contention"]["share"]'), \"rank's calibration, in the --from document\")" ]
 check "rank names the bound that binds" [ "$(json "$T/demo.json" 'd["prediction"]["binds"] in ("critical path", "total work / jobs")')" = True ]
 check "critical path ends at the module .so" [ "$(json "$T/demo.json" 'd["prediction"]["critical_path"][-1]["target"]')" = opus_demo.so ]
-# The first real build ran at -j 2 too (with cold caches): the prediction
-# should be close to it.
-recorded=$(awk -F'\t' 'NR > 1 && $2 > m { m = $2 } END { print m / 1000 }' "$demo/.ninja_log")
-predicted=$(json "$T/demo.json" 'd["prediction"]["wall_s"]')
-echo "# predicted $predicted s at -j 2; the recorded build took $recorded s"
-check "prediction within 35 % of the recorded -j 2 build (a sanity check; noise here is ~10 %)" python3 -c "import sys; sys.exit(0 if abs($predicted - $recorded) <= 0.35 * $recorded else 1)"
 
 # An aiter-style tree names every object X.cuda.o: log still calls the
 # dispatcher and pybind TUs host TUs, from their sources.

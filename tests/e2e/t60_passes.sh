@@ -1,8 +1,7 @@
-# passes on the CUDA demo: nvcc's jobs, passes, phases and verdicts, the
-# plain job walls against the plain TU wall, --kernels, and the
-# byte-identical build dir (the toy, bad input and HIP are t61's and
-# t62's; gcc's jobs on the dispatcher, t63's).
-# e2e: timing
+# passes on the CUDA demo: nvcc's jobs, passes, phases and verdicts,
+# --kernels, and the byte-identical build dir (the toy, bad input and HIP
+# are t61's and t62's; gcc's jobs on the dispatcher, t63's; how close the
+# plain job walls add up to the plain TU wall, bench/passes_validate.sh's).
 . "$(dirname "$0")/lib.sh"
 # The demo, CUDA: nvcc's jobs timed by nvcc --time.
 if command -v nvcc >/dev/null; then
@@ -13,10 +12,7 @@ if command -v nvcc >/dev/null; then
 	check "CUDA build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 	check "host jobs: gcc -E, cudafe++, gcc" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[j["tool"] for j in t["jobs"] if j["pass"] == "host"]')" = "['gcc -E', 'cudafe++', 'gcc']" ]
 	check "device jobs per arch: gcc -E, cicc (compute_80), ptxas (sm_80)" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[(j["tool"], j["arch"]) for j in t["jobs"] if j["pass"] == "device"]')" = "[('gcc -E', 'compute_80'), ('cicc', 'compute_80'), ('ptxas', 'sm_80')]" ]
-	for target in opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o; do
-		ratio=$(tu_eval "$T/cuda.json" $target 'round(t["jobs_sum_s"] / t["wall_s"], 3)')
-		check "$target: jobs add up to the TU's wall ($ratio)" python3 -c "import sys; sys.exit(0 if abs($ratio - 1) <= 0.15 else 1)"
-	done
+	check "every job timed, the TU's wall and the jobs' sum measured" [ "$(json "$T/cuda.json" 'all(t["wall_s"] > 0 and t["jobs_sum_s"] > 0 and all(j["wall_s"] is not None and j["wall_s"] >= 0 for j in t["jobs"]) for t in d["tus"])')" = True ]
 	check "device-heavy TU: device-pass dominant" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["kind"]')" = device ]
 	check "host-heavy TU: host-pass dominant" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 't["verdict"]["kind"]')" = host ]
 	check "bigtile: its device pass and codegen named" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '(t["verdict"]["heaviest_pass"], t["verdict"]["phase"])')" = "('device sm_80', 'codegen')" ]

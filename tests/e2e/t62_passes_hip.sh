@@ -2,7 +2,6 @@
 # driver's jobs re-run one by one, passes per arch, phases, verdicts and
 # the AMDGPU kernels. Slow: the HIP demo is built for it (t45 too).
 # e2e: slow
-# e2e: timing
 . "$(dirname "$0")/lib.sh"
 
 # The demo, HIP: the clang driver's jobs re-run one by one.

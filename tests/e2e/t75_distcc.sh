@@ -1,12 +1,13 @@
 # A cluster on loopback: three distccd daemons (Debian's distcc), one job
 # each, and the demo module (plain C++ backend, CXX='distcc c++') built
 # through them. wall and log say what ran there and here; sim --remote 3
-# replays the build's wall; rank --launcher distcc ranks the TUs as the
-# cluster compiles them, like a local rank; a daemon killed mid-rank sends
-# its TU back here; advise times its baseline there; bad input. Slow: three
-# builds of the demo through it.
+# splits each compile by the log or by its preprocessing timed here; rank
+# --launcher distcc ranks the TUs as the cluster compiles them, like a
+# local rank; a daemon killed mid-rank sends its TU back here; advise times
+# its baseline there; bad input. (How close sim and advise come to the
+# build's wall is bench/distcc_validate.sh's.) Slow: builds of the demo
+# through it.
 # e2e: slow
-# e2e: timing
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v distccd >/dev/null 2>&1; then
@@ -15,44 +16,10 @@ if ! command -v distccd >/dev/null 2>&1; then
 	exit 0
 fi
 
-# Three free ports side by side, chosen from this run's pid.
-base=$((30000 + ($$ % 2000) * 3))
-ports="$base $((base + 1)) $((base + 2))"
-hosts=
-for p in $ports; do hosts="$hosts 127.0.0.1:$p/1"; done
-# Root distccd runs its compiles as nobody: they get a TMPDIR anyone can
-# use, in /tmp (the scripts' own is root's alone), removed at the end with
-# what a killed daemon leaves in it.
-dtmp=$(mktemp -d /tmp/bw-distccd.XXXXXX) && chmod 1777 "$dtmp"
-start_daemon() {
-	TMPDIR=$dtmp distccd --no-detach --daemon --listen 127.0.0.1 --allow 127.0.0.1 --port "$1" --jobs 1 \
-		--log-stderr --log-level error 2>>"$T/distccd-$1.log" &
-	echo $! >"$T/distccd-$1.pid"
-}
-stop_daemon() {
-	kill -KILL "$(cat "$T/distccd-$1.pid" 2>/dev/null)" 2>/dev/null
-	pkill -KILL -f -- "distccd .*--port $1 " 2>/dev/null
-	rm -f "$T/distccd-$1.pid"
-}
-listening() {
-	python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' "$1" 2>/dev/null
-}
-trap 'for p in $ports; do stop_daemon "$p"; done; rm -rf "$T" "$dtmp"' EXIT
-for p in $ports; do start_daemon "$p"; done
-up=0
-for _ in $(seq 50); do
-	up=0
-	for p in $ports; do listening "$p" && up=$((up + 1)); done
-	[ "$up" -eq 3 ] && break
-	sleep 0.1
-done
-check "three distccd daemons listen on loopback" [ "$up" -eq 3 ]
-
-mkdir -p "$T/distcc"
-DISTCC_HOSTS=${hosts# }
-DISTCC_DIR=$T/distcc
-export DISTCC_HOSTS DISTCC_DIR
-unset DISTCC_VERBOSE DISTCC_LOG
+. "$(dirname "$0")/../../scripts/distcc_loopback.sh"
+base=$cluster_base ports=$cluster_ports
+trap 'cluster_stop; rm -rf "$T"' EXIT
+check "three distccd daemons listen on loopback" cluster_start "$T"
 
 D=$T/demo
 "$(dirname "$0")/../../examples/demo-module/configure" --size small --backend cpp --launcher distcc "$D" >/dev/null
@@ -81,12 +48,8 @@ check "log: every compile remote, on one of the three ports" [ "$(json "$T/log.j
 check "log: the launcher from the graph" [ "$(json "$T/log.json" '(d["launcher"]["name"], d["launcher"]["compiles_behind_it"])')" = "('distcc', 5)" ]
 
 # ---- sim --remote: the build's own wall, and more slots ----
-W=$(json "$T/log.json" 'd["wall_s"]')
 run 0 "sim --remote 3" "$BW" sim -C "$D" -j 3 --remote 3 --local 2 --distcc-log "$T/build.log" --json
 cp "$T/out" "$T/sim.json"
-P=$(json "$T/sim.json" 'd["predictions"][0]["wall_s"]')
-echo "# distcc build: wall $W s, sim --remote 3 predicts $P s"
-check "sim --remote 3 predicts that build's wall within 10 %" [ "$(python3 -c "print(abs($P - $W) <= 0.1 * $W)")" = True ]
 check "sim: every compile split by the log" [ "$(json "$T/sim.json" '(d["remote"]["sent"], d["remote"]["split_by_log"])')" = "(5, 5)" ]
 run 0 "sim --remote 6 -j 6" "$BW" sim -C "$D" -j 6 --remote 6 --local 2 --distcc-log "$T/build.log" --json
 check "with every TU on its own slot the planted TU sets the wall" [ "$(json "$T/out" 'd["predictions"][0]["sets_wall"]')" = opus_gemm_bigtile.cuda.o ]
@@ -100,10 +63,7 @@ contains "$T/out" "5 compiles by their remote holds" "sim says where the split c
 # here) timed here, the rest remote.
 run 0 "sim --remote 3 --probe-local" "$BW" sim -C "$D" -j 3 --remote 3 --local 2 --probe-local --json
 cp "$T/out" "$T/probe.json"
-PL=$(json "$T/probe.json" 'd["predictions"][0]["wall_s"]')
-echo "# sim --remote 3 --probe-local predicts $PL s (the build took $W s)"
 check "--probe-local: every compile's preprocessing timed" [ "$(json "$T/probe.json" '(d["remote"]["sent"], d["remote"]["split_by_probe"], d["remote"]["probe_failures"])')" = "(5, 5, 0)" ]
-check "--probe-local predicts that build's wall within 10 %" [ "$(python3 -c "print(abs($PL - $W) <= 0.1 * $W)")" = True ]
 check "--probe-local leaves the tree byte-identical" [ "$(tree_hash "$D")" = "$built" ]
 run 0 "sim --probe-local table" "$BW" sim -C "$D" -j 3 --remote 3 --probe-local
 contains "$T/out" "split by preprocessing timed here" "sim says the split came from the probe"
@@ -151,8 +111,6 @@ check "ranks leave the tree byte-identical" [ "$(tree_hash "$D")" = "$built" ]
 # ---- advise with its baseline timed on the cluster ----
 run 0 "advise --launcher distcc --parallel 3" "$BW" advise -C "$D" --launcher distcc --parallel 3 -j 3 -r 1 --json
 cp "$T/out" "$T/advise-cluster.json"
-AP=$(json "$T/advise-cluster.json" 'd["baseline"]["predicted"]["wall_s"]')
-echo "# advise --launcher distcc predicts $AP s for the build through distcc ($W s)"
 check "advise --launcher: every TU sent once, none kept here" [ "$(json "$T/advise-cluster.json" '(d["baseline"]["cluster"]["launcher"], d["baseline"]["cluster"]["sent"], d["baseline"]["cluster"]["kept_here"], sorted(t["cluster"]["sent"] for t in d["tus"]))')" = "('distcc', 5, 0, [1, 1, 1, 1, 1])" ]
 check "advise --launcher: each TU on one of the three daemons" [ "$(json "$T/advise-cluster.json" 'all(t["cluster"]["host"].split(":")[1].split("/")[0] in "'"$ports"'".split() for t in d["tus"])')" = True ]
 check "advise --launcher: the planted TU is the slowest there too" [ "$(json "$T/advise-cluster.json" 'max(d["tus"], key=lambda t: t["baseline_s"])["target"]')" = opus_gemm_bigtile.cuda.o ]
@@ -160,15 +118,6 @@ check "advise --launcher: no local load curve, and why" [ "$(json "$T/advise-clu
 check "advise --launcher: the leak found as without it" [ "$(json "$T/advise-cluster.json" '"leak" in [f["fix"] for f in d["fixes"]]')" = True ]
 check "advise --launcher: on 3 slots the planted TU still sets the wall at the end" [ "$(json "$T/advise-cluster.json" 'd["final"]["critical_path"][0]')" = opus_gemm_bigtile.cuda.o ]
 check "advise --launcher leaves the tree byte-identical" [ "$(tree_hash "$D")" = "$built" ]
-# The build was timed minutes before advise timed its TUs, and a busy
-# runner moves between the two (CI: 16 % and 22 % apart): the build is
-# timed again right after advise, and the prediction is within 15 % of
-# either build, or either lies inside the range advise prints.
-run 0 "wall through distcc again, after advise" "$BW" wall -n 1 -j 3 -C "$D" --json
-W2=$(json "$T/out" 'd["wall_s"]["median"]')
-built=$(tree_hash "$D")
-echo "# the build through distcc took $W s before advise, $W2 s after"
-check "advise --launcher: the baseline predicts the build through distcc within 15 %, or inside its range" [ "$(json "$T/advise-cluster.json" 'any(abs(p["wall_s"] - w) <= 0.15 * w or p["range_s"][0] <= w <= p["range_s"][1] for p in [d["baseline"]["predicted"]] for w in ('"$W, $W2"'))')" = True ]
 run 0 "advise --launcher distcc, the table" "$BW" advise -C "$D" --launcher distcc --parallel 3 -j 3 -r 1
 contains "$T/out" "through distcc: 5 of 5 runs sent to the cluster, 0 kept here" "advise says where the baseline's runs went"
 contains "$T/out" "every TU timed on the cluster as rank --launcher distcc does" "advise says how the baseline was timed"
@@ -221,7 +170,7 @@ rank_pid=$!
 _i=0
 while [ $_i -lt 600 ] && ! compile_child "$rank_pid"; do sleep 0.1; _i=$((_i + 1)); done
 sleep 2
-stop_daemon "$base"
+cluster_stop_daemon "$base"
 wait "$rank_pid"
 check "rank goes on when a daemon dies (exit 0)" [ $? -eq 0 ]
 check "the TU it held ran again, here or on another host, and says so" [ "$(json "$T/killed.json" 'sum(t["cluster"]["cluster_failed"] + t["cluster"]["retried_elsewhere"] for t in d["tus"])')" -ge 1 ]

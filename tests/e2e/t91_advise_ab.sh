@@ -1,10 +1,10 @@
-# The plan advise gives for the demo against the optimized variant built
-# and timed by ab (whole clean builds, ABBA), and the history of both
-# variants: record, check (over, naming the TU and the framework that
-# came back), budgets, history; both trees byte-identical. Slow: six clean
-# builds of the demo.
+# The history of the demo's two variants, built by ab (whole clean builds,
+# ABBA; the optimized variant, planted twice as fast, measured faster):
+# record (advise's document too), check (over, naming the TU and the
+# framework that came back), budgets, history; both trees byte-identical.
+# (advise's plan against the variants built is bench/advise_validate.sh's.)
+# Slow: six clean builds of the demo.
 # e2e: slow
-# e2e: timing
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -12,10 +12,6 @@ demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
 # advise's document from t90 (the same tree), else advise now.
 advise_doc "$demo"
 
-# The plan's last wall against the optimized variant built and timed, by
-# ab over the two build dirs (clean rebuilds in ABBA order): the ratio
-# optimized/baseline times the recorded baseline advise started from (a
-# shared machine drifts by more than the ratio does).
 # A tree of its own that only ab builds (an unbuilt tree's first clean
 # rebuild is from scratch): its log then holds ab's builds alone, which
 # record takes as the reference's.
@@ -24,19 +20,10 @@ opt=$T/optimized
 run 0 "ab: the baseline against the optimized variant, whole builds" "$BW" ab -C "$demo" -C "$opt" -j 2 -n 3 --warmup 0 --json
 cp "$T/out" "$T/ab.json"
 cp "$T/out" "$E2E_WORK/ab.json"	# report draws it (t97)
-# Three pairs are what the budget allows: the ratio says faster; the 95 %
-# interval excludes 1 on a quiet run (the statistics are ab's own tests).
+# The optimized variant is planted about twice as fast: three pairs find
+# it faster whatever the runner's phase (ABBA: drift hits both alike).
 check "ab measures the optimized variant faster" [ "$(json "$T/ab.json" '(d["mode"], d["wall"]["ratio"] < 0.9)')" = "('build dirs', True)" ]
 echo "# ab: ratio $(json "$T/ab.json" 'd["wall"]["ratio"]'), interval $(json "$T/ab.json" 'd["wall"]["ratio_ci"]')"
-measured=$(json "$T/ab.json" 'd["wall"]["ratio"] * '"$(json "$T/advise.json" 'd["baseline"]["recorded_wall_s"]')")
-predicted=$(json "$T/advise.json" 'd["plan"][-1]["predicted"]["wall_s"]')
-echo "# plan's last wall $predicted s predicted, optimized variant $measured s measured ($(json "$T/ab.json" 'd["wall"]["verdict"]'))"
-# Three pairs (two degrees of freedom: the t interval is honest, if wide):
-# this VM gave the same pair of trees ratios from 0.69 to 0.87 from two
-# pairs. Either the wall is within 15 % or the predicted ratio lies inside
-# the interval ab measured.
-pratio=$(json "$T/advise.json" 'd["plan"][-1]["predicted"]["wall_s"] / d["baseline"]["predicted"]["wall_s"]')
-check "the plan's last wall is within 15 % of the optimized variant's (or inside ab's interval)" awk -v p="$predicted" -v m="$measured" -v q="$pratio" -v lo="$(json "$T/ab.json" 'd["wall"]["ratio_ci"][0]')" -v hi="$(json "$T/ab.json" 'd["wall"]["ratio_ci"][1]')" 'BEGIN { e = p - m; exit !((e < 0 ? -e : e) <= 0.15 * m || (q >= lo && q <= hi)) }'
 before=$(tree_hash "$demo")	# rebuilt by ab
 
 # The history: ab's clean rebuilds are in each tree's .ninja_log. Record
