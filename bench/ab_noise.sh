@@ -7,7 +7,6 @@
 # SIZES (default "3 6 12"), RUNS (20), TARGET (opus_gemm_0.cuda.o).
 . "$(dirname "$0")/lib.sh"
 sizes=${SIZES:-3 6 12} runs=${RUNS:-20} target=${TARGET:-opus_gemm_0.cuda.o}
-field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 
 "$here/examples/demo-module/configure" --size small --variant optimized "$work/demo" >/dev/null
 ninja -C "$work/demo" >/dev/null

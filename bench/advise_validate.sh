@@ -29,7 +29,6 @@
 . "$(dirname "$0")/lib.sh"
 trials=${TRIALS:-3} jobs=${JOBS:-2} size=${DEMO_SIZE:-full} backend=${BACKEND:-auto} module=${MODULE:-demo}
 start_fixes=${START:-} tries=${TRIES:-6} phase=${PHASE:-all} base_builds=${BASE:-3}
-field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 build_dir() { # DIR: where its build.ninja is
 	if [ "$module" = torch-ext ]; then echo "$1/build"; else echo "$1"; fi
 }

@@ -9,7 +9,6 @@
 # DEMO_SIZE=small|full (default small), TRIALS (3).
 . "$(dirname "$0")/lib.sh"
 trials=${TRIALS:-3}
-field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
 
 "$here/examples/demo-module/configure" --size "${DEMO_SIZE:-small}" "$work/demo" >/dev/null
 ninja -C "$work/demo" >/dev/null
