@@ -3,6 +3,7 @@
  * runs (seconds), unless --pp preprocesses the TUs for their lines. */
 #define _GNU_SOURCE
 #include "build_record.h"
+#include "pp_lines.h"
 #include "cli.h"
 #include "history_db.h"
 #include "log_view.h"

@@ -11,6 +11,7 @@
 #include "options.h"
 #include "out_json.h"
 #include "out_table.h"
+#include "pp_lines.h"
 #include "proc.h"
 #include "progress.h"
 #include "snapshot.h"
@@ -193,7 +194,7 @@ struct survey_cmd {
 static int read_one(const struct survey_cmd *c)
 {
 	snapshot_guard(c->read);
-	survey_read_module(c->read, !c->no_cache, c->pp, stdout);
+	survey_read_module(c->read, !c->no_cache, c->pp ? build_record_pp_lines : NULL, stdout);
 	return EXIT_OK;
 }
 

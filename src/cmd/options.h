@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cluster.h"
 #include "graph.h"
 #include "proc.h"
 
@@ -77,12 +78,6 @@ char *parse_label(void *labels, const char *arg);
 /* A share given as 0.05 or 5 %; what is wrong with it, for `option`
  * (owned), or NULL. The range is the caller's to check. */
 char *parse_share(const char *option, const char *arg, double *out);
-/* --remote N[:SPEED]: a cluster's slots, its hosts SPEED times as fast as
- * the recorded ones (sim, advise). */
-struct remote_option {
-	long slots;		/* 0: not given */
-	double speed;
-};
 char *parse_remote(void *remote_option, const char *arg);
 #define OPT_REMOTE(v, help) { OPT_CALL, 0, "remote", (v), "N[:SPEED]", (help), 0, 0, parse_remote }
 /* --launcher distcc: compiles sent through it, not stripped (rank, advise);

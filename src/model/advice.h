@@ -15,9 +15,8 @@
 #ifndef BUILDWALL_ADVICE_H
 #define BUILDWALL_ADVICE_H
 
-#include "net_probe.h"
+#include "cluster.h"
 #include "ninja.h"
-#include "options.h"
 #include "whatif.h"
 
 enum fix_id { FIX_SPLIT, FIX_FUSED, FIX_LAUNCHERS, FIX_LEAK, FIX_RAW, FIX_FLAT, FIX_NARROW, FIX_JOBS, NFIXES };

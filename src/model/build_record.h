@@ -108,10 +108,10 @@ void build_record_from_view(struct build_record *r, const struct log_view *v, co
  * its lines per group and its seconds per pass). NULL or what is wrong
  * (owned); nothing is left of a document refused. */
 char *build_records_from_document(json_t *doc, const char *module, struct build_record **out, size_t *n);
-/* Each compile step's preprocessed lines per header group and pass
- * (every pass, device ones too), added to r; a TU that fails to
- * preprocess is warned of and left out. cmd_name: who asks, for messages. */
-void build_record_pp_lines(const char *cmd_name, const char *dir, const struct ninja_build *b, struct build_record *r);
+/* What adds a build's preprocessed lines to its record (the probe layer's
+ * build_record_pp_lines, handed down by the command that measures). */
+typedef void record_lines_fn(const char *cmd_name, const char *dir, const struct ninja_build *b,
+			     struct build_record *r);
 /* Append a TU's lines of a header group in one pass. */
 void build_record_add_lines(struct build_record *r, const char *target, const char *pass, const char *group,
 			    size_t lines);

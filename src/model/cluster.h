@@ -12,6 +12,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* --remote N[:SPEED]: a cluster's slots, its hosts SPEED times as fast as
+ * the recorded ones (sim, advise). */
+struct remote_option {
+	long slots;		/* 0: not given */
+	double speed;
+};
+
+/* What sending a compile to the cluster costs beyond compiling it, per
+ * compile and per preprocessed byte (probe/net_probe.h measures it). */
+struct net_cost {
+	double fixed_s;		/* per compile: the empty probe's hold less its compile here */
+	double per_byte_s;	/* per preprocessed byte (0 when the large probe cost no more) */
+	size_t probe_bytes;	/* the large probe's size */
+	long repeats;		/* runs of each probe, there and here */
+};
+
 /* "distcc" or "icecc" when a command (ninja's, run in dir; NULL: none)
  * runs behind one of them, the launchers that send compiles away; NULL
  * otherwise. Static. */

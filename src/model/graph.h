@@ -4,6 +4,7 @@
 #define BUILDWALL_GRAPH_H
 
 #include "load_curve.h"
+#include "ninja.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,9 +26,6 @@ struct schedule {
 	size_t last;		/* the node that finishes last */
 };
 
-/* Which ready node starts first: the earliest in the manifest (ninja up to
- * 1.11), or the one with the longest path still ahead of it (ninja 1.12+). */
-enum sched_policy { POLICY_MANIFEST, POLICY_CRITICAL };
 
 struct sched_options {
 	int jobs;		/* slots, as ninja -j */

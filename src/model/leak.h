@@ -12,7 +12,7 @@
 
 #include "chains.h"
 #include "headers.h"
-#include "preprocess.h"
+#include "pp_source.h"
 
 #include <regex.h>
 

@@ -353,9 +353,10 @@ static size_t read_sources(const struct ninja_build *b, const struct build_recor
 
 /* The lines of the heavy groups (torch, pybind11, Python) its TUs parse,
  * host and device passes apart. */
-static json_t *framework_lines(const char *dir, const struct ninja_build *b, struct build_record *r)
+static json_t *framework_lines(const char *dir, const struct ninja_build *b, struct build_record *r,
+			       record_lines_fn *pp_lines)
 {
-	build_record_pp_lines("survey", dir, b, r);
+	pp_lines("survey", dir, b, r);
 	struct header_groups g;
 	header_groups_init(&g);
 	size_t host = 0, device = 0;
@@ -380,12 +381,12 @@ static json_t *framework_lines(const char *dir, const struct ninja_build *b, str
 	return o;
 }
 
-void survey_read_module(const char *dir, bool cache, bool pp, FILE *out)
+void survey_read_module(const char *dir, bool cache, record_lines_fn *pp_lines, FILE *out)
 {
 	ninja_check_dir(dir);
 	char *log = path_in(dir, ".ninja_log");
 	struct ninja_build b;
-	if (pp)
+	if (pp_lines)
 		ninja_load(dir, &b);	/* the commands, to preprocess with */
 	else
 		ninja_load_graph(dir, cache, &b);
@@ -420,7 +421,7 @@ void survey_read_module(const char *dir, bool cache, bool pp, FILE *out)
 		l.rec.complete, "wall_s", json_seconds(l.rec.wall), "critical_path_s", json_seconds(l.rec.critical),
 		"critical_path", l.critical, "setter", setter, "steps", (json_int_t)l.rec.nsteps, "compiles",
 		(json_int_t)compiles, "roles", roles);
-	json_object_set_new(doc, "framework_lines", pp ? framework_lines(dir, &b, &l.rec) : json_null());
+	json_object_set_new(doc, "framework_lines", pp_lines ? framework_lines(dir, &b, &l.rec, pp_lines) : json_null());
 	if (json_dumpf(doc, out, JSON_COMPACT) || putc('\n', out) == EOF)
 		die(EXIT_INTERNAL, "survey: cannot write the module's document: %s", strerror(errno));
 	rewind(lines);

@@ -17,6 +17,7 @@
 #ifndef BUILDWALL_SURVEY_H
 #define BUILDWALL_SURVEY_H
 
+#include "build_record.h"
 #include "util.h"
 
 #include <jansson.h>
@@ -52,10 +53,10 @@ void survey_places_free(struct survey_places *p);
  * step's source, "HASH<tab>SECONDS<tab>PATH" (HASH of its content, "-"
  * when it cannot be read; a tab, newline or backslash in PATH escaped as
  * \t, \n, \\): what survey_add reads back, what the cache keeps. cache:
- * ninja's graph from the user's cache (cache.h); pp: also the framework
- * lines of each TU (preprocessing each, never compiling). Dies on a bad
- * tree. */
-void survey_read_module(const char *dir, bool cache, bool pp, FILE *out);
+ * ninja's graph from the user's cache (cache.h); pp_lines (NULL: none):
+ * also the framework lines of each TU, each preprocessed, never compiled
+ * (the probe layer's build_record_pp_lines). Dies on a bad tree. */
+void survey_read_module(const char *dir, bool cache, record_lines_fn *pp_lines, FILE *out);
 
 /* A source compiled in more than one module (same content, or the same
  * path when it cannot be read). */

@@ -10,15 +10,11 @@
 #ifndef BUILDWALL_NET_PROBE_H
 #define BUILDWALL_NET_PROBE_H
 
+#include "cluster.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
-struct net_cost {
-	double fixed_s;		/* per compile: the empty probe's hold less its compile here */
-	double per_byte_s;	/* per preprocessed byte (0 when the large probe cost no more) */
-	size_t probe_bytes;	/* the large probe's size */
-	long repeats;		/* runs of each probe, there and here */
-};
 
 /* Send the probes through distcc with `compiler` (as the build's compiles
  * name it: "c++"), `repeats` times each, alternating with the same compile

@@ -13,6 +13,7 @@
 #include "jobs.h"
 #include "markers.h"
 #include "ninja.h"
+#include "pp_source.h"
 #include "proc.h"
 
 struct pp_pass {
@@ -74,18 +75,6 @@ void preprocess_plans_free(size_t nedges, struct compile_command *cmds, struct p
  * input: "buildwall: <what>:<line>: ..." and exit 2. */
 void preprocess_scan(const char *path, const char *what, const struct pp_hooks *hooks, struct markers *m);
 
-/* What pp and leak read: one scanned -E output per TU and pass, or per
- * preprocessed file given. */
-struct pp_source {
-	char *tu;		/* the target ("x.o"), or the file as given */
-	char *pass;		/* "host", "device gfx90a"; NULL for a file (its sections say) */
-	char *cwd;		/* where it was compiled: relative marker names start here */
-	struct strvec user_dirs, system_dirs;
-	struct markers scan;
-	bool scanned, failed;
-	void *data;		/* the command's own, e.g. a chain finder */
-};
-
 struct pp_request {
 	const char *cmd;	/* "pp", "leak": for messages */
 	const char *dir;	/* -C */
@@ -101,29 +90,6 @@ struct pp_request {
 	void *ctx;
 };
 
-struct pp_sources {
-	struct pp_source *v;
-	size_t n;
-	size_t failures;	/* TUs that failed to preprocess */
-	bool from_files;
-};
-
-/* A source's passes are its scan's sections: one for a target's pass, one
- * per offload bundle of a file. "host", "device gfx90a", or "input" for a
- * plain file; is_device says whether the pass compiles for a GPU. */
-char *pp_section_name(const struct pp_source *src, size_t section, bool *is_device);
-/* Does the section have a pass name (not a plain file's "input")? */
-bool pp_pass_named(const struct pp_source *src, size_t section);
-/* The header context of one section (its TU is the section's main file). */
-void pp_section_context(const struct pp_source *src, size_t section, const char *project_dir,
-			struct header_context *ctx);
-
-/* The section's TU as shown (relative to its project), or NULL if no
- * marker named one. */
-char *pp_section_tu(const struct pp_source *src, size_t section, const struct header_context *ctx);
-
-/* Is this argument preprocessed input ("-", *.i, *.ii) rather than a target? */
-bool pp_is_file_arg(const char *arg);
 /* What is wrong with a request (it names nothing, targets and --all, or
  * targets and files), or NULL; the
  * command says it as a usage error. */
@@ -132,8 +98,4 @@ char *pp_request_check(const struct pp_request *req);
  * in the build dir as they compile (outputs in the temp dir; the build dir
  * is fingerprinted before and after); files are scanned as they are. */
 void pp_collect(const struct pp_request *req, struct pp_sources *out);
-/* How many passes (scanned sections) the sources hold. */
-size_t pp_sources_passes(const struct pp_sources *s);
-void pp_sources_free(struct pp_sources *s);
-
 #endif

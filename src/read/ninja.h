@@ -12,8 +12,11 @@
 #ifndef BUILDWALL_NINJA_H
 #define BUILDWALL_NINJA_H
 
-#include "graph.h"
 #include "util.h"
+
+/* Which ready node starts first: the earliest in the manifest (ninja up to
+ * 1.11), or the one with the longest path still ahead of it (ninja 1.12+). */
+enum sched_policy { POLICY_MANIFEST, POLICY_CRITICAL };
 
 struct ninja_edge {
 	struct strvec outputs;	/* outputs[0] names the edge */

@@ -2,6 +2,7 @@
  * header, and the project header whose #include is the line to fix. */
 #include "unit.h"
 #include "leak.h"
+#include "preprocess.h"
 #include "tmpdir.h"
 
 /* src/d.cpp includes opus/args.h (line 3), which includes

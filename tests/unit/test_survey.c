@@ -102,7 +102,7 @@ static void test_read_torch_extension(void **state)
 	char *log, *dir = torch_extension_dir(&log);
 	char *out = xasprintf("%s.out", dir);
 	FILE *f = fopen(out, "w");
-	survey_read_module(dir, false, false, f);
+	survey_read_module(dir, false, NULL, f);
 	fclose(f);
 
 	struct survey s = { 0 };
@@ -142,7 +142,7 @@ static json_t *read_module_doc(const char *dir)
 {
 	char *out = xasprintf("%s.out", dir);
 	FILE *f = fopen(out, "w");
-	survey_read_module(dir, false, false, f);
+	survey_read_module(dir, false, NULL, f);
 	fclose(f);
 	f = fopen(out, "r");
 	char line[1 << 16];
