@@ -77,17 +77,15 @@ int cmd_advise(int argc, char **argv)
 			     "where the build runs 4 or more compiles at once, at most that many);\n"
 			     "with --launcher, the TUs sent at once"),
 		OPT_TIMEOUT(&o.timeout, "give up on a compile or probe after S seconds (counts as failed)"),
-		{ OPT_INT, 'r', "repeats", &o.repeats, "R", "runs of each header, empty and table probe, and walls a level\n"
-		  "of the load curve (default 3: fewer gives no spread)", 1, 100, NULL },
-		{ OPT_FLAG, 0, "kernels", &o.kernels, NULL, "name the worst kernel of each kernel-work TU (registers, spills,\n"
-		  "code size: one more compile of it, as passes --kernels)", 0, 0, NULL },
+		OPT_INT('r', "repeats", &o.repeats, "R", "runs of each header, empty and table probe, and walls a level\n"
+		  "of the load curve (default 3: fewer gives no spread)", 1, 100),
+		OPT_FLAG(0, "kernels", &o.kernels, "name the worst kernel of each kernel-work TU (registers, spills,\n"
+		  "code size: one more compile of it, as passes --kernels)"),
 		OPT_REMOTE(&o.remote, "a cluster of N remote slots for the jobs rule, SPEED times as fast"),
 		OPT_DISTCC_LOG(&o.distcc_log, "with --remote: the build's distcc log, each compile's part there"),
-		{ OPT_FLAG, 0, "probe-net", &o.probe_net, NULL, "with --remote: time what sending a compile costs", 0, 0,
-		  NULL },
+		OPT_FLAG(0, "probe-net", &o.probe_net, "with --remote: time what sending a compile costs"),
 		OPT_LAUNCHER(&o.launcher, "time the baseline's TUs on the cluster through distcc"),
-		{ OPT_STRING, 0, "from", &o.from, "DOC", "re-plan from a saved advise --json document; nothing compiled",
-		  0, 0, NULL },
+		OPT_STRING(0, "from", &o.from, "DOC", "re-plan from a saved advise --json document; nothing compiled"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};

@@ -127,9 +127,9 @@ int cmd_history(int argc, char **argv)
 	long last = 20;
 	bool json = false;
 	const struct opt opts[] = {
-		{ OPT_CALL, 0, "since", &since, "WHEN", "builds recorded since a date (2026-11-30) or an age (7d)", 0, 0, parse_since },
-		{ OPT_INT, 0, "last", &last, "N", "the last N clean builds of each module and machine (default 20)", 1, 1000000, NULL },
-		{ OPT_STRING, 0, "label", &label, "K=V", "only builds with this label", 0, 0, NULL },
+		OPT_CALL(0, "since", &since, "WHEN", "builds recorded since a date (2026-11-30) or an age (7d)", parse_since),
+		OPT_INT(0, "last", &last, "N", "the last N clean builds of each module and machine (default 20)", 1, 1000000),
+		OPT_STRING(0, "label", &label, "K=V", "only builds with this label"),
 		OPT_DB(&db_option),
 		OPT_JSON(&json),
 		OPT_TABLE_END,

@@ -184,8 +184,8 @@ int cmd_leak(int argc, char **argv)
 	bool json = false;
 	const struct opt opts[] = {
 		OPT_DIR(&req.dir),
-		{ OPT_FLAG, 0, "all", &all, NULL, "every compile step, one row per TU and pass", 0, 0, NULL },
-		{ OPT_STRING, 0, "pattern", &o.pattern, "REGEX", "the file to look for: POSIX ERE on its absolute path", 0, 0, NULL },
+		OPT_FLAG(0, "all", &all, "every compile step, one row per TU and pass"),
+		OPT_STRING(0, "pattern", &o.pattern, "REGEX", "the file to look for: POSIX ERE on its absolute path"),
 		OPT_PROJECT(&o.project),
 		OPT_PREPROCESS(&req),
 		OPT_JSON(&json),

@@ -255,11 +255,11 @@ int cmd_log(int argc, char **argv)
 	struct log_cmd c = { .top = 15 };
 	const char *dir = NULL;
 	const struct opt opts[] = {
-		{ OPT_STRING, 'C', NULL, &dir, "DIR", "the build dir: DIR/.ninja_log, and ninja's graph (default .)", 0, 0, NULL },
-		{ OPT_INT, 0, "build", &c.back, "N", "the build N runs before the latest (default 0: the latest)", 0, 1000000000, NULL },
-		{ OPT_FLAG, 0, "all-builds", &c.all_builds, NULL, "one row per build in the file", 0, 0, NULL },
+		OPT_STRING('C', NULL, &dir, "DIR", "the build dir: DIR/.ninja_log, and ninja's graph (default .)"),
+		OPT_INT(0, "build", &c.back, "N", "the build N runs before the latest (default 0: the latest)", 0, 1000000000),
+		OPT_FLAG(0, "all-builds", &c.all_builds, "one row per build in the file"),
 		OPT_TOP(&c.top, 0, "the K steps with the most weighted time (default 15; 0: all)"),
-		{ OPT_STRING, 0, "trace", &c.trace, "OUT", "write a Chrome trace (Perfetto, chrome://tracing): a track per job slot", 0, 0, NULL },
+		OPT_STRING(0, "trace", &c.trace, "OUT", "write a Chrome trace (Perfetto, chrome://tracing): a track per job slot"),
 		OPT_DISTCC_LOG(&c.distcc_path, "the build's distcc log: local against remote work"),
 		OPT_JSON(&c.json),
 		OPT_TABLE_END,

@@ -568,15 +568,13 @@ int cmd_passes(int argc, char **argv)
 	bool json = false, kernels = false;
 	const struct opt opts[] = {
 		OPT_DIR(&ps.dir),
-		{ OPT_FLAG, 0, "all", &ps.all, NULL, "every compile step", 0, 0, NULL },
-		{ OPT_FLAG, 0, "kernels", &kernels, NULL, "also each kernel's registers, spills, stack and shared memory, as\n"
-		  "the device compiler reports them (one more compile per TU, per arch for HIP)", 0, 0, NULL },
+		OPT_FLAG(0, "all", &ps.all, "every compile step"),
+		OPT_FLAG(0, "kernels", &kernels, "also each kernel's registers, spills, stack and shared memory, as\n"
+		  "the device compiler reports them (one more compile per TU, per arch for HIP)"),
 		OPT_TOP(&ps.top, 1, "the K slowest compile steps (from .ninja_log, else re-timed)"),
-		{ OPT_INT, 'r', "repeats", &ps.probe.repeats, "R", "runs of the TU and of each job; medians are reported (default 1)",
-		  1, 1000, NULL },
-		{ OPT_SECONDS, 0, "front-end", &ps.probe.th.front_end_s, "S", "the host front-end mark in seconds (default 5)", 0, 0, NULL },
-		{ OPT_CALL, 0, "codegen-share", &ps.probe.th.codegen_share, "P", "the device codegen mark, 0-1 or a percentage (default 70%)",
-		  0, 0, parse_codegen_share },
+		OPT_INT('r', "repeats", &ps.probe.repeats, "R", "runs of the TU and of each job; medians are reported (default 1)", 1, 1000),
+		OPT_SECONDS(0, "front-end", &ps.probe.th.front_end_s, "S", "the host front-end mark in seconds (default 5)"),
+		OPT_CALL(0, "codegen-share", &ps.probe.th.codegen_share, "P", "the device codegen mark, 0-1 or a percentage (default 70%)", parse_codegen_share),
 		OPT_PARALLEL(&ps.probe.parallel, "probe P TUs at once (default 1; contention inflates walls)"),
 		OPT_TIMEOUT(&ps.probe.timeout, "give up on a compile or job after S seconds (counts as failed)"),
 		OPT_JSON(&json),

@@ -418,14 +418,14 @@ int cmd_pp(int argc, char **argv)
 	header_groups_init(&o.groups);
 	const struct opt opts[] = {
 		OPT_DIR(&req.dir),
-		{ OPT_FLAG, 0, "all", &o.all, NULL, "every compile step: one row per TU with host and device lines,\n"
-			"marking TUs whose device pass parses a host-only framework", 0, 0, NULL },
-		{ OPT_CALL, 0, "group", &o.groups, "NAME=REGEX", "add a group (tried first), or replace a default group's regex\n"
-			"(POSIX ERE on the path; repeatable)", 0, 0, add_group },
+		OPT_FLAG(0, "all", &o.all, "every compile step: one row per TU with host and device lines,\n"
+			"marking TUs whose device pass parses a host-only framework"),
+		OPT_CALL(0, "group", &o.groups, "NAME=REGEX", "add a group (tried first), or replace a default group's regex\n"
+			"(POSIX ERE on the path; repeatable)", add_group),
 		OPT_PROJECT(&o.project),
 		OPT_TOP(&o.top, 0, "files to list per pass (default 10)"),
-		{ OPT_COUNT, 0, "lean", &o.limits.lean, "LINES", "lean below this many lines (default 150K)", 0, 0, NULL },
-		{ OPT_COUNT, 0, "heavy", &o.limits.heavy, "LINES", "heavy above this many lines (default 400K)", 0, 0, NULL },
+		OPT_COUNT(0, "lean", &o.limits.lean, "LINES", "lean below this many lines (default 150K)"),
+		OPT_COUNT(0, "heavy", &o.limits.heavy, "LINES", "heavy above this many lines (default 400K)"),
 		OPT_PREPROCESS(&req),
 		OPT_JSON(&json),
 		OPT_TABLE_END,

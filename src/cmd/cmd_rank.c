@@ -300,13 +300,13 @@ int cmd_rank(int argc, char **argv)
 	bool json = false;
 	const struct opt opts[] = {
 		OPT_DIR(&r.dir),
-		{ OPT_INT, 'r', "repeats", &r.opt.repeats, "R", "runs per TU; the median is reported (default 1)", 1, 1000, NULL },
+		OPT_INT('r', "repeats", &r.opt.repeats, "R", "runs per TU; the median is reported (default 1)", 1, 1000),
 		OPT_PARALLEL(&r.opt.parallel, "measure P TUs at once (default 1; contention inflates walls)"),
 		OPT_BUILD_JOBS(&r.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
 		OPT_TOP(&r.top, 1, "show the K slowest TUs only"),
 		OPT_POLICY(&policy),
-		{ OPT_CALL, 0, "contention", &r.opt.contention, "HOW", "measure (default: the TUs once more, one per core at once),\n"
-			"log (the recorded build in .ninja_log) or none", 0, 0, parse_contention },
+		OPT_CALL(0, "contention", &r.opt.contention, "HOW", "measure (default: the TUs once more, one per core at once),\n"
+			"log (the recorded build in .ninja_log) or none", parse_contention),
 		OPT_TIMEOUT(&r.opt.timeout, "give up on a compile after S seconds (counts as failed)"),
 		OPT_LAUNCHER(&r.opt.launcher, "send the compiles through distcc (default: stripped)"),
 		OPT_JSON(&json),

@@ -67,11 +67,11 @@ int cmd_record(int argc, char **argv)
 	struct strvec labels = { 0 };
 	const struct opt opts[] = {
 		OPT_DIR(&dir),
-		{ OPT_FLAG, 0, "all", &all, NULL, "every build the log still holds, oldest first (default: the latest)", 0, 0, NULL },
-		{ OPT_FLAG, 0, "pp", &pp, NULL, "also each TU's preprocessed lines per header group and pass", 0, 0, NULL },
+		OPT_FLAG(0, "all", &all, "every build the log still holds, oldest first (default: the latest)"),
+		OPT_FLAG(0, "pp", &pp, "also each TU's preprocessed lines per header group and pass"),
 		OPT_LABEL(&labels, "a label to find the build by (repeatable): branch=main, variant=fused"),
 		OPT_MODULE(&module),
-		{ OPT_STRING, 0, "from", &from, "FILE", "a saved log, wall or advise document to record instead", 0, 0, NULL },
+		OPT_STRING(0, "from", &from, "FILE", "a saved log, wall or advise document to record instead"),
 		OPT_DB(&db_option),
 		OPT_JSON(&json),
 		OPT_TABLE_END,

@@ -174,10 +174,10 @@ int cmd_report(int argc, char **argv)
 	bool json = false;
 	const struct opt opts[] = {
 		OPT_DIR(&r.dir),
-		{ OPT_STRING, 'o', "output", &r.output, "FILE", "write the page here (default buildwall-report.html)", 0, 0, NULL },
+		OPT_STRING('o', "output", &r.output, "FILE", "write the page here (default buildwall-report.html)"),
 		OPT_DB(&db_option),
-		{ OPT_CALL, 0, "from", &r.from, "DOC", "draw a saved --json document (advise, log, passes, sim, wall, ab,\n"
-		  "history; or survey, alone); repeat for more; nothing is measured", 0, 0, add_from },
+		OPT_CALL(0, "from", &r.from, "DOC", "draw a saved --json document (advise, log, passes, sim, wall, ab,\n"
+		  "history; or survey, alone); repeat for more; nothing is measured", add_from),
 		OPT_BUILD_JOBS(&o.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
 		OPT_POLICY(&o.policy),
 		OPT_PARALLEL(&o.parallel, "run P probes at once (default: CPUs)"),

@@ -434,15 +434,15 @@ int cmd_survey(int argc, char **argv)
 {
 	struct survey_cmd c = { .parallel = cpu_count(), .timeout = 300 };
 	const struct opt opts[] = {
-		{ OPT_FLAG, 0, "pp", &c.pp, NULL, "also the framework lines each TU parses, host and device passes", 0, 0, NULL },
-		{ OPT_INT, 0, "advise", &c.advise, "K", "advise on the K heaviest modules, one after another", 1, 1000, NULL },
-		{ OPT_FLAG, 0, "record", &c.record, NULL, "record --all of every module read, into the history", 0, 0, NULL },
+		OPT_FLAG(0, "pp", &c.pp, "also the framework lines each TU parses, host and device passes"),
+		OPT_INT(0, "advise", &c.advise, "K", "advise on the K heaviest modules, one after another", 1, 1000),
+		OPT_FLAG(0, "record", &c.record, "record --all of every module read, into the history"),
 		OPT_LABEL(&c.labels, "with --record: a label for every build recorded (repeatable)"),
 		OPT_DB(&c.db),
 		OPT_PARALLEL(&c.parallel, "read P modules at once (default: the CPU count)"),
 		OPT_TIMEOUT(&c.timeout, "give up on reading one module after S seconds (default 300)"),
-		{ OPT_FLAG, 0, "no-cache", &c.no_cache, NULL, "ask ninja for every graph, not the user's cache of them", 0, 0, NULL },
-		{ OPT_STRING, 0, "read", &c.read, "DIR", "one module's document alone (what survey runs for each)", 0, 0, NULL },
+		OPT_FLAG(0, "no-cache", &c.no_cache, "ask ninja for every graph, not the user's cache of them"),
+		OPT_STRING(0, "read", &c.read, "DIR", "one module's document alone (what survey runs for each)"),
 		OPT_JSON(&c.json),
 		OPT_TABLE_END,
 	};

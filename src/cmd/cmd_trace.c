@@ -671,19 +671,18 @@ int cmd_trace(int argc, char **argv)
 	struct trace_cmd c = { .dir = ".", .rows = 10, .parallel = 1, .read_jobs = 0 };
 	const struct opt opts[] = {
 		OPT_DIR(&c.dir),
-		{ OPT_FLAG, 0, "all", &c.all, NULL, "every compile step", 0, 0, NULL },
+		OPT_FLAG(0, "all", &c.all, "every compile step"),
 		OPT_TOP(&c.top, 1, "the K slowest compile steps of the last build (.ninja_log); with\n"
 			"FILEs, the same as --rows"),
-		{ OPT_INT, 0, "rows", &c.rows, "N", "rows per table (default 10; 0: all)", 0, 1000000000, NULL },
+		OPT_INT(0, "rows", &c.rows, "N", "rows per table (default 10; 0: all)", 0, 1000000000),
 		OPT_PROJECT(&c.project),
-		{ OPT_STRING, 0, "pass", &c.pass, "PASS", "only host, device, or one device arch (gfx90a, sm_80)", 0, 0, NULL },
-		{ OPT_INT, 'j', "jobs", &c.read_jobs, "N", "read N trace files at once (default: the CPU count)", 1,
-		  PROC_MAX_RUNNING, NULL },
+		OPT_STRING(0, "pass", &c.pass, "PASS", "only host, device, or one device arch (gfx90a, sm_80)"),
+		OPT_INT('j', "jobs", &c.read_jobs, "N", "read N trace files at once (default: the CPU count)", 1, PROC_MAX_RUNNING),
 		OPT_PARALLEL(&c.parallel, "compile P TUs at once (default 1)"),
-		{ OPT_INT, 0, "granularity", &c.granularity, "US", "clang's -ftime-trace-granularity in microseconds\n"
-		  "(default: clang's, 500)", 0, 1000000, NULL },
-		{ OPT_FLAG, 0, "kernels", &c.kernels, NULL, "also each kernel's registers, spills and code size, from the\n"
-		  "traced compile itself (-Rpass-analysis=kernel-resource-usage, -Xptxas -v)", 0, 0, NULL },
+		OPT_INT(0, "granularity", &c.granularity, "US", "clang's -ftime-trace-granularity in microseconds\n"
+		  "(default: clang's, 500)", 0, 1000000),
+		OPT_FLAG(0, "kernels", &c.kernels, "also each kernel's registers, spills and code size, from the\n"
+		  "traced compile itself (-Rpass-analysis=kernel-resource-usage, -Xptxas -v)"),
 		OPT_TIMEOUT(&c.timeout, "give up on a traced job after S seconds (counts as failed)"),
 		OPT_JSON(&c.json),
 		OPT_TABLE_END,

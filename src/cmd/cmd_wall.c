@@ -150,11 +150,11 @@ int cmd_wall(int argc, char **argv)
 	double timeout = 0;
 	bool json = false;
 	const struct opt opts[] = {
-		{ OPT_INT, 'n', "trials", &trials, "N", "number of clean rebuilds (default 3)", 1, 1000, NULL },
-		{ OPT_STRING, 'C', NULL, &dir, "DIR", "ninja build directory", 0, 0, NULL },
+		OPT_INT('n', "trials", &trials, "N", "number of clean rebuilds (default 3)", 1, 1000),
+		OPT_STRING('C', NULL, &dir, "DIR", "ninja build directory"),
 		OPT_BUILD_JOBS(&jobs, "ninja -j (default $MAX_JOBS, else ninja's own default)"),
-		{ OPT_STRING, 0, "clean", &clean, "CMD", "shell command that makes the next build a clean one", 0, 0, NULL },
-		{ OPT_STRING, 0, "match", &match, "REGEX", "POSIX extended regex to extract a number per trial", 0, 0, NULL },
+		OPT_STRING(0, "clean", &clean, "CMD", "shell command that makes the next build a clean one"),
+		OPT_STRING(0, "match", &match, "REGEX", "POSIX extended regex to extract a number per trial"),
 		OPT_TIMEOUT(&timeout, "give up on a trial after S seconds (exit 3)"),
 		OPT_DISTCC_LOG(&distcc_keep, "keep the last trial's distcc client log (for log and sim)"),
 		OPT_JSON(&json),

@@ -15,7 +15,7 @@
 static size_t count(const struct opt *opts)
 {
 	size_t n = 0;
-	while (opts[n].type != OPT_END)
+	while (opts[n].type != OPTION_END)
 		n++;
 	return n;
 }
@@ -39,7 +39,7 @@ void options_help(FILE *f, const struct opt *opts)
 {
 	enum { COLUMN = 22 };
 	fputs("options:\n", f);
-	for (const struct opt *o = opts; o->type != OPT_END; o++) {
+	for (const struct opt *o = opts; o->type != OPTION_END; o++) {
 		char *s = spelling(o);
 		fprintf(f, "  %-*s", COLUMN - 2, s);
 		if (strlen(s) > COLUMN - 3)
@@ -66,16 +66,16 @@ static void take_value(const char *cmd, const struct opt *o, bool as_long, const
 {
 	char *name = name_of(o, as_long), *err;
 	switch (o->type) {
-	case OPT_FLAG: *(bool *)o->value = true; break;
-	case OPT_INT: *(long *)o->value = option_int(cmd, name, arg, o->min, o->max); break;
-	case OPT_SECONDS: *(double *)o->value = option_seconds(cmd, name, arg); break;
-	case OPT_STRING: *(const char **)o->value = arg; break;
-	case OPT_COUNT: *(size_t *)o->value = (size_t)option_count(cmd, name, arg); break;
-	case OPT_CALL:
+	case OPTION_FLAG: *(bool *)o->value = true; break;
+	case OPTION_INT: *(long *)o->value = option_int(cmd, name, arg, o->min, o->max); break;
+	case OPTION_SECONDS: *(double *)o->value = option_seconds(cmd, name, arg); break;
+	case OPTION_STRING: *(const char **)o->value = arg; break;
+	case OPTION_COUNT: *(size_t *)o->value = (size_t)option_count(cmd, name, arg); break;
+	case OPTION_CALL:
 		if ((err = o->call(o->value, arg)))
 			usage_error(cmd, "%s", err);
 		break;
-	case OPT_END: break;
+	case OPTION_END: break;
 	}
 	free(name);
 }
@@ -154,11 +154,11 @@ int parse_options(const char *cmd, int argc, char **argv, const struct opt *opts
 		int val = o->short_name ? o->short_name : LONG_ONLY + (int)i;
 		if (o->short_name) {
 			*s++ = o->short_name;
-			if (o->type != OPT_FLAG)
+			if (o->type != OPTION_FLAG)
 				*s++ = ':';
 		}
 		if (o->long_name)
-			longopts[nlong++] = (struct option){ o->long_name, o->type == OPT_FLAG ? no_argument : required_argument,
+			longopts[nlong++] = (struct option){ o->long_name, o->type == OPTION_FLAG ? no_argument : required_argument,
 							     NULL, val };
 	}
 	*s++ = 'h';
@@ -169,8 +169,15 @@ int parse_options(const char *cmd, int argc, char **argv, const struct opt *opts
 	int c, longindex = -1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, &longindex)) != -1) {
 		if (c == 'h') {
-			fputs(about, stdout);
+			/* The synopsis and the options first, as a man page
+			 * has them; the prose after. */
+			const char *prose = strstr(about, "\n\n");
+			size_t head = prose ? (size_t)(prose - about) + 1 : strlen(about);
+			fwrite(about, 1, head, stdout);
+			fputc('\n', stdout);
 			options_help(stdout, opts);
+			if (prose && prose[2])
+				printf("\n%s", prose + 2);
 			free(longopts);
 			free(shortopts);
 			exit(EXIT_OK);

@@ -22,13 +22,13 @@
 #include "proc.h"
 
 enum opt_type {
-	OPT_END,
-	OPT_FLAG,	/* bool */
-	OPT_INT,	/* long, within [min, max] */
-	OPT_SECONDS,	/* double > 0 */
-	OPT_STRING,	/* const char * */
-	OPT_COUNT,	/* size_t, "150000" or "150K" */
-	OPT_CALL,	/* call(value, arg): returns what is wrong (owned) or NULL */
+	OPTION_END,
+	OPTION_FLAG,	/* bool */
+	OPTION_INT,	/* long, within [min, max] */
+	OPTION_SECONDS,	/* double > 0 */
+	OPTION_STRING,	/* const char * */
+	OPTION_COUNT,	/* size_t, "150000" or "150K" */
+	OPTION_CALL,	/* call(value, arg): returns what is wrong (owned) or NULL */
 };
 
 struct opt {
@@ -38,54 +38,70 @@ struct opt {
 	void *value;
 	const char *arg;	/* the value's name in --help ("DIR"); NULL for a flag */
 	const char *help;	/* '\n' continues on the next line */
-	long min, max;		/* OPT_INT */
+	long min, max;		/* OPTION_INT */
 	char *(*call)(void *value, const char *arg);
 };
 
-#define OPT_DIR(v) { OPT_STRING, 'C', NULL, (v), "DIR", "ninja build directory (default .)", 0, 0, NULL }
-#define OPT_JSON(v) { OPT_FLAG, 0, "json", (v), NULL, "one JSON document (docs/json.md) instead of tables", 0, 0, NULL }
-#define OPT_TIMEOUT(v, help) { OPT_SECONDS, 0, "timeout", (v), "S", (help), 0, 0, NULL }
-#define OPT_BUILD_JOBS(v, help) { OPT_INT, 'j', "jobs", (v), "N", (help), 1, 4096, NULL }
-#define OPT_PARALLEL(v, help) { OPT_INT, 0, "parallel", (v), "P", (help), 1, PROC_MAX_RUNNING, NULL }
-#define OPT_TOP(v, min, help) { OPT_INT, 0, "top", (v), "K", (help), (min), 1000000000, NULL }
+/* One entry of a table, by kind (git's parse-options.h): SHORT_NAME is a
+ * char or 0, LONG_NAME a string or NULL, V where the value goes, ARG its name in
+ * --help ("DIR"). */
+#define OPT_FLAG(short_name, long_name, v, help) \
+	{ OPTION_FLAG, (short_name), (long_name), (v), NULL, (help), 0, 0, NULL }
+#define OPT_INT(short_name, long_name, v, arg, help, min, max) \
+	{ OPTION_INT, (short_name), (long_name), (v), (arg), (help), (min), (max), NULL }
+#define OPT_SECONDS(short_name, long_name, v, arg, help) \
+	{ OPTION_SECONDS, (short_name), (long_name), (v), (arg), (help), 0, 0, NULL }
+#define OPT_STRING(short_name, long_name, v, arg, help) \
+	{ OPTION_STRING, (short_name), (long_name), (v), (arg), (help), 0, 0, NULL }
+#define OPT_COUNT(short_name, long_name, v, arg, help) \
+	{ OPTION_COUNT, (short_name), (long_name), (v), (arg), (help), 0, 0, NULL }
+#define OPT_CALL(short_name, long_name, v, arg, help, call) \
+	{ OPTION_CALL, (short_name), (long_name), (v), (arg), (help), 0, 0, (call) }
+#define OPT_TABLE_END { OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
+
+#define OPT_DIR(v) OPT_STRING('C', NULL, (v), "DIR", "ninja build directory (default .)")
+#define OPT_JSON(v) OPT_FLAG(0, "json", (v), "one JSON document (docs/json.md) instead of tables")
+#define OPT_TIMEOUT(v, help) OPT_SECONDS(0, "timeout", (v), "S", (help))
+#define OPT_BUILD_JOBS(v, help) OPT_INT('j', "jobs", (v), "N", (help), 1, 4096)
+#define OPT_PARALLEL(v, help) OPT_INT(0, "parallel", (v), "P", (help), 1, PROC_MAX_RUNNING)
+#define OPT_TOP(v, min, help) OPT_INT(0, "top", (v), "K", (help), (min), 1000000000)
 /* --policy manifest|critical, for the commands that predict (rank, sim). */
 struct policy_option {
 	bool given;
 	enum sched_policy policy;
 };
 char *parse_policy(void *policy_option, const char *arg);
-#define OPT_POLICY(v) { OPT_CALL, 0, "policy", (v), "P", "manifest or critical: the order ready steps start in\n" \
-			"(default: the installed ninja's)", 0, 0, parse_policy }
+#define OPT_POLICY(v) OPT_CALL(0, "policy", (v), "P", "manifest or critical: the order ready steps start in\n" \
+			"(default: the installed ninja's)", parse_policy)
 /* --project DIR, for the commands that group headers (pp, trace): made
  * absolute against the current directory, and it must exist. The value is
  * a char * the command frees. */
 char *parse_project(void *path, const char *arg);
-#define OPT_PROJECT(v) { OPT_CALL, 0, "project", (v), "DIR", "the project's own headers live here (default: the TU's git\n" \
-			 "work tree, else its directory and -I directories outside /usr)", 0, 0, parse_project }
+#define OPT_PROJECT(v) OPT_CALL(0, "project", (v), "DIR", "the project's own headers live here (default: the TU's git\n" \
+			 "work tree, else its directory and -I directories outside /usr)", parse_project)
 /* What pp and leak share: a pp_request's device passes, concurrency and timeout. */
 #define OPT_PREPROCESS(req) \
-	{ OPT_FLAG, 0, "device", &(req)->device, NULL, "also the device passes, one per arch", 0, 0, NULL }, \
+	OPT_FLAG(0, "device", &(req)->device, "also the device passes, one per arch"), \
 	OPT_PARALLEL(&(req)->jobs, "preprocess P passes at once (default: the CPU count)"), \
 	OPT_TIMEOUT(&(req)->timeout, "give up on a pass's preprocessing after S seconds (counts as failed)")
 /* --db PATH and --module NAME, for the commands on the history (record,
  * history, check). */
-#define OPT_DB(v) { OPT_STRING, 0, "db", (v), "PATH", "the history file (default $BUILDWALL_DB, else\n" \
-		    "~/.local/share/buildwall/history.db)", 0, 0, NULL }
+#define OPT_DB(v) OPT_STRING(0, "db", (v), "PATH", "the history file (default $BUILDWALL_DB, else\n" \
+		    "~/.local/share/buildwall/history.db)")
 /* --label K=V, repeatable, into a strvec (record, survey --record). */
 char *parse_label(void *labels, const char *arg);
-#define OPT_LABEL(v, help) { OPT_CALL, 0, "label", (v), "K=V", (help), 0, 0, parse_label }
-#define OPT_MODULE(v) { OPT_STRING, 0, "module", (v), "NAME", "the module's name (default: its linked output's)", 0, 0, NULL }
+#define OPT_LABEL(v, help) OPT_CALL(0, "label", (v), "K=V", (help), parse_label)
+#define OPT_MODULE(v) OPT_STRING(0, "module", (v), "NAME", "the module's name (default: its linked output's)")
 /* A share given as 0.05 or 5 %; what is wrong with it, for `option`
  * (owned), or NULL. The range is the caller's to check. */
 char *parse_share(const char *option, const char *arg, double *out);
 char *parse_remote(void *remote_option, const char *arg);
-#define OPT_REMOTE(v, help) { OPT_CALL, 0, "remote", (v), "N[:SPEED]", (help), 0, 0, parse_remote }
+#define OPT_REMOTE(v, help) OPT_CALL(0, "remote", (v), "N[:SPEED]", (help), parse_remote)
 /* --launcher distcc: compiles sent through it, not stripped (rank, advise);
  * the only one whose log says where each ran, found in PATH. */
 char *parse_launcher(void *launcher, const char *arg);
-#define OPT_LAUNCHER(v, help) { OPT_CALL, 0, "launcher", (v), "NAME", (help), 0, 0, parse_launcher }
-#define OPT_DISTCC_LOG(v, help) { OPT_STRING, 0, "distcc-log", (v), "FILE", (help), 0, 0, NULL }
-#define OPT_TABLE_END { OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
+#define OPT_LAUNCHER(v, help) OPT_CALL(0, "launcher", (v), "NAME", (help), parse_launcher)
+#define OPT_DISTCC_LOG(v, help) OPT_STRING(0, "distcc-log", (v), "FILE", (help))
 
 /* Parse argv (argv[0] is the command's name) against the table. --help
  * prints `about`, the options block and exits 0; a bad option or value is

@@ -27,10 +27,10 @@ static int parse(struct values *v, int argc, char **argv)
 {
 	const struct opt opts[] = {
 		OPT_DIR(&v->dir),
-		{ OPT_INT, 'r', "repeats", &v->repeats, "R", "runs", 1, 10, NULL },
+		OPT_INT('r', "repeats", &v->repeats, "R", "runs", 1, 10),
 		OPT_TOP(&v->top, 0, "rows"),
-		{ OPT_COUNT, 0, "lean", &v->lean, "LINES", "lean below", 0, 0, NULL },
-		{ OPT_CALL, 0, "twice", &v->calls, "X", "twice", 0, 0, twice },
+		OPT_COUNT(0, "lean", &v->lean, "LINES", "lean below"),
+		OPT_CALL(0, "twice", &v->calls, "X", "twice", twice),
 		OPT_POLICY(&v->policy),
 		OPT_TIMEOUT(&v->timeout, "give up"),
 		OPT_JSON(&v->json),
@@ -92,7 +92,7 @@ static void test_help(void **state)
 	(void)state;
 	const struct opt opts[] = {
 		OPT_DIR(NULL),
-		{ OPT_INT, 'r', "repeats", NULL, "R", "runs per TU;\ntwo lines", 1, 10, NULL },
+		OPT_INT('r', "repeats", NULL, "R", "runs per TU;\ntwo lines", 1, 10),
 		OPT_JSON(NULL),
 		OPT_TABLE_END,
 	};
