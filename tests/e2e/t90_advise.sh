@@ -1,9 +1,8 @@
 # advise on the demo module: the planted fixes found with their evidence,
-# ranked into a plan; nothing of the playbook on the optimized variant but
-# the kernel work, and narrowing its headers beyond it; the table; the
+# ranked into a plan; the table; the
 # plan made again from the document (--from) to the last digit; the tree
-# byte-identical, also after Ctrl-C. (The history of both variants is
-# t91's; the plan against the variants built and timed,
+# byte-identical, also after Ctrl-C. (The optimized variant's advice and
+# the history of both variants are t91's; the plan against the variants built and timed,
 # bench/advise_validate.sh's; the model's arithmetic on fixed numbers,
 # t96's.)
 . "$(dirname "$0")/lib.sh"
@@ -72,20 +71,6 @@ check "roles from content: the four .cu TUs and the two host TUs" [ "$(json "$T/
 check "bigtile is kernel work" [ "$(json "$T/advise.json" '[(k["target"], k["codegen_share"] > 0.7) for k in d["kernel_work"]]')" = "[('opus_gemm_bigtile.cuda.o', True)]" ]
 check "more jobs: checked, with the numbers" [ "$(json "$T/advise.json" '[c["checked"] for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "['-j 2 for 5 compile steps on 2 CPUs']" ]
 
-# The optimized variant, built once for the scripts (t91, t95).
-opt=$E2E_WORK/demo-optimized
-if [ ! -f "$opt/opus_demo.so" ]; then
-	"$here/../../examples/demo-module/configure" --size small --variant optimized "$opt" >/dev/null && ninja -C "$opt" -j 2 >/dev/null 2>&1
-fi
-
-# Nothing of the playbook left on the optimized variant but the kernel;
-# beyond it, the two TUs that still include the umbrella can narrow it.
-run 0 "advise on the optimized variant" "$BW" advise -C "$opt" -j 2 -r 1 --json
-cp "$T/out" "$T/optimized.json"
-check "optimized: no fix of the five applies; narrow does, beyond the playbook" [ "$(json "$T/optimized.json" '[f["fix"] for f in d["fixes"] if f["fix"] != "jobs"]')" = "['narrow']" ]
-check "optimized: narrow on the binding and the fused host TU" [ "$(json "$T/optimized.json" "sorted(t['target'] for f in d['fixes'] if f['fix'] == 'narrow' for t in f['tus'])")" = "['opus_host_fused.o', 'opus_pybind.o']" ]
-check "optimized: what was checked is said" [ "$(json "$T/optimized.json" 'sorted(c["fix"] for c in d["not_applicable"])')" = "['flat', 'fused', 'jobs', 'launchers', 'leak', 'raw', 'split']" ]
-check "optimized: bigtile named as kernel work" [ "$(json "$T/optimized.json" '[k["target"] for k in d["kernel_work"]]')" = "['opus_gemm_bigtile.cuda.o']" ]
 # Two rounds a probe: the plan's steps (narrow, leak) say beyond noise or not.
 run 0 "advise table" "$BW" advise -C "$demo" -j 2 -r 2 opus_dispatch.o opus_pybind.o
 contains "$T/out" "line to fix: opus/tensor_args.h:13" "the table carries the evidence"

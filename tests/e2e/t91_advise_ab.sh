@@ -1,7 +1,9 @@
-# The history of the demo's two variants, built by ab (whole clean builds,
-# ABBA; the optimized variant, planted twice as fast, measured faster):
-# record (advise's document too), check (over, naming the TU and the
-# framework that came back), budgets, history; both trees byte-identical.
+# The demo's optimized variant: advise finds nothing of the playbook
+# left on it but the kernel work (narrowing beyond it); the history of the
+# two variants, built by ab (whole clean builds, ABBA; the optimized
+# variant, planted twice as fast, measured faster): record (advise's
+# document too), check (over, naming the TU and the framework that came
+# back), budgets, history; both trees byte-identical.
 # (advise's plan against the variants built is bench/advise_validate.sh's.)
 # Slow: six clean builds of the demo.
 # e2e: slow
@@ -24,6 +26,17 @@ cp "$T/out" "$E2E_WORK/ab.json"	# report draws it (t97)
 # it faster whatever the runner's phase (ABBA: drift hits both alike).
 check "ab measures the optimized variant faster" [ "$(json "$T/ab.json" '(d["mode"], d["wall"]["ratio"] < 0.9)')" = "('build dirs', True)" ]
 echo "# ab: ratio $(json "$T/ab.json" 'd["wall"]["ratio"]'), interval $(json "$T/ab.json" 'd["wall"]["ratio_ci"]')"
+
+# Nothing of the playbook left on the optimized variant but the kernel;
+# beyond it, the two TUs that still include the umbrella can narrow it.
+opt_built=$(tree_hash "$opt")
+run 0 "advise on the optimized variant" "$BW" advise -C "$opt" -j 2 -r 1 --json
+cp "$T/out" "$T/optimized.json"
+check "optimized: no fix of the five applies; narrow does, beyond the playbook" [ "$(json "$T/optimized.json" '[f["fix"] for f in d["fixes"] if f["fix"] != "jobs"]')" = "['narrow']" ]
+check "optimized: narrow on the binding and the fused host TU" [ "$(json "$T/optimized.json" "sorted(t['target'] for f in d['fixes'] if f['fix'] == 'narrow' for t in f['tus'])")" = "['opus_host_fused.o', 'opus_pybind.o']" ]
+check "optimized: what was checked is said" [ "$(json "$T/optimized.json" 'sorted(c["fix"] for c in d["not_applicable"])')" = "['flat', 'fused', 'jobs', 'launchers', 'leak', 'raw', 'split']" ]
+check "optimized: bigtile named as kernel work" [ "$(json "$T/optimized.json" '[k["target"] for k in d["kernel_work"]]')" = "['opus_gemm_bigtile.cuda.o']" ]
+check "advise leaves the optimized variant byte-identical" [ "$(tree_hash "$opt")" = "$opt_built" ]
 before=$(tree_hash "$demo")	# rebuilt by ab
 
 # The history: ab's clean rebuilds are in each tree's .ninja_log. Record
