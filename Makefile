@@ -2,6 +2,7 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   ?= build
+VERSION := $(shell sed -n 's/^\#define BUILDWALL_VERSION "\(.*\)"/\1/p' src/base/version.h)
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
@@ -33,7 +34,7 @@ LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps deps-test deps-demo test unit e2e asan fuzz demo install clean bench bench-accuracy
+.PHONY: all deps deps-test deps-demo deps-man test unit e2e asan fuzz demo man install clean bench bench-accuracy
 
 all: $(BUILD)/buildwall
 
@@ -65,6 +66,8 @@ deps-test:
 	@scripts/deps.sh test
 deps-demo:
 	@scripts/deps.sh demo
+deps-man:
+	@scripts/deps.sh man
 
 unit: $(UNIT_BIN)
 	@tests/run-unit.sh $(UNIT_BIN)
@@ -123,9 +126,24 @@ bench: all $(BUILD)/bench/check_power
 bench-accuracy: deps-test all $(BUILD)/bench/check_power
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) bench/accuracy.sh
 
-install: $(BUILD)/buildwall
-	install -d $(DESTDIR)$(PREFIX)/bin
+# A man page per command, each from its docs/ page (one source: the page
+# on the web and the one man shows), by Debian's lowdown.
+MAN_COMMANDS := wall rank passes log sim pp leak advise ab trace report record history check survey
+MAN_PAGES := $(BUILD)/man/buildwall.1 $(MAN_COMMANDS:%=$(BUILD)/man/buildwall-%.1)
+MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
+man: deps-man $(MAN_PAGES)
+
+$(BUILD)/man/buildwall.1: docs/buildwall.md | $(BUILD)/man
+	$(Q)lowdown -s -Tman -M title=buildwall -M section=1 -M source="buildwall $(VERSION)" -M date="$(MAN_DATE)" $< -o $@
+$(BUILD)/man/buildwall-%.1: docs/%.md | $(BUILD)/man
+	$(Q)lowdown -s -Tman -M title=buildwall-$* -M section=1 -M source="buildwall $(VERSION)" -M date="$(MAN_DATE)" $< -o $@
+$(BUILD)/man:
+	@mkdir -p $@
+
+install: $(BUILD)/buildwall man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/buildwall $(DESTDIR)$(PREFIX)/bin/buildwall
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
 	rm -rf build build-asan build-fuzz

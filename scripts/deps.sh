@@ -7,6 +7,7 @@
 #          chromium and Node.js (the report's browser tests), then
 #          playwright-core from npm into tests/browser (the driver)
 #   demo:  + pybind11 and Python headers for the demo module
+#   man:   lowdown (the man pages from docs/, for make install)
 #   (clang-19 for the HIP demo: always for test, for demo without nvcc;
 #   hipcc for test: the aiter-shaped tree whose .cu dispatcher it compiles;
 #   distcc for test: a cluster of loopback daemons the launcher tests build on)
@@ -15,8 +16,9 @@ what=${1:-build}
 pkgs="gcc make libjansson-dev libsqlite3-dev ninja-build"
 case $what in
 build) ;;
-test) pkgs="$pkgs libcmocka-dev python3 pybind11-dev python3-dev procps chromium nodejs" ;;
+test) pkgs="$pkgs libcmocka-dev python3 pybind11-dev python3-dev procps chromium nodejs lowdown man-db" ;;
 demo) pkgs="$pkgs pybind11-dev python3-dev" ;;
+man) pkgs="$pkgs lowdown" ;;
 *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
 esac
 # The demo's kernels need a GPU compiler: nvcc when it is there (CUDA is not

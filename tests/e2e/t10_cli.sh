@@ -15,6 +15,39 @@ for c in wall rank passes log sim survey; do
 	run 0 "help $c" "$BW" help "$c"
 done
 
+# --help: the synopsis, then the options, then the prose, as a man page.
+run 0 "advise --help" "$BW" advise --help
+check "--help: the options right after the synopsis" [ "$(awk '/^$/ && !b { b = NR } /^options:/ { print NR - b; exit }' "$T/out")" = 1 ]
+
+# The references as man pages, each from its docs/ page: every page in a
+# man page's sections, every option its synopsis names among its options.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+for page in "$root"/docs/buildwall.md "$root"/docs/wall.md "$root"/docs/rank.md "$root"/docs/passes.md "$root"/docs/log.md \
+	"$root"/docs/sim.md "$root"/docs/pp.md "$root"/docs/leak.md "$root"/docs/advise.md "$root"/docs/ab.md "$root"/docs/trace.md \
+	"$root"/docs/report.md "$root"/docs/record.md "$root"/docs/history.md "$root"/docs/check.md "$root"/docs/survey.md; do
+	name=$(basename "$page" .md)
+	check "docs/$name.md: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS, EXAMPLES, SEE ALSO" [ "$(grep '^# ' "$page" | grep -v COMMANDS | grep -v ENVIRONMENT | tr '\n' '|')" = "# NAME|# SYNOPSIS|# DESCRIPTION|# OPTIONS|# EXIT STATUS|# EXAMPLES|# SEE ALSO|" ]
+	check "docs/$name.md: every option the synopsis names is among its options" python3 -c '
+import re, sys
+text = open(sys.argv[1]).read()
+synopsis = text.split("# SYNOPSIS", 1)[1].split("\n# ", 1)[0]
+options = text.split("# OPTIONS", 1)[1].split("\n# ", 1)[0]
+named = set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", synopsis))
+listed = set(re.findall(r"`(--?[A-Za-z][\w-]*)`", options))
+missing = sorted(named - listed)
+print(missing) if missing else None
+sys.exit(1 if missing else 0)' "$page"
+done
+if command -v lowdown >/dev/null && command -v man >/dev/null; then
+	run 0 "make install into a temp prefix" make -s -C "$root" install PREFIX="$T/prefix" BUILD="$(dirname "$BW")"
+	check "the binary and a man page per command installed" [ "$(ls "$T/prefix/share/man/man1" | wc -l):$(test -x "$T/prefix/bin/buildwall" && echo x)" = 16:x ]
+	run 0 "man buildwall-advise" env MANPATH="$T/prefix/share/man" MANWIDTH=100 man buildwall-advise
+	contains "$T/out" "buildwall advise --from DOC.json" "man buildwall-advise: the synopsis"
+	contains "$T/out" "EXIT STATUS" "man buildwall-advise: the exit status"
+else
+	not_ok "lowdown and man installed (make test installs them)"
+fi
+
 run 2 "unknown command" "$BW" frobnicate
 one_line "$T/err" "unknown command: one line"
 contains "$T/err" "'frobnicate' is not a buildwall command" "unknown command named"
