@@ -631,6 +631,14 @@ struct advise *advise_from(const struct advise_options *o)
 		free(ad->policy_why);
 		ad->policy_why = xstrdup("--policy");
 	}
+	/* Another cluster: each compile's share there is the document's, its
+	 * slots and speed the ones asked. */
+	if (o->remote.slots) {
+		if (!ad->remote_share)
+			die(EXIT_BAD_INPUT, "%s: its measurements hold no cluster (made without --remote): run advise "
+			    "--remote N --json once to measure each compile's share there", o->from);
+		ad->remote = o->remote;
+	}
 	advise_model(ad);
 	proc_exit_if_interrupted();
 	ad->spent[SPENT_MODEL] = monotonic_seconds() - start;

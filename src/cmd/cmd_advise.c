@@ -14,7 +14,7 @@ static const char usage[] =
 	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
 	"                        [--parallel P] [-r R] [--timeout S] [--kernels] [--launcher distcc]\n"
 	"                        [--remote N[:SPEED] [--distcc-log FILE | --probe-net]] [--json]\n"
-	"       buildwall advise --from DOC.json [-j JOBS] [--policy manifest|critical] [--json]\n"
+	"       buildwall advise --from DOC.json [-j JOBS] [--policy manifest|critical] [--remote N[:SPEED]] [--json]\n"
 	"\n"
 	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
 	"after it, predicted before anything is changed; then the plan (the fixes in the\n"
@@ -61,7 +61,9 @@ static const char usage[] =
 	"--from DOC.json re-plans from the measurements an earlier advise --json saved in\n"
 	"its document (model_input: the graph, each step's isolated time, the load curve,\n"
 	"every probe's cost), compiling nothing: the plan for another -j or --policy in a\n"
-	"second. The probes and lines it shows are the document's, from that sitting.\n"
+	"second, or with --remote another cluster's slots and speed (each compile's share\n"
+	"there as the document measured it: it must have been made with --remote). The\n"
+	"probes and lines it shows are the document's, from that sitting.\n"
 	"\n";
 
 int cmd_advise(int argc, char **argv)
@@ -90,17 +92,17 @@ int cmd_advise(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	int first = parse_options("advise", argc, argv, opts, usage);
+	o.targets = argv + first;
+	o.ntargets = (size_t)(argc - first);
+	/* What measures has nothing to do with saved measurements. */
+	if (o.from && (o.ntargets || o.repeats || o.kernels || o.launcher || o.timeout > 0 || o.distcc_log ||
+		       o.probe_net || o.parallel != cpu_count() || strcmp(o.dir, ".")))
+		usage_error("advise", "--from re-plans saved measurements: only -j, --policy, --remote and --json go with it");
 	if (o.distcc_log && !o.remote.slots)
 		usage_error("advise", "--distcc-log describes a cluster: give --remote N too");
 	if (o.probe_net && (!o.remote.slots || o.distcc_log))
 		usage_error("advise", o.distcc_log ? "--probe-net times what the --distcc-log holds already: give one"
 						   : "--probe-net times a cluster: give --remote N too");
-	o.targets = argv + first;
-	o.ntargets = (size_t)(argc - first);
-	/* What measures has nothing to do with saved measurements. */
-	if (o.from && (o.ntargets || o.repeats || o.kernels || o.remote.slots || o.launcher || o.timeout > 0 ||
-		       o.parallel != cpu_count() || strcmp(o.dir, ".")))
-		usage_error("advise", "--from re-plans saved measurements: only -j, --policy and --json go with it");
 	struct advise *ad = o.from ? advise_from(&o) : advise_collect(&o);
 	if (json)
 		json_print(advise_document(ad));

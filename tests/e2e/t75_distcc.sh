@@ -151,6 +151,10 @@ toy=$(tree_hash "$T/toy")
 run 0 "advise --remote 6 --distcc-log" "$BW" advise -C "$T/toy" -r 1 --remote 6 --distcc-log "$T/toy.log" --json
 check "advise: the cluster rule applies, from the distcc log" [ "$(json "$T/out" '[(f["title"].startswith("send the compiles to the cluster"), "'"$T/toy.log"'" in f["measured_by"], "sets it" in f["measured_by"]) for f in d["fixes"] if f["fix"] == "jobs"]')" = "[(True, True, True)]" ]
 check "advise leaves the toy tree byte-identical" [ "$(tree_hash "$T/toy")" = "$toy" ]
+cp "$T/out" "$T/cluster6.json"
+run 0 "advise --from that document, another cluster: 12 slots twice as fast" env PATH=/nonexistent "$BW" advise --from "$T/cluster6.json" --remote 12:2 --json
+check "--from --remote: the cluster rule on the slots asked, the shares the document measured" [ "$(json "$T/out" '[("12 remote slots offered" in f["evidence"], "(at 2x)" in f["measured_by"]) for f in d["fixes"] if f["fix"] == "jobs"]')" = "[(True, True)]" ]
+check "--from --remote: more and faster slots, no slower a wall" [ "$(python3 -c 'import json,sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); w = lambda d: [f["predicted"]["wall_s"] for f in d["fixes"] if f["fix"] == "jobs"][0]; print(w(b) <= w(a) + 1e-6)' "$T/cluster6.json" "$T/out")" = True ]
 run 0 "advise --remote 6, no distcc log" "$BW" advise -C "$T/toy" -r 1 --remote 6 --json
 check "advise: the cluster rule from each compile's preprocessing timed here" [ "$(json "$T/out" '[("less its preprocessing" in f["measured_by"], "timed here for 3 of 3" in f["measured_by"]) for f in d["fixes"] if f["fix"] == "jobs"]')" = "[(True, True)]" ]
 check "advise --remote leaves the toy tree byte-identical" [ "$(tree_hash "$T/toy")" = "$toy" ]
