@@ -47,11 +47,17 @@ case $(json "$T/advise.json" "[f['measured_by'] for f in d['fixes'] if f['fix'] 
 esac
 check "the header probe's device passes cost something (the framework parsed there)" [ "$(json "$T/advise.json" '[p["device_s"] > 0.5 for p in d["probes"] if p["probe"].startswith("header probe 0")]')" = "[True]" ]
 check "fixes ranked by predicted wall alone" [ "$(json "$T/advise.json" '[f["predicted"]["wall_s"] for f in d["fixes"]] == sorted(f["predicted"]["wall_s"] for f in d["fixes"])')" = True ]
-check "the plan lowers the wall at every step" [ "$(json "$T/advise.json" 'len(d["plan"]) >= 1 and all(b["predicted"]["wall_s"] < a for a, b in zip([d["baseline"]["predicted"]["wall_s"]] + [s["predicted"]["wall_s"] for s in d["plan"]], d["plan"]))')" = True ]
 # The plan from the document's saved measurements is the plan advise
 # printed: the same arithmetic on the same numbers, nothing compiled.
 run 0 "advise --from its own document" env PATH=/nonexistent "$BW" advise --from "$T/advise.json" --json
 check "--from: the baseline, the fixes, the plan and the end as advise gave them" [ "$(python3 -c 'import json,sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); print(all(a[k] == b[k] for k in ("baseline", "fixes", "not_applicable", "plan", "final", "jobs_curve", "tus", "probes")))' "$T/advise.json" "$T/out")" = True ]
+# At -j 2 whether a fix lowers the wall turns on how near the planted
+# kernel's chain (bigtile, then the link) the run put it; at -j 1 every
+# saving lowers it: the plan is never empty there.
+run 0 "advise --from its own document, -j 1" "$BW" advise --from "$T/advise.json" -j 1 --json
+cp "$T/out" "$T/j1.json"
+check "the plan lowers the wall at every step" [ "$(json "$T/j1.json" 'len(d["plan"]) >= 1 and all(b["predicted"]["wall_s"] < a for a, b in zip([d["baseline"]["predicted"]["wall_s"]] + [s["predicted"]["wall_s"] for s in d["plan"]], d["plan"]))')" = True ]
+check "-r 1: beyond noise unknown for every plan step (null)" [ "$(json "$T/j1.json" 'len(d["plan"]) > 0 and all(s["beyond_noise"] is None for s in d["plan"])')" = True ]
 check "at the end the codegen-bound kernel sets the wall" [ "$(json "$T/advise.json" 'd["final"]["critical_path"][0]')" = "opus_gemm_bigtile.cuda.o" ]
 # The load curve: a header probe alone and two at once, on this machine;
 # every recorded duration isolated by it, every wall a range.
@@ -66,7 +72,6 @@ check "the load curve says what it ran: the heaviest host TU as the build compil
 check "every predicted wall lies in its range" [ "$(json "$T/advise.json" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]] + [f["predicted"] for f in d["fixes"]])')" = True ]
 # -r 1: no probe repeated, no spread of the savings: not told (t92 runs
 # the default rounds, and there each step says).
-check "-r 1: beyond noise unknown for every plan step (null)" [ "$(json "$T/advise.json" 'len(d["plan"]) > 0 and all(s["beyond_noise"] is None for s in d["plan"])')" = True ]
 check "roles from content: the four .cu TUs and the two host TUs" [ "$(json "$T/advise.json" 'sorted((t["target"], t["kind"], t["binding"]) for t in d["tus"])')" = "[('opus_dispatch.o', 'host TU', False), ('opus_epilogue.cuda.o', 'kernel TU', False), ('opus_gemm_0.cuda.o', 'kernel TU', False), ('opus_gemm_bigtile.cuda.o', 'kernel TU', False), ('opus_pybind.o', 'host TU', True)]" ]
 check "bigtile is kernel work" [ "$(json "$T/advise.json" '[(k["target"], k["codegen_share"] > 0.7) for k in d["kernel_work"]]')" = "[('opus_gemm_bigtile.cuda.o', True)]" ]
 check "more jobs: checked, with the numbers" [ "$(json "$T/advise.json" '[c["checked"] for c in d["not_applicable"] if c["fix"] == "jobs"]')" = "['-j 2 for 5 compile steps on 2 CPUs']" ]
@@ -77,8 +82,10 @@ contains "$T/out" "line to fix: opus/tensor_args.h:13" "the table carries the ev
 contains "$T/out" "plan (predicted" "the table has the plan"
 contains "$T/out" "checked, does not apply:" "the table says what does not apply"
 contains "$T/out" "load curve (slowdown by jobs at once): 1 job 1.00, 2 jobs" "the table shows the load curve"
-check "-r 2: each plan step beyond noise or not, yes or no" [ "$(grep -cE '^ +[1-9][0-9]* +[a-z]+ .*  (yes|no: overlaps the step before)  ' "$T/out")" -ge 1 ]
-check "-r 2: none unknown" [ "$(grep -c 'unknown: -r 1' "$T/out")" = 0 ]
+# Whether a fix lowers this wall at -j 2 turns on how near bigtile's chain
+# the run put it (the plan was empty in one CI run): the yes or no of each
+# step is t96's, on a saved document; here, that -r 2 is not -r 1.
+check "-r 2: no step unknown, no note that the probes ran once" [ "$(grep -c 'unknown: -r 1\|each probe ran once (-r 1)' "$T/out")" = 0 ]
 contains "$T/out" "split: no kernel TUs" "TARGET limits the TUs considered"
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
 

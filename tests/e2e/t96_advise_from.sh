@@ -47,6 +47,7 @@ run 0 "advise --from, the table" bw_from "$T/doc.json" -j 1
 contains "$T/out" "predicted wall at -j 1 (manifest order: installed ninja" "the table: the job count asked, the document's policy"
 contains "$T/out" "re-planned from $T/doc.json in " "the table says it re-planned, compiling nothing"
 contains "$T/out" "kernel work: opus_gemm_bigtile.cuda.o: machine code generation is" "the table names the kernel work"
+check "the table: each plan step beyond noise, yes or no (the document's probes ran 3 rounds)" [ "$(grep -cE '^ +[1-9][0-9]* +[a-z]+ .*  (yes|no: overlaps the step before)  ' "$T/out")" = 2 ]
 
 # report draws the document, and the one re-planned from it.
 run 0 "report --from the checked-in document" "$BW" report --from "$T/doc.json" -o "$T/page.html"
