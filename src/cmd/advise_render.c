@@ -87,9 +87,11 @@ static json_t *saved_worst_kernel(const struct advise *ad, const char *target)
 {
 	json_t *k;
 	size_t i;
-	json_array_foreach(ad->saved ? json_object_get(ad->saved, "kernel_work") : NULL, i, k)
-		if (!strcmp(json_string_value(json_object_get(k, "target")) ? json_string_value(json_object_get(k, "target")) : "", target))
+	json_array_foreach(ad->saved ? json_object_get(ad->saved, "kernel_work") : NULL, i, k) {
+		const char *name = json_string_value(json_object_get(k, "target"));
+		if (name && !strcmp(name, target))
 			return json_object_get(k, "worst_kernel");
+	}
 	return NULL;
 }
 
