@@ -76,13 +76,18 @@ unit: $(UNIT_BIN)
 e2e: $(BUILD)/buildwall
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) tests/e2e/run.sh $(T)
 
+# The binaries build on every CPU; the tests then run one at a time (the
+# probes' own tests time compiles).
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps-test
-	@$(MAKE) --no-print-directory all unit
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory e2e
 
 # The same tests against a sanitizer build (ASan + UBSan).
 asan: deps-test
-	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all unit e2e
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all $(UNIT_BIN:$(BUILD)/%=build-asan/%)
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" unit e2e
 
 # libFuzzer harnesses (tests/fuzz/), one per parser, under ASan+UBSan with
 # clang-19: each runs FUZZ_SECONDS, seeded from tests/fixtures and

@@ -1,7 +1,8 @@
 # passes on the CUDA demo: nvcc's jobs, passes, phases and verdicts,
 # --kernels, and the byte-identical build dir (the toy, bad input and HIP
-# are t61's and t62's; gcc's jobs on the dispatcher, t63's; how close the
-# plain job walls add up to the plain TU wall, bench/passes_validate.sh's).
+# are t61's and t62's; gcc's jobs on the dispatcher, t63's; the optimized
+# variant's kernel, t91's; how close the plain job walls add up to the
+# plain TU wall, bench/passes_validate.sh's).
 . "$(dirname "$0")/lib.sh"
 # The demo, CUDA: nvcc's jobs timed by nvcc --time.
 if command -v nvcc >/dev/null; then
@@ -20,16 +21,6 @@ if command -v nvcc >/dev/null; then
 	check "epilogue (baseline): device pass parses torch/ATen/c10, with its front-end seconds" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o '"device pass parses torch/ATen/c10" in t["verdict"]["text"] and t["verdict"]["device_framework_front_end_s"] > 0')" = True ]
 	check "bigtile (framework-free by design): no framework in its device pass" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o 't["verdict"]["device_frameworks"]')" = "[]" ]
 	check "instrumented walls recorded beside the plain ones" [ "$(tu_eval "$T/cuda.json" opus_epilogue.cuda.o 'all(j["instrumented_wall_s"] is not None for j in t["jobs"] if j["tool"] in ("cicc", "gcc"))')" = True ]
-	# The optimized variant: the generic kernel's device pass no longer
-	# parses the framework (pp --all in t80 checks every TU of it).
-	O=$T/optimized
-	"$(dirname "$0")/../../examples/demo-module/configure" --size small --variant optimized "$O" >/dev/null
-	ninja -C "$O" opus_gemm_0.cuda.o >/dev/null 2>&1
-	run 0 "passes on the optimized variant's generic kernel" "$BW" passes -C "$O" opus_gemm_0.cuda.o --json
-	for target in opus_gemm_0.cuda.o; do
-		check "optimized $target: no framework in its device pass" [ "$(tu_eval "$T/out" $target 't["verdict"]["device_frameworks"]')" = "[]" ]
-		check "optimized $target: nothing of the kind in the verdict" sh -c "! python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([t[\"verdict\"][\"text\"] for t in d[\"tus\"]])' '$T/out' | grep -q 'device pass parses'"
-	done
 	# --kernels: ptxas -v per kernel. bigtile's 12-deep unroll runs out of
 	# registers; the generic instance's small tile does not.
 	check "--kernels (nvcc): bigtile's kernel at 255 registers, spilling" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[(k["arch"], k["registers"], k["spill_stores_bytes"] > 10000) for k in t["kernels"]]')" = "[('sm_80', 255, True)]" ]

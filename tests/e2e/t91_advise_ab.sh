@@ -37,6 +37,12 @@ check "optimized: narrow on the binding and the fused host TU" [ "$(json "$T/opt
 check "optimized: what was checked is said" [ "$(json "$T/optimized.json" 'sorted(c["fix"] for c in d["not_applicable"])')" = "['flat', 'fused', 'jobs', 'launchers', 'leak', 'raw', 'split']" ]
 check "optimized: bigtile named as kernel work" [ "$(json "$T/optimized.json" '[k["target"] for k in d["kernel_work"]]')" = "['opus_gemm_bigtile.cuda.o']" ]
 check "advise leaves the optimized variant byte-identical" [ "$(tree_hash "$opt")" = "$opt_built" ]
+# passes on its generic kernel (ab built it): the device pass no longer
+# parses the framework (pp --all in t80 checks every TU of it).
+run 0 "passes on the optimized variant's generic kernel" "$BW" passes -C "$opt" opus_gemm_0.cuda.o --json
+check "optimized opus_gemm_0.cuda.o: no framework in its device pass" [ "$(tu_eval "$T/out" opus_gemm_0.cuda.o 't["verdict"]["device_frameworks"]')" = "[]" ]
+check "optimized opus_gemm_0.cuda.o: nothing of the kind in the verdict" [ "$(json "$T/out" 'any("device pass parses" in t["verdict"]["text"] for t in d["tus"])')" = False ]
+check "passes leaves the optimized variant byte-identical" [ "$(tree_hash "$opt")" = "$opt_built" ]
 before=$(tree_hash "$demo")	# rebuilt by ab
 
 # The history: ab's clean rebuilds are in each tree's .ninja_log. Record
