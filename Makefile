@@ -21,13 +21,13 @@ endif
 # is compiled with its own folder and the lower ones on the include path
 # alone (INCLUDES_model: base, read, model), so an include that reaches up
 # does not compile. Tests, fuzz harnesses and benches see every layer.
-LAYERS := base read model store probe out cmd
+LAYERS := base read model store probe plan out cmd
 INCLUDES := $(LAYERS:%=-Isrc/%)
 below :=
 $(foreach l,$(LAYERS),$(eval INCLUDES_$(l) := $(below) -Isrc/$(l))$(eval below := $(INCLUDES_$(l))))
 layer_includes = $(INCLUDES_$(firstword $(subst /, ,$(1))))
-HEADERS := $(wildcard src/*/*.h)
-SRC  := $(wildcard src/*/*.c)
+HEADERS := $(wildcard src/*/*.h src/*/*/*.h)
+SRC  := $(wildcard src/*/*.c src/*/*/*.c)
 LIB_SRC := $(filter-out src/cmd/main.c,$(SRC))
 OBJ  := $(SRC:src/%.c=$(BUILD)/obj/%.o)
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)

@@ -417,3 +417,22 @@ void proc_warn_if_loaded(void)
 	if (getloadavg(&load, 1) == 1 && load > cpus)
 		warn("the machine is already loaded (load average %.2f on %d CPUs): timings will be inflated", load, cpus);
 }
+
+char *file_first_error_line(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *line = NULL, *found = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	while (!found && (len = getline(&line, &cap, f)) > 0) {
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (strstr(line, "error"))
+			found = xstrdup(line);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}

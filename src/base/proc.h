@@ -72,6 +72,9 @@ char *proc_failure(const struct proc *p);
 
 /* Print the last `lines` lines of a captured output file to stderr. */
 void print_file_tail(const char *path, int lines);
+/* The first line of a compiler's output at path that says "error"
+ * (owned), or NULL: none, or unreadable. */
+char *file_first_error_line(const char *path);
 /* "buildwall: <what> failed (<why>); last lines of its output:" and the
  * tail of `log`, for a finished proc that failed. Returns <why> ("exit
  * status 1", "timed out after 5 s", …), owned by the caller. */

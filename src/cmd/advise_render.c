@@ -1,7 +1,8 @@
 /* advise's renderers: the table advise prints and the document advise
  * --json and report draw, from a walk's evidence and advice. */
 #define _GNU_SOURCE
-#include "advise_walk.h"
+#include "walk.h"
+#include "rule.h"
 #include "headers.h"
 #include "json_facts.h"
 #include "out_json.h"
@@ -99,22 +100,22 @@ void advise_print(const struct advise *ad)
 {
 	const struct advice *a = &ad->advice;
 	printf("%sadvise%s: %zu compile step%s in %s; baseline from %s", c_bold(stdout), c_reset(stdout), ad->ntus,
-	       ad->ntus == 1 ? "" : "s", ad->dir, ad->baseline_source);
-	if (!isnan(ad->recorded_wall))
-		printf(" (recorded wall %.2f s)", ad->recorded_wall);
-	if (ad->launcher) {
+	       ad->ntus == 1 ? "" : "s", ad->dir, ad->base.source);
+	if (!isnan(ad->base.recorded_wall))
+		printf(" (recorded wall %.2f s)", ad->base.recorded_wall);
+	if (ad->cluster.launcher) {
 		struct cluster_runs c = cluster_runs(ad);
-		printf("\nthrough %s: %zu of %zu runs sent to the cluster, %zu kept here%s", ad->launcher, c.sent,
+		printf("\nthrough %s: %zu of %zu runs sent to the cluster, %zu kept here%s", ad->cluster.launcher, c.sent,
 		       c.sent + c.kept_here, c.kept_here, c.fell_back ? " (a host failed them)" : "");
 	}
 	printf("\npredicted wall at -j %ld (%s: %s): %s%.2f s%s, %.2f-%.2f; the %s binds\n", ad->jobs,
 	       policy_words[ad->policy], ad->policy_why, c_bold(stdout), a->baseline.wall, c_reset(stdout),
 	       a->baseline_range.lo, a->baseline_range.hi, a->baseline.binds);
-	char *curve = load_curve_text(&ad->load);
-	if (!ad->load.n && ad->load.cores <= 0)	/* the source says why there is none */
-		printf("load curve (slowdown by jobs at once): %s\n\n", ad->load_source);
+	char *curve = load_curve_text(&ad->load.curve);
+	if (!ad->load.curve.n && ad->load.curve.cores <= 0)	/* the source says why there is none */
+		printf("load curve (slowdown by jobs at once): %s\n\n", ad->load.source);
 	else
-		printf("load curve (slowdown by jobs at once): %s; from %s\n\n", curve, ad->load_source);
+		printf("load curve (slowdown by jobs at once): %s; from %s\n\n", curve, ad->load.source);
 	free(curve);
 
 	size_t n;
@@ -128,7 +129,7 @@ void advise_print(const struct advise *ad)
 	table_column(tab, "wall with it alone", true);
 	for (size_t i = 0; i < n; i++) {
 		char *tus = tus_text(ad, v[i]), *sav = savings_text(v[i]);
-		table_cell(tab, "%s", fix_names[v[i]->id]);
+		table_cell(tab, "%s", v[i]->name);
 		table_cell(tab, "%s", tus);
 		table_cell(tab, "%s", sav);
 		table_cell(tab, "%.2f s, %.2f-%.2f (%+.0f%%)", v[i]->alone.wall, v[i]->alone_range.lo, v[i]->alone_range.hi,
@@ -140,7 +141,7 @@ void advise_print(const struct advise *ad)
 		table_print(tab, stdout);
 	table_free(tab);
 	for (size_t i = 0; i < n; i++) {
-		printf("\n%s%s%s: %s\n  evidence: %s\n  measured: %s\n", c_bold(stdout), fix_names[v[i]->id], c_reset(stdout),
+		printf("\n%s%s%s: %s\n  evidence: %s\n  measured: %s\n", c_bold(stdout), v[i]->name, c_reset(stdout),
 		       v[i]->title, v[i]->evidence, v[i]->measured_by);
 		if (v[i]->ntus > 1) {
 			printf("  TUs:");
@@ -169,7 +170,7 @@ void advise_print(const struct advise *ad)
 	table_cell(tab, "%s", a->baseline.binds);
 	for (size_t s = 0; s < a->nplan; s++) {
 		table_cell(tab, "%zu", s + 1);
-		table_cell(tab, "%s", fix_names[a->plan[s].id]);
+		table_cell(tab, "%s", a->fixes[a->plan[s].id].name);
 		table_cell(tab, "%.2f s", a->plan[s].after.wall);
 		table_cell(tab, "%.2f-%.2f", a->plan[s].range.lo, a->plan[s].range.hi);
 		table_cell(tab, "%+.0f%%", percent(a->plan[s].after.wall, a->baseline.wall));
@@ -182,12 +183,12 @@ void advise_print(const struct advise *ad)
 	if (!probes_repeated(ad))
 		printf("each probe ran once (-r 1): its savings' spread is unknown, and so is whether a step is beyond "
 		       "noise; -r 3 measures them\n");
-	printf("ranges: the baseline builds' least and most wall (%.2fx-%.2fx their median", ad->builds_lo, ad->builds_hi);
-	if (ad->spread_lo < ad->builds_lo || ad->spread_hi > ad->builds_hi)
-		printf(", widened to %.2fx-%.2fx: the most a probe repeated in this run moved", ad->spread_lo, ad->spread_hi);
+	printf("ranges: the baseline builds' least and most wall (%.2fx-%.2fx their median", ad->base.builds_lo, ad->base.builds_hi);
+	if (ad->base.spread_lo < ad->base.builds_lo || ad->base.spread_hi > ad->base.builds_hi)
+		printf(", widened to %.2fx-%.2fx: the most a probe repeated in this run moved", ad->base.spread_lo, ad->base.spread_hi);
 	printf(") with the header probes' least and most savings%s; they hold for this sitting: between sittings a "
 	       "machine may move every step alike (see a step's ratio to the baseline)\n",
-	       ad->load_spread ? ", each with the load curve at its flattest and steepest" : "");
+	       ad->load.spread ? ", each with the load curve at its flattest and steepest" : "");
 	printf("at the end, the critical path (%.2f s):", a->final_critical);
 	for (size_t i = 0; i < a->nfinal; i++)
 		printf("%s %s", i ? " ->" : "", a->final_names[i]);
@@ -213,7 +214,7 @@ void advise_print(const struct advise *ad)
 	printf("\nchecked, does not apply:\n");
 	for (int id = 0; id < NFIXES; id++)
 		if (!a->fixes[id].applies)
-			printf("  %s: %s\n", fix_names[id], a->fixes[id].not_applicable);
+			printf("  %s: %s\n", a->fixes[id].name, a->fixes[id].not_applicable);
 	double total = 0;
 	for (int k = 0; k < NSPENT; k++)
 		total += ad->spent[k];
@@ -238,17 +239,17 @@ static json_t *json_prediction(const struct prediction *p, const struct range *r
 static json_t *json_load_curve(const struct advise *ad)
 {
 	json_t *levels = json_array();
-	for (size_t i = 0; i < ad->load.n; i++)
-		json_array_append_new(levels, json_build("{s:f, s:f, s:[f, f], s:I}", "jobs", ad->load.jobs[i], "slowdown",
-			round(ad->load.slowdown[i] * 1000) / 1000, "range", round(ad->load.lo[i] * 1000) / 1000,
-			round(ad->load.hi[i] * 1000) / 1000, "walls", (json_int_t)ad->load.samples[i]));
-	return json_build("{s:o, s:f, s:s}", "levels", levels, "cores", ad->load.cores, "measured_by",
-			  ad->load_source ? ad->load_source : "");
+	for (size_t i = 0; i < ad->load.curve.n; i++)
+		json_array_append_new(levels, json_build("{s:f, s:f, s:[f, f], s:I}", "jobs", ad->load.curve.jobs[i], "slowdown",
+			round(ad->load.curve.slowdown[i] * 1000) / 1000, "range", round(ad->load.curve.lo[i] * 1000) / 1000,
+			round(ad->load.curve.hi[i] * 1000) / 1000, "walls", (json_int_t)ad->load.curve.samples[i]));
+	return json_build("{s:o, s:f, s:s}", "levels", levels, "cores", ad->load.curve.cores, "measured_by",
+			  ad->load.source ? ad->load.source : "");
 }
 
 static json_t *json_probe(const struct advise *ad, long i)
 {
-	const struct pass_tu *p = &ad->probe.tus[i];
+	const struct pass_tu *p = &ad->probes.pass.tus[i];
 	bool ran = !p->failed && !p->skipped;
 	double missing = NAN;
 	return json_build("{s:s, s:s, s:o, s:I, s:[o, o], s:o, s:o}", "probe", p->name, "status",
@@ -291,12 +292,19 @@ static json_t *json_tu(const struct advise *ad, const struct advise_tu *t)
 	}
 	return json_build("{s:s, s:s, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "target", t->f.name, "kind",
 		t->f.kernel ? "kernel TU" : "host TU", "device_passes", t->f.device_passes, "binding", t->f.binding,
-		"tensor_only", t->f.tensor_only, "baseline_s", json_seconds(ad->seconds[t->f.edge]),
+		"tensor_only", t->f.tensor_only, "baseline_s", json_seconds(ad->base.seconds[t->f.edge]),
 		"frameworks", t->f.frameworks ? json_string(t->f.frameworks) : json_null(),
 		"leak_chain", t->f.leak_chain ? json_string(t->f.leak_chain) : json_null(),
 		"leak_fix", t->f.leak_fix ? json_string(t->f.leak_fix) : json_null(), "lines", lines,
-		"passes", passes, "cluster", ad->launcher && ad->m.tu_of[t->f.edge] >= 0
-		? json_cluster_runs(&ad->m.tus[ad->m.tu_of[t->f.edge]]) : json_null(), "narrow", narrow);
+		"passes", passes, "cluster", ad->cluster.launcher && ad->base.m.tu_of[t->f.edge] >= 0
+		? json_cluster_runs(&ad->base.m.tus[ad->base.m.tu_of[t->f.edge]]) : json_null(), "narrow", narrow);
+}
+
+/* What a rule's own probes measured (rule.h), or null: it has none. */
+static json_t *rule_probes(const struct advise *ad, int id)
+{
+	const struct rule_walk *w = fix_rules[id]->walk;
+	return w && w->document && ad->evidence[id] ? w->document(ad->evidence[id], ad) : json_null();
 }
 
 json_t *advise_document(const struct advise *ad)
@@ -304,21 +312,21 @@ json_t *advise_document(const struct advise *ad)
 	const struct advice *a = &ad->advice;
 	json_t *doc = json_document("advise", ad->dir, ad->failures);
 	json_object_set_new(doc, "jobs", json_integer(ad->jobs));
-	json_object_set_new(doc, "remote", !ad->remote.slots ? json_null()
-		: json_build("{s:I, s:f, s:o, s:o}", "slots", (json_int_t)ad->remote.slots, "speed", ad->remote.speed,
-			     "distcc_log", ad->distcc_path ? json_string(ad->distcc_path) : json_null(), "network",
-			     !ad->network ? json_null()
-			     : json_build("{s:f, s:f, s:I, s:I}", "fixed_s", ad->net.fixed_s, "per_mib_s",
-					  ad->net.per_byte_s * 1048576, "probe_bytes", (json_int_t)ad->net.probe_bytes,
-					  "repeats", (json_int_t)ad->net.repeats)));
+	json_object_set_new(doc, "remote", !ad->cluster.remote.slots ? json_null()
+		: json_build("{s:I, s:f, s:o, s:o}", "slots", (json_int_t)ad->cluster.remote.slots, "speed", ad->cluster.remote.speed,
+			     "distcc_log", ad->cluster.distcc_path ? json_string(ad->cluster.distcc_path) : json_null(), "network",
+			     !ad->cluster.network ? json_null()
+			     : json_build("{s:f, s:f, s:I, s:I}", "fixed_s", ad->cluster.net.fixed_s, "per_mib_s",
+					  ad->cluster.net.per_byte_s * 1048576, "probe_bytes", (json_int_t)ad->cluster.net.probe_bytes,
+					  "repeats", (json_int_t)ad->cluster.net.repeats)));
 	json_object_set_new(doc, "policy", json_string(ad->policy == POLICY_CRITICAL ? "critical" : "manifest"));
 	struct cluster_runs c = cluster_runs(ad);
-	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o, s:o, s:o}", "durations", ad->baseline_source,
-		"recorded_wall_s", json_seconds(ad->recorded_wall), "predicted", json_prediction(&a->baseline, &a->baseline_range),
+	json_object_set_new(doc, "baseline", json_build("{s:s, s:o, s:o, s:o, s:o, s:o}", "durations", ad->base.source,
+		"recorded_wall_s", json_seconds(ad->base.recorded_wall), "predicted", json_prediction(&a->baseline, &a->baseline_range),
 		"contention", ad->saved ? json_deep_copy(json_object_get(json_object_get(ad->saved, "baseline"), "contention"))
-		: ad->measured && !ad->launcher ? json_contention(&ad->m.contention) : json_null(),
-		"load_curve", json_load_curve(ad), "cluster", !ad->launcher ? json_null()
-		: json_build("{s:s, s:I, s:I, s:I}", "launcher", ad->launcher, "sent", (json_int_t)c.sent, "kept_here",
+		: ad->base.measured && !ad->cluster.launcher ? json_contention(&ad->base.m.contention) : json_null(),
+		"load_curve", json_load_curve(ad), "cluster", !ad->cluster.launcher ? json_null()
+		: json_build("{s:s, s:I, s:I, s:I}", "launcher", ad->cluster.launcher, "sent", (json_int_t)c.sent, "kept_here",
 			     (json_int_t)c.kept_here, "cluster_failed", (json_int_t)c.fell_back)));
 	json_t *fixes = json_array(), *checked = json_array();
 	size_t n;
@@ -328,21 +336,21 @@ json_t *advise_document(const struct advise *ad)
 		for (size_t k = 0; k < v[i]->ntus; k++)
 			json_array_append_new(tus, json_build("{s:s, s:o}", "target", tu_name(ad, v[i]->tus[k]),
 							      "saving_s", json_seconds(v[i]->saving[k])));
-		json_array_append_new(fixes, json_build("{s:s, s:s, s:o, s:o, s:s, s:s, s:o}", "fix", fix_names[v[i]->id],
+		json_array_append_new(fixes, json_build("{s:s, s:s, s:o, s:o, s:s, s:s, s:o, s:o}", "fix", v[i]->name,
 			"title", v[i]->title, "tus", tus, "added_s", json_seconds(v[i]->added),
 			"evidence", v[i]->evidence, "measured_by", v[i]->measured_by,
-			"predicted", json_prediction(&v[i]->alone, &v[i]->alone_range)));
+			"predicted", json_prediction(&v[i]->alone, &v[i]->alone_range), "probes", rule_probes(ad, v[i]->id)));
 	}
 	free(v);
 	for (int id = 0; id < NFIXES; id++)
 		if (!a->fixes[id].applies)
-			json_array_append_new(checked, json_build("{s:s, s:s}", "fix", fix_names[id], "checked",
-								  a->fixes[id].not_applicable));
+			json_array_append_new(checked, json_build("{s:s, s:s, s:o}", "fix", a->fixes[id].name, "checked",
+								  a->fixes[id].not_applicable, "probes", rule_probes(ad, id)));
 	json_object_set_new(doc, "fixes", fixes);
 	json_object_set_new(doc, "not_applicable", checked);
 	json_t *plan = json_array();
 	for (size_t s = 0; s < a->nplan; s++)
-		json_array_append_new(plan, json_build("{s:i, s:s, s:o, s:o}", "step", (int)s + 1, "fix", fix_names[a->plan[s].id],
+		json_array_append_new(plan, json_build("{s:i, s:s, s:o, s:o}", "step", (int)s + 1, "fix", a->fixes[a->plan[s].id].name,
 						       "predicted", json_prediction(&a->plan[s].after, &a->plan[s].range),
 						       "beyond_noise", !probes_repeated(ad) ? json_null()
 										 : json_boolean(a->plan[s].distinct)));
@@ -369,8 +377,8 @@ json_t *advise_document(const struct advise *ad)
 								 round(ad->tus[i].f.codegen_share * 1000) / 1000, "worst_kernel", worst));
 		}
 	json_object_set_new(doc, "kernel_work", kernel);
-	for (size_t i = 0; i < ad->probe.ntus; i++)
-		if (!ad->probe.tus[i].leads)	/* the load curve's copies: its levels say them */
+	for (size_t i = 0; i < ad->probes.pass.ntus; i++)
+		if (!ad->probes.pass.tus[i].leads)	/* the load curve's copies: its levels say them */
 			json_array_append_new(probes, json_probe(ad, (long)i));
 	json_t *tus = json_array();
 	for (size_t i = 0; !ad->saved && i < ad->ntus; i++)
@@ -391,7 +399,7 @@ json_t *advise_document(const struct advise *ad)
 			"wall_s", json_seconds(ad->curve[j].wall), "critical_path_s", json_seconds(ad->curve[j].critical),
 			"work_bound_s", json_seconds(ad->curve[j].work), "binds", ad->curve[j].binds));
 	json_object_set_new(doc, "jobs_curve", curve);
-	json_object_set_new(doc, "measured", json_string(ad->baseline_source));
+	json_object_set_new(doc, "measured", json_string(ad->base.source));
 	json_object_set_new(doc, "from", ad->from ? json_string(ad->from) : json_null());
 	json_t *spent_s = json_object();
 	double total = 0;
@@ -402,9 +410,9 @@ json_t *advise_document(const struct advise *ad)
 	json_object_set_new(spent_s, "total", json_seconds(total));
 	json_object_set_new(doc, "spent_s", spent_s);
 	json_object_set_new(doc, "spread", json_build("{s:[f, f], s:[f, f], s:[f, f]}", "builds",
-		round(ad->builds_lo * 1000) / 1000, round(ad->builds_hi * 1000) / 1000, "machine",
-		round(ad->machine_lo * 1000) / 1000, round(ad->machine_hi * 1000) / 1000, "ranges",
-		round(ad->spread_lo * 1000) / 1000, round(ad->spread_hi * 1000) / 1000));
+		round(ad->base.builds_lo * 1000) / 1000, round(ad->base.builds_hi * 1000) / 1000, "machine",
+		round(ad->base.machine_lo * 1000) / 1000, round(ad->base.machine_hi * 1000) / 1000, "ranges",
+		round(ad->base.spread_lo * 1000) / 1000, round(ad->base.spread_hi * 1000) / 1000));
 	json_object_set_new(doc, "model_input", advise_input_json(ad));
 	return doc;
 }

@@ -103,6 +103,8 @@ int cmd_advise(int argc, char **argv)
 	if (o.probe_net && (!o.remote.slots || o.distcc_log))
 		usage_error("advise", o.distcc_log ? "--probe-net times what the --distcc-log holds already: give one"
 						   : "--probe-net times a cluster: give --remote N too");
+	if (!o.from && !o.jobs)
+		o.jobs = jobs_default("advise");
 	struct advise *ad = o.from ? advise_from(&o) : advise_collect(&o);
 	if (json)
 		json_print(advise_document(ad));

@@ -208,6 +208,8 @@ int cmd_report(int argc, char **argv)
 		o.dir = r.dir;
 		o.targets = argv + first;
 		o.ntargets = (size_t)(argc - first);
+		if (!o.jobs)
+			o.jobs = jobs_default("report");
 		ad = advise_collect(&o);
 		r.docs.advise = r.loaded[r.nloaded++] = advise_document(ad);
 		log_path = xasprintf("%s/.ninja_log", r.dir);

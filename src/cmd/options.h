@@ -65,11 +65,8 @@ struct opt {
 #define OPT_BUILD_JOBS(v, help) OPT_INT('j', "jobs", (v), "N", (help), 1, 4096)
 #define OPT_PARALLEL(v, help) OPT_INT(0, "parallel", (v), "P", (help), 1, PROC_MAX_RUNNING)
 #define OPT_TOP(v, min, help) OPT_INT(0, "top", (v), "K", (help), (min), 1000000000)
-/* --policy manifest|critical, for the commands that predict (rank, sim). */
-struct policy_option {
-	bool given;
-	enum sched_policy policy;
-};
+/* --policy manifest|critical (struct policy_option, ninja.h), for the
+ * commands that predict (rank, sim, advise). */
 char *parse_policy(void *policy_option, const char *arg);
 #define OPT_POLICY(v) OPT_CALL(0, "policy", (v), "P", "manifest or critical: the order ready steps start in\n" \
 			"(default: the installed ninja's)", parse_policy)

@@ -19,9 +19,28 @@
 #include "ninja.h"
 #include "whatif.h"
 
-enum fix_id { FIX_SPLIT, FIX_FUSED, FIX_LAUNCHERS, FIX_LEAK, FIX_RAW, FIX_FLAT, FIX_NARROW, FIX_JOBS, NFIXES };
-extern const char *const fix_names[NFIXES];	/* "split", "fused", … */
-extern const char *const fix_titles[NFIXES];	/* what the fix is, in the playbook's words */
+#include <stdbool.h>
+
+/* Every fix rule, one line each, in the order the tables list them: its
+ * id and the struct fix_rule its file defines (src/plan/rules/<name>.c;
+ * plan/rules.c makes the table of them the walk hands the model). */
+#define FIX_RULES(RULE)                      \
+	RULE(FIX_SPLIT, rule_split)          \
+	RULE(FIX_FUSED, rule_fused)          \
+	RULE(FIX_LAUNCHERS, rule_launchers)  \
+	RULE(FIX_LEAK, rule_leak)            \
+	RULE(FIX_RAW, rule_raw)              \
+	RULE(FIX_FLAT, rule_flat)            \
+	RULE(FIX_NARROW, rule_narrow)        \
+	RULE(FIX_PCH, rule_pch)              \
+	RULE(FIX_JOBS, rule_jobs)
+
+enum fix_id {
+#define FIX_RULE_ID(id, rule) id,
+	FIX_RULES(FIX_RULE_ID)
+#undef FIX_RULE_ID
+	NFIXES
+};
 
 /* What a framework's headers cost with one command, isolated seconds:
  * the probe's passes minus the empty probe's (never below 0), and the
@@ -119,6 +138,10 @@ struct advice_input {
 		struct load_curve curve;
 		const double *seconds;	/* per edge, as `seconds` */
 	} *curve_ends;
+	/* The rules (fix_rules), and per rule the evidence of its own
+	 * probes (NULL: none, or not gathered). */
+	const struct fix_rule *const *rules;
+	const void *const *evidence;
 };
 
 /* A predicted wall's range: the baseline at its least with the savings at
@@ -129,7 +152,8 @@ struct range {
 
 struct fix {
 	enum fix_id id;
-	const char *title;	/* what the fix is (static): fix_titles', or the rule's own */
+	const char *name;	/* the rule's: "split" */
+	const char *title;	/* what the fix is (static): the rule's */
 	bool applies;
 	size_t *tus;		/* indexes into the input's tus */
 	double *saving;		/* per listed TU: seconds off its baseline duration */
@@ -139,6 +163,8 @@ struct fix {
 	char *evidence;		/* what was measured that makes it apply */
 	char *measured_by;	/* how its saving was derived */
 	char *not_applicable;	/* when it does not apply: what was checked, with the numbers */
+	double own_lo, own_hi;	/* a rule of savings of its own (parts 0): their least and
+				 * most over the median, as factors (0: no spread known) */
 	struct prediction alone;	/* the wall with this fix alone */
 	struct range alone_range;
 };
@@ -149,6 +175,54 @@ struct plan_step {
 	struct range range;
 	bool distinct;		/* beyond noise: with the baseline as it is, its savings'
 				 * range and the step before's do not overlap */
+};
+
+/* What a TU's facts let a fix take out of it: the framework's host or
+ * device cost, the dispatch table's, the umbrella's beyond its narrow
+ * headers. Fixes that take the same part out of the same TU do not add
+ * up. A rule with no part has savings of its own (its fix's saving per
+ * TU), which none of its excluded parts chosen beside it leaves. */
+enum { PART_HOST = 1, PART_DEVICE = 2, PART_TABLE = 4, PART_NARROW = 8 };
+
+struct advice;
+
+/* The most steps the fixes together add to the graph. */
+#define FIX_ADDED_MAX 32
+
+/* What a chosen fix does to the model beyond its TUs' savings: the
+ * durations before the graph is built (seconds), then the graph (steps
+ * added, each named in `added`) and the schedule's options. */
+struct fix_edit {
+	const struct advice_input *in;
+	const struct fix *f;
+	const bool *chosen;	/* the fixes chosen with it, by id */
+	const int *parts;	/* per TU: the parts the chosen fixes take out of it */
+	double spread;		/* the baseline's spread at this bound (1: the median) */
+	double *seconds;	/* per edge */
+	struct model *m;
+	struct sched_options *o;
+	const char **added;	/* per node past the build's edges: what it is */
+};
+
+/* A fix rule: its name and words, what it takes out of a TU, and how it
+ * reads the facts. The walk's side (the probes it asks for, its evidence
+ * saved and read back) is plan/rule.h's. */
+struct fix_rule {
+	const char *name;	/* "split" */
+	const char *title;	/* what the fix is, in the playbook's words */
+	int parts;		/* PART_*; 0: savings of its own */
+	int excluded_by;	/* own savings: the parts that leave them nothing */
+	/* Fill f: the TUs and what each saves, the evidence, how it was
+	 * measured; or why it does not apply. `evidence`: its own probes' (NULL:
+	 * none gathered). */
+	void (*apply)(const struct advice_input *in, const void *evidence, struct fix *f);
+	/* Each optional: the durations, then the graph, when it is chosen. */
+	void (*edit_seconds)(struct fix_edit *e);
+	void (*edit_graph)(struct fix_edit *e);
+	/* Optional, once every fix's wall alone is known: words that weigh
+	 * it against the others (f is a->fixes[its id]). */
+	void (*conclude)(const struct advice_input *in, struct advice *a, struct fix *f);
+	const struct rule_walk *walk;	/* NULL: it reads the shared facts alone */
 };
 
 struct advice {

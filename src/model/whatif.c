@@ -247,6 +247,17 @@ char *model_apply(struct model *m, const struct edit *ed, double overhead)
 	return NULL;
 }
 
+/* Node i waits for `node` too. */
+static void model_add_dep(struct model *m, size_t i, size_t node)
+{
+	size_t n = m->nodes[i].ndeps;
+	size_t *deps = xcalloc(n + 1, sizeof(size_t));
+	memcpy(deps, m->deps[i], n * sizeof(size_t));
+	deps[n] = node;
+	model_set_deps(m, i, deps, n + 1);
+	free(deps);
+}
+
 size_t model_add_beside(struct model *m, size_t beside, double seconds)
 {
 	size_t node = m->n;
@@ -255,15 +266,18 @@ size_t model_add_beside(struct model *m, size_t beside, double seconds)
 		bool waits = false;
 		for (size_t d = 0; d < m->nodes[i].ndeps; d++)
 			waits |= m->deps[i][d] == beside;
-		if (!waits)
-			continue;
-		size_t n = m->nodes[i].ndeps;
-		size_t *deps = xcalloc(n + 1, sizeof(size_t));
-		memcpy(deps, m->deps[i], n * sizeof(size_t));
-		deps[n] = node;
-		model_set_deps(m, i, deps, n + 1);
-		free(deps);
+		if (waits)
+			model_add_dep(m, i, node);
 	}
+	return node;
+}
+
+size_t model_add_before(struct model *m, const size_t *steps, size_t n, double seconds)
+{
+	size_t node = m->n;
+	model_add(m, seconds, false, n ? m->deps[steps[0]] : NULL, n ? m->nodes[steps[0]].ndeps : 0);
+	for (size_t k = 0; k < n; k++)
+		model_add_dep(m, steps[k], node);
 	return node;
 }
 

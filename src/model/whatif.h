@@ -72,6 +72,10 @@ char *model_apply(struct model *m, const struct edit *ed, double overhead);
  * needs, and whatever waits for `beside` waits for it too (a TU added to
  * the same link). Returns its node. */
 size_t model_add_beside(struct model *m, size_t beside, double seconds);
+/* A new step of `seconds` that `steps` each wait for (a precompiled header
+ * the TUs include): it needs what the first of them needs. Returns its
+ * node. */
+size_t model_add_before(struct model *m, const size_t *steps, size_t n, double seconds);
 
 struct prediction {
 	double wall;		/* the scheduled makespan */

@@ -25,6 +25,11 @@ static char *log_path(const char *what, size_t tu, size_t k)
 static void fail_tu(struct pass_probe *ps, struct pass_tu *t, const char *what, const struct proc *p, const char *log)
 {
 	t->failed = true;
+	if (t->may_fail) {
+		char *line = file_first_error_line(log);
+		t->failure = line ? line : proc_failure(p);
+		return;
+	}
 	char *why = proc_report_failure(p, log, "%s: %s", t->name, what);
 	t->failure = xasprintf("%s: %s", what, why);
 	ps->failures++;

@@ -56,6 +56,9 @@ struct pass_tu {
 				 * fails; skipped (and said so) when it succeeds */
 	double expect_s;	/* how long a run is expected to take: the pool
 				 * starts the longest first (0: in order) */
+	bool may_fail;		/* failing is an outcome (a candidate the compiler
+				 * refuses): failure keeps its first error line,
+				 * nothing is printed or counted */
 	bool leads;		/* one whole run, no jobs, started before any other
 				 * TU's (the load curve's copies among the probes) */
 	bool skipped;

@@ -17,6 +17,11 @@
 /* Which ready node starts first: the earliest in the manifest (ninja up to
  * 1.11), or the one with the longest path still ahead of it (ninja 1.12+). */
 enum sched_policy { POLICY_MANIFEST, POLICY_CRITICAL };
+/* A policy a user named (--policy), or none: the installed ninja's. */
+struct policy_option {
+	bool given;
+	enum sched_policy policy;
+};
 
 struct ninja_edge {
 	struct strvec outputs;	/* outputs[0] names the edge */

@@ -4,6 +4,7 @@
  * table, and a binding TU that needs the framework. */
 #include "unit.h"
 #include "advice.h"
+#include "rule.h"
 #include "ninja.h"
 
 #include <math.h>
@@ -62,7 +63,7 @@ static void load(struct module *mod, int jobs)
 	bind->host_framework = bind->includes_framework = bind->binding = true;
 	bind->cost = &cxx;
 	mod->in = (struct advice_input){ .build = &mod->b, .seconds = mod->seconds, .tus = mod->tus, .ntus = 6,
-					 .sched = { .jobs = jobs, .policy = POLICY_CRITICAL }, .cpus = 2 };
+					 .sched = { .jobs = jobs, .policy = POLICY_CRITICAL }, .cpus = 2, .rules = fix_rules };
 }
 
 static size_t tu_index(const char *name)

@@ -8,7 +8,8 @@
 #ifndef BUILDWALL_ADVISE_H
 #define BUILDWALL_ADVISE_H
 
-#include "options.h"
+#include "cluster.h"
+#include "ninja.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -17,7 +18,7 @@
 struct advise_options {
 	const char *cmd;	/* the command, for messages: "advise", "report" */
 	const char *dir;
-	long jobs;		/* the job count to predict for; 0: $MAX_JOBS, else CPUs */
+	long jobs;		/* the job count to predict for (the caller's default: $MAX_JOBS, else CPUs) */
 	long parallel;		/* probes at once (capped at PROC_MAX_RUNNING) */
 	double timeout;		/* per compile; 0: none */
 	struct policy_option policy;

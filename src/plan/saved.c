@@ -7,7 +7,8 @@
  * compiled. The document's other measured parts (probes, the TUs' lines
  * and passes, the kernels) are carried over as they are (advise_render.c). */
 #define _GNU_SOURCE
-#include "advise_walk.h"
+#include "walk.h"
+#include "rule.h"
 #include "out_json.h"
 #include "proc.h"
 #include "util.h"
@@ -29,7 +30,7 @@
  * it, so that --from on the document gives back its plan to the last
  * digit, not one whose ties and rounding moved by the digits the text
  * dropped. */
-static void held(double *x)
+void advise_held(double *x)
 {
 	char text[64];
 	if (!isfinite(*x))
@@ -41,7 +42,7 @@ static void held(double *x)
 static void held_all(double *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
-		held(&v[i]);
+		advise_held(&v[i]);
 }
 
 static void held_curve(struct load_curve *c)
@@ -50,39 +51,39 @@ static void held_curve(struct load_curve *c)
 	held_all(c->slowdown, c->n);
 	held_all(c->lo, c->n);
 	held_all(c->hi, c->n);
-	held(&c->cores);
+	advise_held(&c->cores);
 }
 
 void advise_hold_inputs(struct advise *ad)
 {
 	size_t n = ad->build.n;
-	held_all(ad->seconds, n);
-	held_curve(&ad->load);
+	held_all(ad->base.seconds, n);
+	held_curve(&ad->load.curve);
 	for (int k = 0; k < 2; k++) {
-		held_curve(&ad->load_ends[k].curve);
-		held_all(ad->end_seconds[k], n);
+		held_curve(&ad->load.ends[k].curve);
+		held_all(ad->load.end_seconds[k], n);
 	}
-	double *spread[] = { &ad->builds_lo, &ad->builds_hi, &ad->machine_lo, &ad->machine_hi, &ad->spread_lo,
-			     &ad->spread_hi, &ad->recorded_wall, &ad->fused.glue, &ad->fused.probe, &ad->fused.headers,
-			     &ad->remote.speed, &ad->net.fixed_s, &ad->net.per_byte_s };
+	double *spread[] = { &ad->base.builds_lo, &ad->base.builds_hi, &ad->base.machine_lo, &ad->base.machine_hi, &ad->base.spread_lo,
+			     &ad->base.spread_hi, &ad->base.recorded_wall, &ad->probes.fused.glue, &ad->probes.fused.probe, &ad->probes.fused.headers,
+			     &ad->cluster.remote.speed, &ad->cluster.net.fixed_s, &ad->cluster.net.per_byte_s };
 	for (size_t k = 0; k < sizeof(spread) / sizeof(spread[0]); k++)
-		held(spread[k]);
-	for (size_t g = 0; g < ad->ngroups; g++) {
-		struct header_cost *c = &ad->groups[g].cost;
-		held(&c->host);
-		held(&c->device);
-		held(&c->base_host);
-		held(&c->base_device);
+		advise_held(spread[k]);
+	for (size_t g = 0; g < ad->probes.ngroups; g++) {
+		struct header_cost *c = &ad->probes.groups[g].cost;
+		advise_held(&c->host);
+		advise_held(&c->device);
+		advise_held(&c->base_host);
+		advise_held(&c->base_device);
 	}
 	for (size_t i = 0; i < ad->ntus; i++) {
 		struct tu_facts *f = &ad->tus[i].f;
 		double *v[] = { &f->scale, &f->cost_lo, &f->cost_hi, &f->glue, &f->table_saving, &f->codegen_share };
 		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
-			held(v[k]);
+			advise_held(v[k]);
 	}
-	if (ad->remote.slots) {
-		held_all(ad->remote_share, n);
-		held_all(ad->network, n);
+	if (ad->cluster.remote.slots) {
+		held_all(ad->cluster.share, n);
+		held_all(ad->cluster.network, n);
 	}
 }
 
@@ -128,8 +129,8 @@ static json_t *cost_json(const struct probe_group *g)
 /* A TU's cost pointer as the index of the probe group that owns it. */
 static json_t *group_index(const struct advise *ad, const struct header_cost *c)
 {
-	for (size_t g = 0; c && g < ad->ngroups; g++)
-		if (&ad->groups[g].cost == c)
+	for (size_t g = 0; c && g < ad->probes.ngroups; g++)
+		if (&ad->probes.groups[g].cost == c)
 			return json_integer((json_int_t)g);
 	return json_null();
 }
@@ -163,17 +164,17 @@ static json_t *tu_json(const struct advise *ad, const struct tu_facts *f)
 
 static json_t *remote_json(const struct advise *ad)
 {
-	if (!ad->remote.slots)
+	if (!ad->cluster.remote.slots)
 		return json_null();
 	size_t n = ad->build.n;
-	return json_build("{s:I, s:o, s:o, s:o, s:I, s:o, s:o}", "slots", (json_int_t)ad->remote.slots, "speed",
-			 number(ad->remote.speed), "share", numbers(ad->remote_share, n), "from", text_or_null(ad->distcc_path),
-			 "local_probed", (json_int_t)ad->local_probed, "network",
-			 ad->network ? numbers(ad->network, n) : json_null(), "net",
-			 !ad->network ? json_null()
-				      : json_build("{s:o, s:o, s:I, s:I}", "fixed_s", number(ad->net.fixed_s), "per_byte_s",
-						  number(ad->net.per_byte_s), "probe_bytes", (json_int_t)ad->net.probe_bytes,
-						  "repeats", (json_int_t)ad->net.repeats));
+	return json_build("{s:I, s:o, s:o, s:o, s:I, s:o, s:o}", "slots", (json_int_t)ad->cluster.remote.slots, "speed",
+			 number(ad->cluster.remote.speed), "share", numbers(ad->cluster.share, n), "from", text_or_null(ad->cluster.distcc_path),
+			 "local_probed", (json_int_t)ad->cluster.local_probed, "network",
+			 ad->cluster.network ? numbers(ad->cluster.network, n) : json_null(), "net",
+			 !ad->cluster.network ? json_null()
+				      : json_build("{s:o, s:o, s:I, s:I}", "fixed_s", number(ad->cluster.net.fixed_s), "per_byte_s",
+						  number(ad->cluster.net.per_byte_s), "probe_bytes", (json_int_t)ad->cluster.net.probe_bytes,
+						  "repeats", (json_int_t)ad->cluster.net.repeats));
 }
 
 json_t *advise_input_json(const struct advise *ad)
@@ -188,40 +189,45 @@ json_t *advise_input_json(const struct advise *ad)
 						       ninja_edge_is_phony(&b->edges[i]), "deps", deps));
 	}
 	json_t *ends = json_null();
-	if (ad->load_spread) {
+	if (ad->load.spread) {
 		ends = json_array();
 		for (int k = 0; k < 2; k++)
-			json_array_append_new(ends, json_build("{s:o, s:o}", "curve", curve_json(&ad->load_ends[k].curve),
-							      "seconds", numbers(ad->end_seconds[k], b->n)));
+			json_array_append_new(ends, json_build("{s:o, s:o}", "curve", curve_json(&ad->load.ends[k].curve),
+							      "seconds", numbers(ad->load.end_seconds[k], b->n)));
 	}
 	json_t *costs = json_array(), *tus = json_array();
-	for (size_t g = 0; g < ad->ngroups; g++)
-		json_array_append_new(costs, cost_json(&ad->groups[g]));
+	for (size_t g = 0; g < ad->probes.ngroups; g++)
+		json_array_append_new(costs, cost_json(&ad->probes.groups[g]));
 	for (size_t i = 0; i < ad->ntus; i++)
 		json_array_append_new(tus, tu_json(ad, &ad->tus[i].f));
-	const struct fused_cost *f = &ad->fused;
+	const struct fused_cost *f = &ad->probes.fused;
 	json_t *in = json_build("{s:i, s:I, s:I, s:s, s:s, s:s, s:o, s:o}", "format", ADVISE_INPUT_FORMAT, "cpus",
 			       (json_int_t)ad->cpus, "repeats", (json_int_t)ad->repeats, "policy_why", ad->policy_why,
-			       "baseline_source", ad->baseline_source, "load_source", ad->load_source ? ad->load_source : "",
-			       "launcher", text_or_null(ad->launcher), "build_launcher", text_or_null(ad->build_launcher));
-	json_object_set_new(in, "recorded_wall_s", number(ad->recorded_wall));
-	json_object_set_new(in, "spread", json_build("{s:[o, o], s:[o, o], s:[o, o]}", "builds", number(ad->builds_lo),
-						    number(ad->builds_hi), "machine", number(ad->machine_lo),
-						    number(ad->machine_hi), "ranges", number(ad->spread_lo),
-						    number(ad->spread_hi)));
+			       "baseline_source", ad->base.source, "load_source", ad->load.source ? ad->load.source : "",
+			       "launcher", text_or_null(ad->cluster.launcher), "build_launcher", text_or_null(ad->cluster.build_launcher));
+	json_object_set_new(in, "recorded_wall_s", number(ad->base.recorded_wall));
+	json_object_set_new(in, "spread", json_build("{s:[o, o], s:[o, o], s:[o, o]}", "builds", number(ad->base.builds_lo),
+						    number(ad->base.builds_hi), "machine", number(ad->base.machine_lo),
+						    number(ad->base.machine_hi), "ranges", number(ad->base.spread_lo),
+						    number(ad->base.spread_hi)));
 	json_object_set_new(in, "graph", graph);
-	json_object_set_new(in, "seconds", numbers(ad->seconds, b->n));
-	json_object_set_new(in, "load_curve", curve_json(&ad->load));
+	json_object_set_new(in, "seconds", numbers(ad->base.seconds, b->n));
+	json_object_set_new(in, "load_curve", curve_json(&ad->load.curve));
 	json_object_set_new(in, "curve_ends", ends);
 	json_object_set_new(in, "header_costs", costs);
 	json_object_set_new(in, "tus", tus);
-	json_object_set_new(in, "fused", !ad->fused_measured ? json_null()
+	json_object_set_new(in, "fused", !ad->probes.fused_measured ? json_null()
 		: json_build("{s:o, s:o, s:o, s:I, s:I, s:b, s:s}", "glue", number(f->glue), "probe", number(f->probe),
 			    "headers", number(f->headers), "included", (json_int_t)f->included, "instances",
 			    (json_int_t)f->instances, "apart", f->apart, "command_of", f->command_of));
-	json_object_set_new(in, "fused_narrow", ad->fused_narrow_group >= 0 && ad->groups[ad->fused_narrow_group].measured
-		? json_integer((json_int_t)ad->fused_narrow_group) : json_null());
+	json_object_set_new(in, "fused_narrow", ad->probes.fused_narrow_group >= 0 && ad->probes.groups[ad->probes.fused_narrow_group].measured
+		? json_integer((json_int_t)ad->probes.fused_narrow_group) : json_null());
 	json_object_set_new(in, "remote", remote_json(ad));
+	json_t *rules = json_object();
+	for (int id = 0; id < NFIXES; id++)
+		if (ad->evidence[id])
+			json_object_set_new(rules, fix_rules[id]->name, fix_rules[id]->walk->save(ad->evidence[id]));
+	json_object_set_new(in, "rules", rules);
 	return in;
 }
 
@@ -388,8 +394,8 @@ static long group_at(struct reader *r, json_t *o, const char *key, const struct 
 	json_t *v = json_object_get(o, key);
 	if (json_is_null(v))
 		return -1;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 || (size_t)json_integer_value(v) >= ad->ngroups ||
-	    !ad->groups[json_integer_value(v)].measured) {
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || (size_t)json_integer_value(v) >= ad->probes.ngroups ||
+	    !ad->probes.groups[json_integer_value(v)].measured) {
 		wrong(r, "%s: not a measured header cost's index", key);
 		return -1;
 	}
@@ -402,10 +408,10 @@ static void costs_from(struct reader *r, json_t *costs, struct advise *ad)
 		wrong(r, "header_costs: not an array");
 		return;
 	}
-	ad->groups = xcalloc(json_array_size(costs) + 1, sizeof(*ad->groups));
+	ad->probes.groups = xcalloc(json_array_size(costs) + 1, sizeof(*ad->probes.groups));
 	for (size_t g = 0; g < json_array_size(costs) && !r->err; g++) {
 		json_t *c = json_array_get(costs, g);
-		struct probe_group *pg = &ad->groups[ad->ngroups++];
+		struct probe_group *pg = &ad->probes.groups[ad->probes.ngroups++];
 		pg->headers_tu = pg->empty_tu = -1;
 		if (json_is_null(c))
 			continue;
@@ -442,14 +448,14 @@ static void tu_from(struct reader *r, json_t *o, struct advise *ad, struct advis
 	f->host_lines = count_at(r, o, "host_lines", SIZE_MAX / 2);
 	f->framework_lines = count_at(r, o, "framework_lines", SIZE_MAX / 2);
 	t->group = group_at(r, o, "cost", ad);
-	f->cost = t->group >= 0 ? &ad->groups[t->group].cost : NULL;
+	f->cost = t->group >= 0 ? &ad->probes.groups[t->group].cost : NULL;
 	f->cost_lo = num_at(r, o, "cost_lo", 0, 1e6, true);
 	f->cost_hi = num_at(r, o, "cost_hi", 0, 1e6, true);
 	f->glue = num_at(r, o, "glue", 0, SAVED_MAX_SECONDS, true);
 	f->table_entries = count_at(r, o, "table_entries", SIZE_MAX / 2);
 	f->table_saving = num_at(r, o, "table_saving", -SAVED_MAX_SECONDS, SAVED_MAX_SECONDS, true);
 	t->narrow_group = group_at(r, o, "narrow", ad);
-	f->narrow = t->narrow_group >= 0 ? &ad->groups[t->narrow_group].cost : NULL;
+	f->narrow = t->narrow_group >= 0 ? &ad->probes.groups[t->narrow_group].cost : NULL;
 	/* The narrowing owns the strings the facts borrow (as in the walk). */
 	t->narrow_at = text_at(r, o, "narrow_at", true);
 	t->narrow.change = text_at(r, o, "narrow_change", true);
@@ -467,7 +473,7 @@ static void fused_from(struct reader *r, json_t *o, struct advise *ad)
 	if (json_is_null(o) || !o)
 		return;
 	char *donor = text_at(r, o, "command_of", false);
-	ad->fused = (struct fused_cost){ .glue = num_at(r, o, "glue", 0, SAVED_MAX_SECONDS, false),
+	ad->probes.fused = (struct fused_cost){ .glue = num_at(r, o, "glue", 0, SAVED_MAX_SECONDS, false),
 					 .probe = num_at(r, o, "probe", 0, SAVED_MAX_SECONDS, false),
 					 .headers = num_at(r, o, "headers", 0, SAVED_MAX_SECONDS, false),
 					 .included = count_at(r, o, "included", 1u << 20),
@@ -475,13 +481,13 @@ static void fused_from(struct reader *r, json_t *o, struct advise *ad)
 	/* command_of is borrowed: the TU's name, as the walk has it. */
 	for (size_t i = 0; donor && i < ad->ntus; i++)
 		if (!strcmp(ad->tus[i].f.name, donor))
-			ad->fused.command_of = ad->tus[i].f.name;
-	if (!r->err && !ad->fused.command_of)
+			ad->probes.fused.command_of = ad->tus[i].f.name;
+	if (!r->err && !ad->probes.fused.command_of)
 		wrong(r, "fused.command_of: %s is not one of its TUs", donor);
-	if (!r->err && !ad->fused.instances)
+	if (!r->err && !ad->probes.fused.instances)
 		wrong(r, "fused.instances: none");
 	free(donor);
-	ad->fused_measured = !r->err;
+	ad->probes.fused_measured = !r->err;
 }
 
 static void remote_from(struct reader *r, json_t *o, struct advise *ad)
@@ -489,17 +495,17 @@ static void remote_from(struct reader *r, json_t *o, struct advise *ad)
 	if (json_is_null(o) || !o)
 		return;
 	size_t n = ad->build.n;
-	ad->remote = (struct remote_option){ .slots = (long)count_at(r, o, "slots", 1u << 20),
+	ad->cluster.remote = (struct remote_option){ .slots = (long)count_at(r, o, "slots", 1u << 20),
 					     .speed = num_at(r, o, "speed", 1e-3, 1e3, false) };
-	ad->remote_share = numbers_at(r, o, "share", n, 1);
+	ad->cluster.share = numbers_at(r, o, "share", n, 1);
 	for (size_t i = 0; i < n; i++)
-		ad->remote_share[i] = isnan(ad->remote_share[i]) ? 0 : ad->remote_share[i];
-	ad->distcc_path = json_string_value(json_object_get(o, "from"));	/* borrowed from the document */
-	ad->local_probed = count_at(r, o, "local_probed", SIZE_MAX / 2);
+		ad->cluster.share[i] = isnan(ad->cluster.share[i]) ? 0 : ad->cluster.share[i];
+	ad->cluster.distcc_path = json_string_value(json_object_get(o, "from"));	/* borrowed from the document */
+	ad->cluster.local_probed = count_at(r, o, "local_probed", SIZE_MAX / 2);
 	json_t *net = json_object_get(o, "net");
 	if (!json_is_null(json_object_get(o, "network")) && json_is_object(net)) {
-		ad->network = numbers_at(r, o, "network", n, SAVED_MAX_SECONDS);
-		ad->net = (struct net_cost){ .fixed_s = num_at(r, net, "fixed_s", 0, SAVED_MAX_SECONDS, false),
+		ad->cluster.network = numbers_at(r, o, "network", n, SAVED_MAX_SECONDS);
+		ad->cluster.net = (struct net_cost){ .fixed_s = num_at(r, net, "fixed_s", 0, SAVED_MAX_SECONDS, false),
 					     .per_byte_s = num_at(r, net, "per_byte_s", 0, SAVED_MAX_SECONDS, false),
 					     .probe_bytes = count_at(r, net, "probe_bytes", SIZE_MAX / 2),
 					     .repeats = (long)count_at(r, net, "repeats", 1u << 20) };
@@ -532,14 +538,14 @@ static bool input_from(struct reader *r, json_t *doc, struct advise *ad)
 	ad->cpus = (long)count_at(r, in, "cpus", MAX_JOBS);
 	ad->repeats = (long)count_at(r, in, "repeats", 1000);
 	ad->policy_why = text_at(r, in, "policy_why", false);
-	ad->baseline_source = text_at(r, in, "baseline_source", false);
-	ad->load_source = text_at(r, in, "load_source", false);
-	ad->launcher = json_string_value(json_object_get(in, "launcher"));
-	ad->build_launcher = json_string_value(json_object_get(in, "build_launcher"));
-	ad->recorded_wall = num_at(r, in, "recorded_wall_s", 0, SAVED_MAX_SECONDS, true);
+	ad->base.source = text_at(r, in, "baseline_source", false);
+	ad->load.source = text_at(r, in, "load_source", false);
+	ad->cluster.launcher = json_string_value(json_object_get(in, "launcher"));
+	ad->cluster.build_launcher = json_string_value(json_object_get(in, "build_launcher"));
+	ad->base.recorded_wall = num_at(r, in, "recorded_wall_s", 0, SAVED_MAX_SECONDS, true);
 	json_t *spread = json_object_get(in, "spread");
-	double *pairs[3][2] = { { &ad->builds_lo, &ad->builds_hi }, { &ad->machine_lo, &ad->machine_hi },
-				{ &ad->spread_lo, &ad->spread_hi } };
+	double *pairs[3][2] = { { &ad->base.builds_lo, &ad->base.builds_hi }, { &ad->base.machine_lo, &ad->base.machine_hi },
+				{ &ad->base.spread_lo, &ad->base.spread_hi } };
 	static const char *const spreads[] = { "builds", "machine", "ranges" };
 	for (int k = 0; k < 3; k++)
 		for (int e = 0; e < 2; e++)
@@ -549,19 +555,19 @@ static bool input_from(struct reader *r, json_t *doc, struct advise *ad)
 	size_t n = ad->build.n;
 	if (r->err)
 		return false;
-	ad->seconds = numbers_at(r, in, "seconds", n, SAVED_MAX_SECONDS);
-	curve_from(r, json_object_get(in, "load_curve"), &ad->load);
+	ad->base.seconds = numbers_at(r, in, "seconds", n, SAVED_MAX_SECONDS);
+	curve_from(r, json_object_get(in, "load_curve"), &ad->load.curve);
 	json_t *ends = json_object_get(in, "curve_ends");
 	if (!json_is_null(ends)) {
 		if (!json_is_array(ends) || json_array_size(ends) != 2)
 			return wrong(r, "curve_ends: not its flat and steep ends");
 		for (size_t k = 0; k < 2; k++) {
 			json_t *end = json_array_get(ends, k);
-			curve_from(r, json_object_get(end, "curve"), &ad->load_ends[k].curve);
-			ad->end_seconds[k] = numbers_at(r, end, "seconds", n, SAVED_MAX_SECONDS);
-			ad->load_ends[k].seconds = ad->end_seconds[k];
+			curve_from(r, json_object_get(end, "curve"), &ad->load.ends[k].curve);
+			ad->load.end_seconds[k] = numbers_at(r, end, "seconds", n, SAVED_MAX_SECONDS);
+			ad->load.ends[k].seconds = ad->load.end_seconds[k];
 		}
-		ad->load_spread = true;
+		ad->load.spread = true;
 	}
 	costs_from(r, json_object_get(in, "header_costs"), ad);
 	json_t *tus = json_object_get(in, "tus");
@@ -572,8 +578,18 @@ static bool input_from(struct reader *r, json_t *doc, struct advise *ad)
 		tu_from(r, json_array_get(tus, i), ad, &ad->tus[ad->ntus++]);
 	fused_from(r, json_object_get(in, "fused"), ad);
 	json_t *fused_narrow = json_object_get(in, "fused_narrow");
-	ad->fused_narrow_group = fused_narrow ? group_at(r, in, "fused_narrow", ad) : -1;
+	ad->probes.fused_narrow_group = fused_narrow ? group_at(r, in, "fused_narrow", ad) : -1;
 	remote_from(r, json_object_get(in, "remote"), ad);
+	/* A rule's own evidence; a document made before the rule has none. */
+	json_t *rules = json_object_get(in, "rules");
+	for (int id = 0; id < NFIXES && !r->err; id++) {
+		json_t *saved = json_object_get(rules, fix_rules[id]->name);
+		char *err = NULL;
+		if (fix_rules[id]->walk && saved && !fix_rules[id]->walk->load(saved, ad, &ad->evidence[id], &err)) {
+			wrong(r, "rules.%s: %s", fix_rules[id]->name, err);
+			free(err);
+		}
+	}
 	return !r->err;
 }
 
@@ -588,7 +604,7 @@ bool advise_saved_parse(const char *text, size_t len, const char *path, struct a
 	}
 	struct reader r = { .path = path };
 	struct advise *ad = xcalloc(1, sizeof(*ad));
-	ad->fused_tu = ad->fused_one_tu = ad->fused_narrow_group = -1;
+	ad->probes.fused_tu = ad->probes.fused_one_tu = ad->probes.fused_narrow_group = -1;
 	ad->saved = doc;
 	ad->from = path;
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
@@ -634,10 +650,10 @@ struct advise *advise_from(const struct advise_options *o)
 	/* Another cluster: each compile's share there is the document's, its
 	 * slots and speed the ones asked. */
 	if (o->remote.slots) {
-		if (!ad->remote_share)
+		if (!ad->cluster.share)
 			die(EXIT_BAD_INPUT, "%s: its measurements hold no cluster (made without --remote): run advise "
 			    "--remote N --json once to measure each compile's share there", o->from);
-		ad->remote = o->remote;
+		ad->cluster.remote = o->remote;
 	}
 	advise_model(ad);
 	proc_exit_if_interrupted();

@@ -59,6 +59,70 @@ struct advise_tu {
 	long narrow_group;	/* its narrow headers' probe group, -1: none */
 };
 
+/* The baseline: each step's duration, what it came from and its spread
+ * (baseline.c). */
+struct advise_baseline {
+	double *seconds;	/* per edge: isolated once the curve is known */
+	char *source;
+	struct recent_builds recent;	/* the builds it comes from; n 0 when measured */
+	double recorded_wall;	/* the median wall of those builds; NaN when measured */
+	double spread_lo, spread_hi;	/* their least and most wall over the median, widened
+					 * to the machine's (machine_lo, machine_hi) */
+	double builds_lo, builds_hi;	/* the builds' own, before widening */
+	double machine_lo, machine_hi;	/* the widest least and most over the median of
+					 * any probe repeated in this run (1: none) */
+	struct measurement m;	/* when the baseline was measured */
+	bool measured;
+};
+
+/* The load curve: what running side by side costs here (load.c). */
+struct advise_load {
+	struct load_curve curve;
+	char *source;
+	char *what;		/* what its copies compile (until the curve is known) */
+	double *pair;		/* a machine of many CPUs: the walls of two copies at
+				 * once, their at-once level run among the probes */
+	size_t npair;
+	long first, copies;	/* those copies in the pass probe; 0 copies: none */
+	struct curve_end_input ends[2];	/* its flat and steep ends, with the
+					 * baseline each isolates */
+	double *end_seconds[2];	/* those baselines, per edge */
+	bool spread;		/* the ends differ from it */
+};
+
+/* The probes compiled in the temp dir, and what they measured (probes.c). */
+struct advise_probes {
+	struct probe_group *groups;
+	size_t ngroups;
+	struct pass_probe pass;
+	long fused_tu, fused_one_tu;	/* the fused probe and the same of its first
+					 * instance alone (when it has more) in the
+					 * pass probe, -1: none; its headers alike are
+					 * its instances' header probe's host jobs */
+	size_t fused_donor;	/* the instance whose command compiles it */
+	struct fused_cost fused;
+	bool fused_measured;
+	long fused_narrow_group;	/* the instances' narrow headers with the fused TU's
+					 * host command, -1: none */
+};
+
+/* --remote: the cluster, and each compile's share of its time sent there
+ * (cluster.c). */
+struct advise_cluster {
+	struct remote_option remote;
+	const char *distcc_path;
+	struct distcc_log distcc;
+	double *share;
+	size_t local_probed;	/* sent compiles whose preprocessing was timed here */
+	bool probe_net;
+	const char *launcher;	/* the baseline's TUs sent through it (measure.h) */
+	const char *build_launcher;	/* the one the baseline's durations went through:
+					 * launcher, else the one the build's compiles run
+					 * behind (static, or the saved document's); NULL: none */
+	struct net_cost net;	/* with probe_net: what sending a compile costs */
+	double *network;	/* per edge, seconds; NULL: not timed */
+};
+
 struct advise {
 	const char *dir;
 	struct ninja_build build;
@@ -73,68 +137,72 @@ struct advise {
 	double timeout;
 	enum sched_policy policy;
 	char *policy_why;
-	double *seconds;	/* per edge: the baseline, isolated once the curve is known */
-	char *baseline_source;
-	struct recent_builds recent;	/* the builds it comes from; n 0 when measured */
-	double recorded_wall;	/* the median wall of those builds; NaN when measured */
-	double spread_lo, spread_hi;	/* their least and most wall over the median, widened
-					 * to the machine's (machine_lo, machine_hi) */
-	double builds_lo, builds_hi;	/* the builds' own, before widening */
-	double machine_lo, machine_hi;	/* the widest least and most over the median of
-					 * any probe repeated in this run (1: none) */
-	struct load_curve load;	/* what running side by side costs here */
-	char *load_source;
-	char *load_what;	/* what its copies compile (until the curve is known) */
-	double *load_pair;	/* a machine of many CPUs: the walls of two copies at
-				 * once, their at-once level run among the probes */
-	size_t npair;
-	long load_first, load_copies;	/* those copies in the pass probe; 0 copies: none */
-	struct curve_end_input load_ends[2];	/* its flat and steep ends, with the
-						 * baseline each isolates */
-	double *end_seconds[2];	/* those baselines, per edge */
-	bool load_spread;	/* the ends differ from it */
+	struct advise_baseline base;
+	struct advise_load load;
 	struct strmap file_index;	/* project file -> its index in file_facts */
 	struct strvec file_names;	/* its keys */
 	struct source_facts *file_facts;	/* what each project file's text says */
-	struct measurement m;	/* when the baseline was measured */
-	bool measured;
 	struct advise_tu *tus;
 	size_t ntus;
-	struct probe_group *groups;
-	size_t ngroups;
-	struct pass_probe probe;
-	long fused_tu, fused_one_tu;	/* the fused probe and the same of its first
-					 * instance alone (when it has more) in the
-					 * pass probe, -1: none; its headers alike are
-					 * its instances' header probe's host jobs */
-	size_t fused_donor;	/* the instance whose command compiles it */
-	struct fused_cost fused;
-	bool fused_measured;
-	long fused_narrow_group;	/* the instances' narrow headers with the fused TU's
-					 * host command, -1: none */
+	struct advise_probes probes;
+	void *evidence[NFIXES];	/* per rule, of the probes of its own (rule.h); NULL: none */
 	bool kernels;
 	struct strvec stripped;
 	struct advice advice;
 	struct prediction *curve;	/* the baseline at -j 1, 2, …: the jobs curve */
 	size_t ncurve;
 	size_t failures;
-	/* --remote: the cluster, and each compile's share of its time sent there */
-	struct remote_option remote;
-	const char *distcc_path;
-	struct distcc_log distcc;
-	double *remote_share;
-	size_t local_probed;	/* sent compiles whose preprocessing was timed here */
-	bool probe_net;
-	const char *launcher;	/* the baseline's TUs sent through it (measure.h) */
-	const char *build_launcher;	/* the one the baseline's durations went through:
-					 * launcher, else the one the build's compiles run
-					 * behind (static, or the saved document's); NULL: none */
-	struct net_cost net;	/* with probe_net: what sending a compile costs */
-	double *network;	/* per edge, seconds; NULL: not timed */
+	struct advise_cluster cluster;
 	/* advise's own wall, by what it spent it on: what a user waits for */
 	double spent[NSPENT];
 	double spent_at;	/* when the phase under way began (monotonic) */
 };
+
+/* The parts of a walk, each in its file and each freeing its own. */
+
+/* baseline.c: the builds recorded in .ninja_log that ran every selected
+ * TU, else every TU measured as rank does; then its spread widened to
+ * what the probes repeated in this run show. */
+void baseline_measure(struct advise *ad, const bool *selected);
+void baseline_widen_to_machine(struct advise *ad);
+void baseline_free(struct advise_baseline *b);
+
+/* tus.c: every TU preprocessed (its lines, chains and what its project
+ * files name), the generated instances marked, the sources read. */
+void tus_preprocess(struct advise *ad);
+void tus_mark_generated(struct advise *ad);
+void tus_read_sources(struct advise *ad);
+void tus_free(struct advise_tu *tus, size_t n);
+/* t's source, as its edge names it. */
+const char *tu_source(const struct advise *ad, const struct advise_tu *t);
+
+/* probes.c: each kind of probe planned into the pass probe, the compilers
+ * warmed up, and after the run the probes read into each TU's facts. */
+void probes_plan_headers(struct advise *ad);
+void probes_plan_tables(struct advise *ad, struct advise_tu *t, size_t index);
+void probes_plan_fused(struct advise *ad);
+void probes_plan_tus(struct advise *ad);
+void probes_plan_narrow(struct advise *ad);
+void probes_warm_up(struct advise *ad);
+void probes_read(struct advise *ad);
+void probes_find_kernels(struct advise *ad);
+void probes_free(struct advise_probes *p);
+/* t's command with its outputs in the temp dir (under `sub`) and `source`
+ * compiled in place of its own; false (with a warning) when the command
+ * does not name its source as ninja does. */
+bool probe_command(struct advise *ad, const struct advise_tu *t, const char *sub, const char *source,
+		   struct compile_command *cmd);
+
+/* load.c: the load curve measured before the probes (or its copies
+ * planned among them), finished after them; the baseline isolated by it. */
+void load_calibrate(struct advise *ad);
+void load_finish(struct advise *ad);
+void load_free(struct advise_load *l);
+
+/* cluster.c */
+const char *cluster_baseline_launcher(const struct advise *ad);
+double *cluster_remote_shares(struct advise *ad);
+void cluster_free(struct advise_cluster *c);
 
 /* The advice model over the evidence, measured or saved: the fixes,
  * the plan and the jobs curve. */
@@ -143,6 +211,9 @@ void advise_model(struct advise *ad);
 /* The model's input as advise --json saves it (model_input), at full
  * precision (advise_saved.c). */
 json_t *advise_input_json(const struct advise *ad);
+/* x as the document holds it (BUILDWALL_JSON_DIGITS significant digits):
+ * what a rule's read() does to its evidence's numbers. */
+void advise_held(double *x);
 /* Each of those inputs made what the document holds of it
  * (BUILDWALL_JSON_DIGITS significant digits): the walk calls it before the model, so that the plan it prints
  * is the plan --from computes from its document. */

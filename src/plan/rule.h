@@ -1,0 +1,40 @@
+/* A fix rule's side of the walk: the probes it asks for beyond the ones
+ * every rule shares (the header, table, fused and narrow probes, which
+ * the walk runs for all), what it makes of them, and its evidence saved
+ * in advise --json's model_input and read back by advise --from. A rule
+ * is one file, src/plan/rules/<name>.c, that defines a struct fix_rule
+ * (model/advice.h) and, with probes of its own, a struct rule_walk; one
+ * line of FIX_RULES registers it.
+ *
+ * Ownership: the evidence ask() returns is the walk's until the rule's
+ * free() frees it; save() returns a new reference. */
+#ifndef BUILDWALL_RULE_H
+#define BUILDWALL_RULE_H
+
+#include "advice.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+struct advise;
+
+struct rule_walk {
+	/* Before the probes run: what it needs compiled, planned into the
+	 * walk's pass probe (ad->probes.pass) or run now; its evidence. */
+	void *(*ask)(struct advise *ad);
+	/* After they ran: their walls made into the evidence. */
+	void (*read)(struct advise *ad, void *evidence);
+	/* The evidence as model_input.rules.<name> holds it. */
+	json_t *(*save)(const void *evidence);
+	/* And read back: false with *err (owned) saying what is wrong in it.
+	 * A document with none (NULL `saved`) gives NULL evidence. */
+	bool (*load)(const json_t *saved, const struct advise *ad, void **evidence, char **err);
+	/* Optional: its facts for its entry of advise --json's fixes. */
+	json_t *(*document)(const void *evidence, const struct advise *ad);
+	void (*free)(void *evidence);
+};
+
+/* The rules by id, from FIX_RULES. */
+extern const struct fix_rule *const fix_rules[NFIXES];
+
+#endif
