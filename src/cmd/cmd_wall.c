@@ -143,155 +143,185 @@ static json_t *json_cluster_trials(const struct cluster_trials *ct)
 	return c;
 }
 
+/* A wall run: what was asked, and the trials measured. */
+struct wall_cmd {
+	long trials, jobs;
+	const char *dir, *clean, *match, *distcc_keep;
+	double timeout;
+	bool json;
+	regex_t re;
+	struct build_spec spec;
+	struct launchers_seen seen;
+	/* per trial */
+	double *walls, *cpus, *matches;
+	long *rss;
+	struct summary sw, sc, sm;
+	bool noisy;		/* the trials differ by more than 10 % */
+	struct cluster_trials ct;
+};
+
+/* Run the trials, each a clean rebuild (or the build command alone). */
+static void measure_trials(struct wall_cmd *w)
+{
+	size_t n = (size_t)w->trials;
+	w->walls = xcalloc(n, sizeof(double));
+	w->cpus = xcalloc(n, sizeof(double));
+	w->matches = xcalloc(n, sizeof(double));
+	w->rss = xcalloc(n, sizeof(long));
+	cluster_trials_start(&w->ct, n, w->seen.cluster);
+	for (size_t k = 0; k < n; k++) {
+		char *what = xasprintf("trial %zu", k + 1);
+		struct trial_result r;
+		cluster_trial_before(&w->ct, k);
+		trial_run(&w->spec, what, w->match ? &w->re : NULL, w->timeout, &r);
+		cluster_trial_after(&w->ct, k);
+		free(what);
+		w->walls[k] = r.wall;
+		w->cpus[k] = r.cpu;
+		w->rss[k] = r.maxrss_kb;
+		w->matches[k] = r.match;
+		if (w->match && isnan(w->matches[k]))
+			warn("trial %zu: --match found no number in the build's output", k + 1);
+	}
+	w->sw = summarize(w->walls, n);
+	w->sc = summarize(w->cpus, n);
+	w->sm = summarize(w->matches, n);
+	w->noisy = w->sw.spread > 0.10;
+	cluster_trials_finish(&w->ct, w->dir, w->distcc_keep);
+}
+
+static void render_json(const struct wall_cmd *w)
+{
+	json_t *doc = json_document("wall", w->dir, 0);
+	json_t *arr = json_array();
+	for (long k = 0; k < w->trials; k++)
+		json_array_append_new(arr, json_build("{s:i, s:o, s:o, s:I, s:o}", "trial", (int)k + 1, "wall_s",
+						      json_seconds(w->walls[k]), "cpu_s", json_seconds(w->cpus[k]),
+						      "max_rss_kib", (json_int_t)w->rss[k], "match", json_seconds(w->matches[k])));
+	json_object_set_new(doc, "clean_command", w->spec.clean_line ? json_string(w->spec.clean_line) : json_null());
+	json_object_set_new(doc, "build_command", json_string(w->spec.build_line));
+	json_object_set_new(doc, "jobs", w->jobs ? json_integer(w->jobs) : json_null());
+	json_object_set_new(doc, "measured", json_string("build command only: wall = monotonic clock; cpu = user+sys of "
+							 "it and its reaped children; max_rss = largest single process"));
+	json_object_set_new(doc, "trials", arr);
+	json_object_set_new(doc, "wall_s", json_summary(w->sw));
+	json_object_set_new(doc, "cpu_s", json_summary(w->sc));
+	json_object_set_new(doc, "match", w->match ? json_summary(w->sm) : json_null());
+	json_object_set_new(doc, "cache", w->seen.cache ? json_string(w->seen.cache) : json_null());
+	json_object_set_new(doc, "noisy", json_boolean(w->noisy));
+	json_object_set_new(doc, "cluster", json_cluster_trials(&w->ct));
+	json_print(doc);
+}
+
+static void render_table(const struct wall_cmd *w)
+{
+	printf("%swall%s: %ld %s%s of %s: %s%s\n", c_bold(stdout), c_reset(stdout), w->trials,
+	       w->spec.clean.n ? "clean rebuild" : "run", w->trials == 1 ? "" : "s", w->dir ? w->dir : ".",
+	       w->spec.build_line, w->dir && !w->jobs ? " (ninja's default jobs)" : "");
+	if (!w->spec.clean.n)
+		printf("no clean step ran: each trial is the build command alone (give --clean CMD if it does not clean by "
+		       "itself)\n");
+	printf("measured: the build command's wall (monotonic clock), CPU (user+sys, incl. children), peak RSS (largest "
+	       "process)\n\n");
+	struct table *tab = table_new();
+	table_column(tab, "trial", true);
+	table_column(tab, "wall s", true);
+	table_column(tab, "cpu s", true);
+	table_column(tab, "peak RSS", true);
+	if (w->match)
+		table_column(tab, "match", true);
+	for (long k = 0; k < w->trials; k++) {
+		char *mem = format_kib(w->rss[k]);
+		table_cell(tab, "%ld", k + 1);
+		table_cell(tab, "%.2f", w->walls[k]);
+		table_cell(tab, "%.2f", w->cpus[k]);
+		table_cell(tab, "%s", mem);
+		if (w->match && isnan(w->matches[k]))
+			table_cell(tab, "-");
+		else if (w->match)
+			table_cell(tab, "%g", w->matches[k]);
+		free(mem);
+	}
+	table_print(tab, stdout);
+	table_free(tab);
+	printf("\nwall:  min %.2f s  median %s%.2f s%s  max %.2f s  spread %.1f %%\n", w->sw.min, c_bold(stdout),
+	       w->sw.median, c_reset(stdout), w->sw.max, w->sw.spread * 100);
+	printf("cpu:   median %.2f s (%.2f cores busy on average)\n", w->sc.median,
+	       w->sw.median > 0 ? w->sc.median / w->sw.median : 0);
+	if (w->match && w->sm.n)
+		printf("match: min %g  median %g  max %g  (%zu of %ld trials)\n", w->sm.min, w->sm.median, w->sm.max,
+		       w->sm.n, w->trials);
+	if (w->ct.launcher)
+		print_cluster_trials(&w->ct, w->distcc_keep);
+}
+
+static void wall_free(struct wall_cmd *w)
+{
+	free(w->walls);
+	free(w->cpus);
+	free(w->matches);
+	free(w->rss);
+	cluster_trials_free(&w->ct);
+	if (w->match)
+		regfree(&w->re);
+	build_spec_free(&w->spec);
+}
+
 int cmd_wall(int argc, char **argv)
 {
-	long trials = 3, jobs = 0;
-	const char *dir = NULL, *clean = NULL, *match = NULL, *distcc_keep = NULL;
-	double timeout = 0;
-	bool json = false;
+	struct wall_cmd w = { .trials = 3 };
 	const struct opt opts[] = {
-		OPT_INT('n', "trials", &trials, "N", "number of clean rebuilds (default 3)", 1, 1000),
-		OPT_STRING('C', NULL, &dir, "DIR", "ninja build directory"),
-		OPT_BUILD_JOBS(&jobs, "ninja -j (default $MAX_JOBS, else ninja's own default)"),
-		OPT_STRING(0, "clean", &clean, "CMD", "shell command that makes the next build a clean one"),
-		OPT_STRING(0, "match", &match, "REGEX", "POSIX extended regex to extract a number per trial"),
-		OPT_TIMEOUT(&timeout, "give up on a trial after S seconds (exit 3)"),
-		OPT_DISTCC_LOG(&distcc_keep, "keep the last trial's distcc client log (for log and sim)"),
-		OPT_JSON(&json),
+		OPT_INT('n', "trials", &w.trials, "N", "number of clean rebuilds (default 3)", 1, 1000),
+		OPT_STRING('C', NULL, &w.dir, "DIR", "ninja build directory"),
+		OPT_BUILD_JOBS(&w.jobs, "ninja -j (default $MAX_JOBS, else ninja's own default)"),
+		OPT_STRING(0, "clean", &w.clean, "CMD", "shell command that makes the next build a clean one"),
+		OPT_STRING(0, "match", &w.match, "REGEX", "POSIX extended regex to extract a number per trial"),
+		OPT_TIMEOUT(&w.timeout, "give up on a trial after S seconds (exit 3)"),
+		OPT_DISTCC_LOG(&w.distcc_keep, "keep the last trial's distcc client log (for log and sim)"),
+		OPT_JSON(&w.json),
 		OPT_TABLE_END,
 	};
 	int first = parse_options("wall", argc, argv, opts, usage);
 	char **build_cmd = argv + first;
 	size_t nbuild = (size_t)(argc - first);
-	if (dir && clean)
+	if (w.dir && w.clean)
 		usage_error("wall", "-C and --clean are two ways to name the build; give one");
-	if (!dir && !nbuild)
+	if (!w.dir && !nbuild)
 		usage_error("wall", "name the build: -C BUILD_DIR, or [--clean CMD] -- BUILD_CMD...");
-	if (dir && nbuild)
+	if (w.dir && nbuild)
 		usage_error("wall", "unexpected argument '%s' with -C", build_cmd[0]);
-	if (clean && !nbuild)
+	if (w.clean && !nbuild)
 		usage_error("wall", "--clean needs the build command after '--'");
-	if (clean && jobs)
+	if (w.clean && w.jobs)
 		usage_error("wall", "-j applies to -C builds; put the job count in BUILD_CMD");
-	if (!jobs && dir)
-		jobs = jobs_from_env("wall");
-
-	regex_t re;
-	if (match) {
-		char *err = regex_compile(&re, match, 0);
+	if (!w.jobs && w.dir)
+		w.jobs = jobs_from_env("wall");
+	if (w.match) {
+		char *err = regex_compile(&w.re, w.match, 0);
 		if (err)
-			usage_error("wall", "--match: invalid regex '%s': %s", match, err);
+			usage_error("wall", "--match: invalid regex '%s': %s", w.match, err);
 	}
-
-	struct build_spec spec;
-	if (dir) {
-		ninja_check_dir(dir);
-		build_spec_ninja(&spec, dir, jobs);
+	if (w.dir) {
+		ninja_check_dir(w.dir);
+		build_spec_ninja(&w.spec, w.dir, w.jobs);
 	} else {
-		build_spec_argv(&spec, clean, build_cmd, nbuild);
+		build_spec_argv(&w.spec, w.clean, build_cmd, nbuild);
 	}
-	struct launchers_seen seen;
-	launchers_in_use(dir, dir ? NULL : spec.build.v, &seen);
-	const char *cache = seen.cache;
-	if (distcc_keep && !seen.cluster)
+	launchers_in_use(w.dir, w.dir ? NULL : w.spec.build.v, &w.seen);
+	if (w.distcc_keep && !w.seen.cluster)
 		usage_error("wall", "--distcc-log: the build runs no compile behind distcc (nor CC/CXX name it)");
-	if (cache)
-		warn("%s is in use: clean rebuilds may be cache hits, not compiles (set CCACHE_DISABLE=1 or remove it to time real builds)", cache);
+	if (w.seen.cache)
+		warn("%s is in use: clean rebuilds may be cache hits, not compiles (set CCACHE_DISABLE=1 or remove it to "
+		     "time real builds)", w.seen.cache);
 	proc_warn_if_loaded();
-
-	size_t n = (size_t)trials;
-	double *walls = xcalloc(n, sizeof(double)), *cpus = xcalloc(n, sizeof(double));
-	double *matches = xcalloc(n, sizeof(double));
-	long *rss = xcalloc(n, sizeof(long));
-	struct cluster_trials ct;
-	cluster_trials_start(&ct, n, seen.cluster);
-	for (long k = 0; k < trials; k++) {
-		char *what = xasprintf("trial %ld", k + 1);
-		struct trial_result r;
-		cluster_trial_before(&ct, (size_t)k);
-		trial_run(&spec, what, match ? &re : NULL, timeout, &r);
-		cluster_trial_after(&ct, (size_t)k);
-		free(what);
-		walls[k] = r.wall;
-		cpus[k] = r.cpu;
-		rss[k] = r.maxrss_kb;
-		matches[k] = r.match;
-		if (match && isnan(matches[k]))
-			warn("trial %ld: --match found no number in the build's output", k + 1);
-	}
-
-	struct summary sw = summarize(walls, n), sc = summarize(cpus, n), sm = summarize(matches, n);
-	bool noisy = sw.spread > 0.10;
-	cluster_trials_finish(&ct, dir, distcc_keep);
-
-	if (json) {
-		json_t *doc = json_document("wall", dir, 0);
-		json_t *arr = json_array();
-		for (long k = 0; k < trials; k++)
-			json_array_append_new(arr, json_build("{s:i, s:o, s:o, s:I, s:o}", "trial", (int)k + 1,
-				"wall_s", json_seconds(walls[k]), "cpu_s", json_seconds(cpus[k]),
-				"max_rss_kib", (json_int_t)rss[k], "match", json_seconds(matches[k])));
-		json_object_set_new(doc, "clean_command", spec.clean_line ? json_string(spec.clean_line) : json_null());
-		json_object_set_new(doc, "build_command", json_string(spec.build_line));
-		json_object_set_new(doc, "jobs", jobs ? json_integer(jobs) : json_null());
-		json_object_set_new(doc, "measured", json_string(
-			"build command only: wall = monotonic clock; cpu = user+sys of it and its reaped children; max_rss = largest single process"));
-		json_object_set_new(doc, "trials", arr);
-		json_object_set_new(doc, "wall_s", json_summary(sw));
-		json_object_set_new(doc, "cpu_s", json_summary(sc));
-		json_object_set_new(doc, "match", match ? json_summary(sm) : json_null());
-		json_object_set_new(doc, "cache", cache ? json_string(cache) : json_null());
-		json_object_set_new(doc, "noisy", json_boolean(noisy));
-		json_object_set_new(doc, "cluster", json_cluster_trials(&ct));
-		json_print(doc);
-	} else {
-		printf("%swall%s: %ld %s%s of %s: %s%s\n", c_bold(stdout), c_reset(stdout), trials,
-		       spec.clean.n ? "clean rebuild" : "run", trials == 1 ? "" : "s", dir ? dir : ".", spec.build_line,
-		       dir && !jobs ? " (ninja's default jobs)" : "");
-		if (!spec.clean.n)
-			printf("no clean step ran: each trial is the build command alone (give --clean CMD if it does not clean by itself)\n");
-		printf("measured: the build command's wall (monotonic clock), CPU (user+sys, incl. children), peak RSS (largest process)\n\n");
-		struct table *tab = table_new();
-		table_column(tab, "trial", true);
-		table_column(tab, "wall s", true);
-		table_column(tab, "cpu s", true);
-		table_column(tab, "peak RSS", true);
-		if (match)
-			table_column(tab, "match", true);
-		for (long k = 0; k < trials; k++) {
-			char *mem = format_kib(rss[k]);
-			table_cell(tab, "%ld", k + 1);
-			table_cell(tab, "%.2f", walls[k]);
-			table_cell(tab, "%.2f", cpus[k]);
-			table_cell(tab, "%s", mem);
-			if (match) {
-				if (isnan(matches[k]))
-					table_cell(tab, "-");
-				else
-					table_cell(tab, "%g", matches[k]);
-			}
-			free(mem);
-		}
-		table_print(tab, stdout);
-		table_free(tab);
-		printf("\nwall:  min %.2f s  median %s%.2f s%s  max %.2f s  spread %.1f %%\n", sw.min,
-		       c_bold(stdout), sw.median, c_reset(stdout), sw.max, sw.spread * 100);
-		printf("cpu:   median %.2f s (%.2f cores busy on average)\n", sc.median,
-		       sw.median > 0 ? sc.median / sw.median : 0);
-		if (match && sm.n)
-			printf("match: min %g  median %g  max %g  (%zu of %ld trials)\n", sm.min, sm.median, sm.max, sm.n, trials);
-		if (ct.launcher)
-			print_cluster_trials(&ct, distcc_keep);
-	}
-	if (noisy)
-		warn("trials differ by %.0f %% (more than 10 %%): the machine is noisy; add trials (-n) or quiet it", sw.spread * 100);
-	free(walls);
-	free(cpus);
-	free(matches);
-	free(rss);
-	cluster_trials_free(&ct);
-	if (match)
-		regfree(&re);
-	build_spec_free(&spec);
+	measure_trials(&w);
+	if (w.json)
+		render_json(&w);
+	else
+		render_table(&w);
+	if (w.noisy)
+		warn("trials differ by %.0f %% (more than 10 %%): the machine is noisy; add trials (-n) or quiet it",
+		     w.sw.spread * 100);
+	wall_free(&w);
 	return EXIT_OK;
 }
