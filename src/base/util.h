@@ -93,4 +93,21 @@ bool parse_int(const char *s, long min, long max, long *out);
  * the machine has), else the online ones. */
 int cpu_count(void);
 
+/* Errors as ninja returns them (`bool f(..., string *err)`): a function
+ * that can fail returns false with *err set to what is wrong, owned by the
+ * caller, and true with *err untouched. fail_with is the failing return;
+ * ok_unless returns `why` (an error, or NULL for none) in that form. */
+static inline bool fail_with(char **err, char *why)
+{
+	*err = why;
+	return false;
+}
+
+static inline bool ok_unless(char **err, char *why)
+{
+	if (why)
+		*err = why;
+	return !why;
+}
+
 #endif

@@ -90,8 +90,8 @@ void collect_sources(struct pp_request *req, char **args, size_t nargs, struct p
 {
 	req->args = args;
 	req->nargs = nargs;
-	char *bad = pp_request_check(req);
-	if (bad)
+	char *bad = NULL;
+	if (!pp_request_check(req, &bad))
 		usage_error(req->cmd, "%s", bad);
 	pp_collect(req, out);
 }

@@ -75,22 +75,23 @@ struct ab {
 	char *order;		/* "ABBA…" as run */
 };
 
-static char *push_arg(void *list, const char *arg)
+static bool push_arg(void *list, const char *arg, char **err)
 {
+	(void)err;
 	strvec_push(list, arg);
-	return NULL;
+	return true;
 }
 
-static char *parse_precision(void *value, const char *arg)
+static bool parse_precision(void *value, const char *arg, char **err)
 {
 	double v;
-	char *err = parse_share("--precision", arg, &v);
-	if (err)
-		return err;
+	char *why = NULL;
+	if (!parse_share("--precision", arg, &v, &why))
+		return ok_unless(err, why);
 	if (!(v > 0 && v < 1))
-		return xasprintf("--precision must lie between 0 and 100 %%, not '%s'", arg);
+		return fail_with(err, xasprintf("--precision must lie between 0 and 100 %%, not '%s'", arg));
 	*(double *)value = v;
-	return NULL;
+	return true;
 }
 
 /* ---- the two sides ---- */
@@ -427,8 +428,8 @@ int cmd_ab(int argc, char **argv)
 	if (ab.jobs && ab.mode != AB_DIRS)
 		usage_error("ab", "-j applies to two build dirs");
 	if (ab.match) {
-		char *err = regex_compile(&ab.re, ab.match, 0);
-		if (err)
+		char *err = NULL;
+		if (!regex_compile(&ab.re, ab.match, 0, &err))
 			usage_error("ab", "--match: invalid regex '%s': %s", ab.match, err);
 	}
 	ab.side[0].name = "A";

@@ -69,7 +69,7 @@ struct check {
 	char *reason;
 };
 
-static char *parse_budget(void *value, const char *arg)
+static bool parse_budget(void *value, const char *arg, char **err)
 {
 	char *copy = xstrdup(arg);
 	size_t n = strlen(copy);
@@ -81,21 +81,21 @@ static char *parse_budget(void *value, const char *arg)
 	bool ok = parse_double(copy, &v) && v > 0;
 	free(copy);
 	if (!ok)
-		return xasprintf("--budget takes seconds ('30', '30s') or minutes ('2m'), not '%s'", arg);
+		return fail_with(err, xasprintf("--budget takes seconds ('30', '30s') or minutes ('2m'), not '%s'", arg));
 	*(double *)value = v * scale;
-	return NULL;
+	return true;
 }
 
-static char *parse_regression(void *value, const char *arg)
+static bool parse_regression(void *value, const char *arg, char **err)
 {
 	double v;
-	char *err = parse_share("--max-regression", arg, &v);
-	if (err)
-		return err;
+	char *why = NULL;
+	if (!parse_share("--max-regression", arg, &v, &why))
+		return ok_unless(err, why);
 	if (!(v >= 0 && v < 10))
-		return xasprintf("--max-regression must lie between 0 and 1000 %%, not '%s'", arg);
+		return fail_with(err, xasprintf("--max-regression must lie between 0 and 1000 %%, not '%s'", arg));
 	*(double *)value = v;
-	return NULL;
+	return true;
 }
 
 /* The log's builds as they are read, oldest first: the last `builds`
@@ -147,8 +147,8 @@ static void read_candidate(struct check *c)
 	struct candidates k = { c, &o, 0 };
 	c->cand = xcalloc((size_t)c->builds, sizeof(*c->cand));
 	long nbuilds;
-	char *err = log_view_each(NULL, log, keep_candidate, &k, &nbuilds);
-	if (err)
+	char *err = NULL;
+	if (!log_view_each(NULL, log, keep_candidate, &k, &nbuilds, &err))
 		die(EXIT_BAD_INPUT, "%s", err);
 	/* Kept oldest first: the newest first from here on. */
 	for (size_t i = 0; i < c->ncand / 2; i++) {
@@ -219,14 +219,14 @@ static void read_reference(struct check *c, struct history_db *h)
 	}
 	struct history_build *all;
 	size_t n;
-	if ((err = history_db_builds(h, &f, &all, &n)))
+	if (!history_db_builds(h, &f, &all, &n, &err))
 		die(EXIT_BAD_INPUT, "%s", err);
 	if (!n && commit && strlen(commit) < 40) {	/* a prefix git may still resolve in full */
 		char *full = resolve_commit(c, commit);
 		if (full) {
 			f.commit = full;
 			history_builds_free(all, n);
-			if ((err = history_db_builds(h, &f, &all, &n)))
+			if (!history_db_builds(h, &f, &all, &n, &err))
 				die(EXIT_BAD_INPUT, "%s", err);
 		}
 		free(full);
@@ -258,8 +258,8 @@ static void newest_lines(struct history_db *h, const int64_t *ids, size_t n, str
 	*out = NULL;
 	*count = 0;
 	for (size_t i = n; i-- > 0 && !*count;) {
-		char *err = history_db_lines(h, ids[i], out, count);
-		if (err)
+		char *err = NULL;
+		if (!history_db_lines(h, ids[i], out, count, &err))
 			die(EXIT_BAD_INPUT, "%s", err);
 	}
 }
@@ -275,8 +275,8 @@ static void find_growth(struct check *c, struct history_db *h)
 			ids[nids++] = c->ref[i].id;
 	struct history_step *steps;
 	size_t nsteps;
-	char *err = history_db_steps(h, ids, nids, &steps, &nsteps);
-	if (err)
+	char *err = NULL;
+	if (!history_db_steps(h, ids, nids, &steps, &nsteps, &err))
 		die(EXIT_BAD_INPUT, "%s", err);
 	c->ngrew = growth_steps(steps, nsteps, c->cand, c->ncand, c->grew);
 	struct record_lines *ref_lines, *cand_lines = NULL;
@@ -486,8 +486,8 @@ int cmd_check(int argc, char **argv)
 	char *db_path = history_db_path(db_option);
 	if (c.against) {
 		struct history_db h;
-		char *err = history_db_open(&h, db_path, false);
-		if (err)
+		char *err = NULL;
+		if (!history_db_open(&h, db_path, false, &err))
 			die(EXIT_BAD_INPUT, "%s", err);
 		read_reference(&c, &h);
 		double *ref = xcalloc(c.nref, sizeof(double)), *cand = xcalloc(c.ncand, sizeof(double));

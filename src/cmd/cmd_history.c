@@ -28,7 +28,7 @@ static const char usage[] =
 	"a date (2026-11-30) or an age (7d, 12h).\n"
 	"\n";
 
-static char *parse_since(void *value, const char *arg)
+static bool parse_since(void *value, const char *arg, char **err)
 {
 	int64_t *since = value;
 	char unit = 0;
@@ -38,13 +38,13 @@ static char *parse_since(void *value, const char *arg)
 	if (sscanf(arg, "%d-%d-%d%c", &y, &m, &d, &tail) == 3 && m >= 1 && m <= 12 && d >= 1 && d <= 31) {
 		struct tm tm = { .tm_year = y - 1900, .tm_mon = m - 1, .tm_mday = d, .tm_isdst = -1 };
 		*since = (int64_t)mktime(&tm);
-		return NULL;
+		return true;
 	}
 	if (sscanf(arg, "%lf%c%c", &n, &unit, &tail) == 2 && n >= 0 && (unit == 'd' || unit == 'h')) {
 		*since = (int64_t)time(NULL) - (int64_t)(n * (unit == 'd' ? 86400 : 3600));
-		return NULL;
+		return true;
 	}
-	return xasprintf("--since takes a date (2026-11-30) or an age (7d, 12h), not '%s'", arg);
+	return fail_with(err, xasprintf("--since takes a date (2026-11-30) or an age (7d, 12h), not '%s'", arg));
 }
 
 static char *when(int64_t t)
@@ -142,11 +142,11 @@ int cmd_history(int argc, char **argv)
 	const char *module = first < argc ? argv[first] : NULL;
 	char *db_path = history_db_path(db_option);
 	struct history_db h;
-	char *err = history_db_open(&h, db_path, false);
-	if (err)
+	char *err = NULL;
+	if (!history_db_open(&h, db_path, false, &err))
 		die(EXIT_BAD_INPUT, "%s", err);
 	struct history_view hv;
-	if ((err = history_view_load(&hv, &h, module, label, since, last)))
+	if (!history_view_load(&hv, &h, module, label, since, last, &err))
 		die(EXIT_BAD_INPUT, "%s", err);
 	if (module && !hv.n)
 		die(EXIT_BAD_INPUT, "%s: no builds of '%s' recorded", db_path, module);

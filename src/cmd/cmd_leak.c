@@ -195,8 +195,8 @@ int cmd_leak(int argc, char **argv)
 	req.all = all;
 	req.project = o.project;
 	if (o.pattern) {
-		char *err = regex_compile(&o.re, o.pattern, REG_NOSUB);
-		if (err)
+		char *err = NULL;
+		if (!regex_compile(&o.re, o.pattern, REG_NOSUB, &err))
 			usage_error("leak", "--pattern '%s': %s", o.pattern, err);
 	}
 	header_groups_init(&o.groups);

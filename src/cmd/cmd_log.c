@@ -288,11 +288,11 @@ int cmd_log(int argc, char **argv)
 		free(c.path);
 		return rc;
 	}
-	char *err = log_view_load(&c.v, c.dir, c.path, c.back);
-	if (err)
+	char *err = NULL;
+	if (!log_view_load(&c.v, c.dir, c.path, c.back, &err))
 		die(EXIT_BAD_INPUT, "%s", err);
 	if (c.distcc_path) {
-		if ((err = distcc_log_read(c.distcc_path, &c.distcc)))
+		if (!distcc_log_read(c.distcc_path, &c.distcc, &err))
 			die(EXIT_BAD_INPUT, "%s", err);
 		cluster_report_build(&c.v.tl, &c.distcc, &c.cluster);
 		c.v.cluster = &c.cluster;

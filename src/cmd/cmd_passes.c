@@ -74,8 +74,7 @@ static void choose_top(struct passes *ps, bool *selected)
 	struct ninja_build *b = &ps->build;
 	double *seconds = xcalloc(b->n + 1, sizeof(double));
 	char *err = NULL;
-	durations_from_dir(ps->dir, b, seconds, NULL, &err);
-	if (err)
+	if (!durations_from_dir(ps->dir, b, seconds, NULL, &err))
 		warn("%s; choosing the TUs by re-timing them", err);
 	free(err);
 	bool logged = true;
@@ -544,7 +543,7 @@ static void render_json(const struct passes *ps)
 	json_print(doc);
 }
 
-static char *parse_codegen_share(void *share, const char *value)
+static bool parse_codegen_share(void *share, const char *value, char **err)
 {
 	char *copy = xstrdup(value);
 	size_t n = strlen(copy);
@@ -557,9 +556,9 @@ static char *parse_codegen_share(void *share, const char *value)
 	if (ok && (percent || v > 1))
 		v /= 100;
 	if (!ok || v <= 0 || v >= 1)
-		return xasprintf("--codegen-share wants a share between 0 and 1, or a percentage: '%s'", value);
+		return fail_with(err, xasprintf("--codegen-share wants a share between 0 and 1, or a percentage: '%s'", value));
 	*(double *)share = v;
-	return NULL;
+	return true;
 }
 
 int cmd_passes(int argc, char **argv)

@@ -405,9 +405,9 @@ static void render_json(const struct pp_options *o, const char *dir, const struc
 	json_print(doc);
 }
 
-static char *add_group(void *groups, const char *spec)
+static bool add_group(void *groups, const char *spec, char **err)
 {
-	return header_groups_add(groups, spec);
+	return header_groups_add(groups, spec, err);
 }
 
 int cmd_pp(int argc, char **argv)

@@ -282,15 +282,15 @@ static void rank_free(struct rank *r)
 	ninja_build_free(&r->build);
 }
 
-static char *parse_contention(void *mode, const char *arg)
+static bool parse_contention(void *mode, const char *arg, char **err)
 {
 	static const char *const names[] = { "measure", "log", "none" };
 	for (int i = 0; i < 3; i++)
 		if (!strcmp(arg, names[i])) {
 			*(int *)mode = i;
-			return NULL;
+			return true;
 		}
-	return xasprintf("--contention is measure, log or none, not '%s'", arg);
+	return fail_with(err, xasprintf("--contention is measure, log or none, not '%s'", arg));
 }
 
 int cmd_rank(int argc, char **argv)

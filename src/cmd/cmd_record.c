@@ -95,7 +95,8 @@ int cmd_record(int argc, char **argv)
 		json_t *doc = json_load_file(from, 0, &jerr);
 		if (!doc)
 			die_at(from, jerr.line, "%s", jerr.text);
-		char *err = build_records_from_document(doc, module, &records, &nrecords);
+		char *err = NULL;
+		build_records_from_document(doc, module, &records, &nrecords, &err);
 		json_decref(doc);
 		if (err)
 			die_at(from, 1, "%s", err);
@@ -111,10 +112,12 @@ int cmd_record(int argc, char **argv)
 		struct collect c = { .outputs = &outputs, .module = ctx.module };
 		char *err;
 		if (all) {
-			err = log_view_each(&b, log, collect_build, &c, NULL);
+			err = NULL;
+			log_view_each(&b, log, collect_build, &c, NULL, &err);
 		} else {	/* the latest alone: no other build analyzed */
 			struct log_view v;
-			if (!(err = log_view_load_graph(&v, &b, log, 0))) {
+			err = NULL;
+			if (log_view_load_graph(&v, &b, log, 0, &err)) {
 				collect_build(&v, &c);
 				log_view_free(&v);
 			}
@@ -134,13 +137,13 @@ int cmd_record(int argc, char **argv)
 	strvec_sort(&ctx.labels);
 
 	struct history_db h;
-	char *err = history_db_open(&h, db_path, true);
-	if (err)
+	char *err = NULL;
+	if (!history_db_open(&h, db_path, true, &err))
 		die(EXIT_BAD_INPUT, "%s", err);
 	bool *added = xcalloc(nrecords ? nrecords : 1, sizeof(bool));
 	size_t nadded = 0;
 	for (size_t i = 0; i < nrecords; i++) {
-		if ((err = history_db_add(&h, &ctx, &records[i], &added[i])))
+		if (!history_db_add(&h, &ctx, &records[i], &added[i], &err))
 			die(EXIT_INTERNAL, "%s", err);
 		nadded += added[i];
 	}

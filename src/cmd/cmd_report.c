@@ -53,10 +53,11 @@ struct report {
 	json_t *survey;		/* a survey document: a page of its own */
 };
 
-static char *add_from(void *from, const char *path)
+static bool add_from(void *from, const char *path, char **err)
 {
+	(void)err;
 	strvec_push(from, path);
-	return NULL;
+	return true;
 }
 
 /* A saved document, by its envelope's command; exit 2 naming the file
@@ -120,12 +121,14 @@ static json_t *history_of(const char *dir, const char *db_option)
 	}
 	struct history_db h;
 	json_t *doc = NULL;
-	char *err = history_db_open(&h, path, false);
+	char *err = NULL;
+	history_db_open(&h, path, false, &err);
 	if (!err) {
 		struct build_outputs o;
 		build_outputs_load(&o, dir);
 		struct history_view v;
-		err = history_view_load(&v, &h, o.module, NULL, 0, REPORT_HISTORY_BUILDS);
+		err = NULL;
+		history_view_load(&v, &h, o.module, NULL, 0, REPORT_HISTORY_BUILDS, &err);
 		if (!err && v.n)
 			doc = history_view_document(&v, path);
 		history_view_free(&v);
@@ -213,8 +216,8 @@ int cmd_report(int argc, char **argv)
 		ad = advise_collect(&o);
 		r.docs.advise = r.loaded[r.nloaded++] = advise_document(ad);
 		log_path = xasprintf("%s/.ninja_log", r.dir);
-		char *err = log_view_load(&lv, r.dir, log_path, 0);
-		if (err) {
+		char *err = NULL;
+		if (!log_view_load(&lv, r.dir, log_path, 0, &err)) {
 			warn("no timeline: %s", err);
 			free(err);
 		} else {

@@ -111,8 +111,8 @@ struct sim {
  * cannot take the probes is bad input: the user asked for it. */
 static void probe_network(struct sim *s, const bool *sent)
 {
-	char *err = net_probe_build(&s->build, s->dir, sent, s->local.bytes, &s->net, &s->network);
-	if (err)
+	char *err = NULL;
+	if (!net_probe_build(&s->build, s->dir, sent, s->local.bytes, &s->net, &s->network, &err))
 		die(EXIT_BAD_INPUT, "--probe-net: %s", err);
 }
 
@@ -156,8 +156,8 @@ static void build_model(const struct sim *s, bool with_edits, struct model *m)
 		for (size_t i = 0; i < ea->targets.n; i++)
 			steps[i] = (size_t)edge_named(s, ea->targets.v[i]);
 		const struct edit ed = { ea->kind, steps, ea->targets.n, ea->value };
-		char *err = model_apply(m, &ed, overhead);
-		if (err)
+		char *err = NULL;
+		if (!model_apply(m, &ed, overhead, &err))
 			usage_error("sim", "--%s %s: %s", edit_names[ea->kind], ea->arg, err);
 		free(steps);
 	}
@@ -204,8 +204,8 @@ static void times_from_log(struct sim *s, bool only_missing)
 static void times_from_rank(struct sim *s)
 {
 	struct rank_doc doc;
-	char *err = rank_doc_read(s->from, &doc);
-	if (err)
+	char *err = NULL;
+	if (!rank_doc_read(s->from, &doc, &err))
 		die(EXIT_BAD_INPUT, "%s", err);
 	for (size_t i = 0; i < doc.n; i++) {
 		long e = ninja_edge_of(&s->build, doc.tus[i].target);
@@ -258,21 +258,21 @@ static void parse_jobs(struct sim *s, const char *list)
 }
 
 /* Add an edit as given; returns what is wrong with it (owned), or NULL. */
-static char *add_edit(struct sim *s, enum edit_kind kind, const char *arg)
+static bool add_edit(struct sim *s, enum edit_kind kind, const char *arg, char **err)
 {
 	struct edit_arg ed = { .kind = kind, .arg = xstrdup(arg) };
-	char *copy = xstrdup(arg), *eq = strrchr(copy, '='), *err = NULL;
+	char *copy = xstrdup(arg), *eq = strrchr(copy, '='), *why = NULL;
 	if (kind == EDIT_SCALE || kind == EDIT_SPLIT) {
 		long parts;
 		if (eq)
 			*eq = '\0';
 		if (!eq)
-			err = xasprintf("--%s wants T=%s: '%s'", kind == EDIT_SCALE ? "scale" : "split",
+			why = xasprintf("--%s wants T=%s: '%s'", kind == EDIT_SCALE ? "scale" : "split",
 					kind == EDIT_SCALE ? "FACTOR" : "K", arg);
 		else if (kind == EDIT_SCALE && (!parse_double(eq + 1, &ed.value) || ed.value < 0))
-			err = xasprintf("--scale wants a factor >= 0: '%s'", arg);
+			why = xasprintf("--scale wants a factor >= 0: '%s'", arg);
 		else if (kind == EDIT_SPLIT && !parse_int(eq + 1, 2, 1000, &parts))
-			err = xasprintf("--split wants a count from 2 to 1000: '%s'", arg);
+			why = xasprintf("--split wants a count from 2 to 1000: '%s'", arg);
 		else if (kind == EDIT_SPLIT)
 			ed.value = (double)parts;
 		strvec_push(&ed.targets, copy);
@@ -281,33 +281,33 @@ static char *add_edit(struct sim *s, enum edit_kind kind, const char *arg)
 		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			strvec_push(&ed.targets, tok);
 		if (ed.targets.n < 2)
-			err = xasprintf("--fuse wants two or more steps, comma-separated: '%s'", arg);
+			why = xasprintf("--fuse wants two or more steps, comma-separated: '%s'", arg);
 	} else {
 		strvec_push(&ed.targets, copy);
 	}
 	free(copy);
-	if (err) {
+	if (why) {
 		free(ed.arg);
 		strvec_clear(&ed.targets);
-		return err;
+		return ok_unless(err, why);
 	}
 	s->edits = xrealloc(s->edits, (s->nedits + 1) * sizeof(*s->edits));
 	s->edits[s->nedits++] = ed;
-	return NULL;
+	return true;
 }
 
-static char *add_scale(void *s, const char *arg) { return add_edit(s, EDIT_SCALE, arg); }
-static char *add_split(void *s, const char *arg) { return add_edit(s, EDIT_SPLIT, arg); }
-static char *add_fuse(void *s, const char *arg) { return add_edit(s, EDIT_FUSE, arg); }
-static char *add_remove(void *s, const char *arg) { return add_edit(s, EDIT_REMOVE, arg); }
+static bool add_scale(void *s, const char *arg, char **err) { return add_edit(s, EDIT_SCALE, arg, err); }
+static bool add_split(void *s, const char *arg, char **err) { return add_edit(s, EDIT_SPLIT, arg, err); }
+static bool add_fuse(void *s, const char *arg, char **err) { return add_edit(s, EDIT_FUSE, arg, err); }
+static bool add_remove(void *s, const char *arg, char **err) { return add_edit(s, EDIT_REMOVE, arg, err); }
 
-static char *set_overhead(void *sim, const char *arg)
+static bool set_overhead(void *sim, const char *arg, char **err)
 {
 	struct sim *s = sim;
 	if (!parse_double(arg, &s->overhead) || s->overhead < 0)
-		return xasprintf("--overhead takes seconds >= 0, not '%s'", arg);
+		return fail_with(err, xasprintf("--overhead takes seconds >= 0, not '%s'", arg));
 	s->overhead_given = true;
-	return NULL;
+	return true;
 }
 
 /* ---- run and render ---- */
@@ -604,8 +604,8 @@ int cmd_sim(int argc, char **argv)
 	if (!policy.given)
 		s.policy = ninja_policy(&s.policy_why);
 	if (s.distcc_path) {
-		char *err = distcc_log_read(s.distcc_path, &s.distcc);
-		if (err)
+		char *err = NULL;
+		if (!distcc_log_read(s.distcc_path, &s.distcc, &err))
 			die(EXIT_BAD_INPUT, "%s", err);
 	}
 	if (s.probe_local) {

@@ -154,7 +154,7 @@ static void child_finished(void *ctx, long task, struct proc *p)
 	if (proc_succeeded(p))
 		relay_messages(m);
 	if (proc_succeeded(p) && c->survey) {
-		if (!(m->failure = survey_add(c->survey, m->out_path, m->dir)) && m->cached)
+		if (survey_add(c->survey, m->out_path, m->dir, &m->failure) && m->cached)
 			cache_store(m->out_path, m->cached);
 	} else if (proc_succeeded(p)) {
 		json_error_t jerr;
@@ -212,8 +212,8 @@ static bool add_cached(struct survey_cmd *c, const char *dir, char **entry)
 	*entry = c->pp || c->no_cache ? NULL : cache_path("survey", dir, (const char *const[]){ "build.ninja", ".ninja_log", NULL });
 	if (!*entry || !file_exists(*entry))
 		return false;
-	char *err = survey_add(&c->s, *entry, dir);
-	if (err)	/* read it again, and the entry is replaced */
+	char *err = NULL;
+	if (!survey_add(&c->s, *entry, dir, &err))	/* read it again, and the entry is replaced */
 		free(err);
 	return !err;
 }

@@ -75,7 +75,9 @@ static void launchers_in_use(const char *dir, char *const *build_argv, struct la
 	ninja_commands(dir, &commands);
 	for (size_t i = 0; i < commands.n && !(seen->cache && seen->cluster); i++) {
 		struct compile_command cmd = { 0 };
-		free(driver_parse(commands.v[i], dir, &cmd));
+		char *unparsed = NULL;	/* a step that is no compiler command has no launcher */
+		driver_parse(commands.v[i], dir, &cmd, &unparsed);
+		free(unparsed);
 		for (size_t k = 0; k < cmd.launchers.n && !seen->cache; k++)
 			for (int j = 0; caches[j] && !seen->cache; j++)
 				if (!strcmp(base_name(cmd.launchers.v[k]), caches[j]))
@@ -297,8 +299,8 @@ int cmd_wall(int argc, char **argv)
 	if (!w.jobs && w.dir)
 		w.jobs = jobs_from_env("wall");
 	if (w.match) {
-		char *err = regex_compile(&w.re, w.match, 0);
-		if (err)
+		char *err = NULL;
+		if (!regex_compile(&w.re, w.match, 0, &err))
 			usage_error("wall", "--match: invalid regex '%s': %s", w.match, err);
 	}
 	if (w.dir) {

@@ -64,7 +64,7 @@ static char *name_of(const struct opt *o, bool as_long)
 
 static void take_value(const char *cmd, const struct opt *o, bool as_long, const char *arg)
 {
-	char *name = name_of(o, as_long), *err;
+	char *name = name_of(o, as_long), *err = NULL;
 	switch (o->type) {
 	case OPTION_FLAG: *(bool *)o->value = true; break;
 	case OPTION_INT: *(long *)o->value = option_int(cmd, name, arg, o->min, o->max); break;
@@ -72,7 +72,7 @@ static void take_value(const char *cmd, const struct opt *o, bool as_long, const
 	case OPTION_STRING: *(const char **)o->value = arg; break;
 	case OPTION_COUNT: *(size_t *)o->value = (size_t)option_count(cmd, name, arg); break;
 	case OPTION_CALL:
-		if ((err = o->call(o->value, arg)))
+		if (!o->call(o->value, arg, &err))
 			usage_error(cmd, "%s", err);
 		break;
 	case OPTION_END: break;
@@ -80,19 +80,19 @@ static void take_value(const char *cmd, const struct opt *o, bool as_long, const
 	free(name);
 }
 
-char *parse_share(const char *option, const char *arg, double *out)
+bool parse_share(const char *option, const char *arg, double *out, char **err)
 {
 	char *end;
 	double v = strtod(arg, &end);
 	if (end != arg && *end == '%' && !end[1])
 		v /= 100;
 	else if (end == arg || *end)
-		return xasprintf("%s is a share (0.05) or a percentage (5%%), not '%s'", option, arg);
+		return fail_with(err, xasprintf("%s is a share (0.05) or a percentage (5%%), not '%s'", option, arg));
 	*out = v;
-	return NULL;
+	return true;
 }
 
-char *parse_remote(void *remote_option, const char *arg)
+bool parse_remote(void *remote_option, const char *arg, char **err)
 {
 	struct remote_option *r = remote_option;
 	char *copy = xstrdup(arg), *colon = strchr(copy, ':');
@@ -102,44 +102,44 @@ char *parse_remote(void *remote_option, const char *arg)
 	bool ok = parse_int(copy, 1, 100000, &r->slots) &&
 		  (!colon || (parse_double(colon + 1, &r->speed) && r->speed > 0 && r->speed <= 1000));
 	free(copy);
-	return ok ? NULL : xasprintf("--remote wants N[:SPEED]: slots from 1, a speed above 0 (2: twice as fast), not '%s'",
-				     arg);
+	return ok_unless(err, ok ? NULL : xasprintf("--remote wants N[:SPEED]: slots from 1, a speed above 0 (2: twice as fast), not '%s'",
+				     arg));
 }
 
-char *parse_launcher(void *launcher, const char *arg)
+bool parse_launcher(void *launcher, const char *arg, char **err)
 {
 	if (strcmp(arg, "distcc"))
-		return xasprintf("--launcher: only distcc is supported (its log says where each compile ran), not '%s'",
-				 arg);
+		return fail_with(err, xasprintf("--launcher: only distcc is supported (its log says where each compile ran), not '%s'",
+				 arg));
 	char *path = driver_find_program(arg);
 	if (!path)
-		return xasprintf("--launcher %s: not found in PATH (apt-get install distcc)", arg);
+		return fail_with(err, xasprintf("--launcher %s: not found in PATH (apt-get install distcc)", arg));
 	free(path);
 	*(const char **)launcher = "distcc";
-	return NULL;
+	return true;
 }
 
-char *parse_policy(void *policy_option, const char *arg)
+bool parse_policy(void *policy_option, const char *arg, char **err)
 {
 	struct policy_option *p = policy_option;
 	if (strcmp(arg, "manifest") && strcmp(arg, "critical"))
-		return xasprintf("--policy is manifest or critical, not '%s'", arg);
+		return fail_with(err, xasprintf("--policy is manifest or critical, not '%s'", arg));
 	p->given = true;
 	p->policy = strcmp(arg, "critical") ? POLICY_MANIFEST : POLICY_CRITICAL;
-	return NULL;
+	return true;
 }
 
-char *parse_project(void *path, const char *arg)
+bool parse_project(void *path, const char *arg, char **err)
 {
 	char *abs = realpath(arg, NULL);
 	if (!abs || !is_directory(abs)) {
-		char *err = xasprintf("--project %s: %s", arg, abs ? "not a directory" : strerror(errno));
+		char *why = xasprintf("--project %s: %s", arg, abs ? "not a directory" : strerror(errno));
 		free(abs);
-		return err;
+		return ok_unless(err, why);
 	}
 	free(*(char **)path);	/* given twice: the last one holds */
 	*(char **)path = abs;
-	return NULL;
+	return true;
 }
 
 int parse_options(const char *cmd, int argc, char **argv, const struct opt *opts, const char *about)
@@ -196,11 +196,11 @@ int parse_options(const char *cmd, int argc, char **argv, const struct opt *opts
 	return optind;
 }
 
-char *parse_label(void *labels, const char *arg)
+bool parse_label(void *labels, const char *arg, char **err)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
-		return xasprintf("--label takes KEY=VALUE, not '%s'", arg);
+		return fail_with(err, xasprintf("--label takes KEY=VALUE, not '%s'", arg));
 	strvec_push(labels, arg);
-	return NULL;
+	return true;
 }

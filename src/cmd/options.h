@@ -39,7 +39,7 @@ struct opt {
 	const char *arg;	/* the value's name in --help ("DIR"); NULL for a flag */
 	const char *help;	/* '\n' continues on the next line */
 	long min, max;		/* OPTION_INT */
-	char *(*call)(void *value, const char *arg);
+	bool (*call)(void *value, const char *arg, char **err);
 };
 
 /* One entry of a table, by kind (git's parse-options.h): SHORT_NAME is a
@@ -67,13 +67,13 @@ struct opt {
 #define OPT_TOP(v, min, help) OPT_INT(0, "top", (v), "K", (help), (min), 1000000000)
 /* --policy manifest|critical (struct policy_option, ninja.h), for the
  * commands that predict (rank, sim, advise). */
-char *parse_policy(void *policy_option, const char *arg);
+bool parse_policy(void *policy_option, const char *arg, char **err);
 #define OPT_POLICY(v) OPT_CALL(0, "policy", (v), "P", "manifest or critical: the order ready steps start in\n" \
 			"(default: the installed ninja's)", parse_policy)
 /* --project DIR, for the commands that group headers (pp, trace): made
  * absolute against the current directory, and it must exist. The value is
  * a char * the command frees. */
-char *parse_project(void *path, const char *arg);
+bool parse_project(void *path, const char *arg, char **err);
 #define OPT_PROJECT(v) OPT_CALL(0, "project", (v), "DIR", "the project's own headers live here (default: the TU's git\n" \
 			 "work tree, else its directory and -I directories outside /usr)", parse_project)
 /* What pp and leak share: a pp_request's device passes, concurrency and timeout. */
@@ -86,17 +86,17 @@ char *parse_project(void *path, const char *arg);
 #define OPT_DB(v) OPT_STRING(0, "db", (v), "PATH", "the history file (default $BUILDWALL_DB, else\n" \
 		    "~/.local/share/buildwall/history.db)")
 /* --label K=V, repeatable, into a strvec (record, survey --record). */
-char *parse_label(void *labels, const char *arg);
+bool parse_label(void *labels, const char *arg, char **err);
 #define OPT_LABEL(v, help) OPT_CALL(0, "label", (v), "K=V", (help), parse_label)
 #define OPT_MODULE(v) OPT_STRING(0, "module", (v), "NAME", "the module's name (default: its linked output's)")
-/* A share given as 0.05 or 5 %; what is wrong with it, for `option`
- * (owned), or NULL. The range is the caller's to check. */
-char *parse_share(const char *option, const char *arg, double *out);
-char *parse_remote(void *remote_option, const char *arg);
+/* A share given as 0.05 or 5 %; false, with *err set to what is wrong with
+ * it, for `option`. The range is the caller's to check. */
+bool parse_share(const char *option, const char *arg, double *out, char **err);
+bool parse_remote(void *remote_option, const char *arg, char **err);
 #define OPT_REMOTE(v, help) OPT_CALL(0, "remote", (v), "N[:SPEED]", (help), parse_remote)
 /* --launcher distcc: compiles sent through it, not stripped (rank, advise);
  * the only one whose log says where each ran, found in PATH. */
-char *parse_launcher(void *launcher, const char *arg);
+bool parse_launcher(void *launcher, const char *arg, char **err);
 #define OPT_LAUNCHER(v, help) OPT_CALL(0, "launcher", (v), "NAME", (help), parse_launcher)
 #define OPT_DISTCC_LOG(v, help) OPT_STRING(0, "distcc-log", (v), "FILE", (help))
 

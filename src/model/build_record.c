@@ -126,7 +126,8 @@ static char *compiler_versions(const char *dir, const struct ninja_build *b)
 			continue;
 		strvec_push(&rules, rule);
 		struct compile_command cmd = { 0 };
-		char *err = driver_parse(b->edges[i].command, dir, &cmd);
+		char *err = NULL;
+		driver_parse(b->edges[i].command, dir, &cmd, &err);
 		if (!err && cmd.argv.n && !strvec_contains(&programs, cmd.argv.v[0]))
 			strvec_push(&programs, cmd.argv.v[0]);
 		free(err);
@@ -395,26 +396,26 @@ static char *from_advise_document(json_t *doc, const char *module, struct build_
 	return NULL;
 }
 
-char *build_records_from_document(json_t *doc, const char *module, struct build_record **out, size_t *n)
+bool build_records_from_document(json_t *doc, const char *module, struct build_record **out, size_t *n, char **err)
 {
 	*out = NULL;
 	*n = 0;
 	const char *command = json_string_value(json_object_get(doc, "command"));
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema || strcmp(schema, "buildwall/1"))
-		return xstrdup("not a buildwall/1 document");
+		return fail_with(err, xstrdup("not a buildwall/1 document"));
 	if (command && (!strcmp(command, "log") || !strcmp(command, "advise"))) {
 		*out = xcalloc(1, sizeof(**out));
-		char *err = !strcmp(command, "log") ? from_log_document(doc, module, *out)
+		char *why = !strcmp(command, "log") ? from_log_document(doc, module, *out)
 						    : from_advise_document(doc, module, *out);
-		if (err) {
+		if (why) {
 			build_record_free(*out);
 			free(*out);
 			*out = NULL;
-			return err;
+			return ok_unless(err, why);
 		}
 		*n = 1;
-		return NULL;
+		return true;
 	}
 	if (command && !strcmp(command, "wall")) {
 		/* Each trial is a clean build with its wall and nothing else. */
@@ -422,7 +423,7 @@ char *build_records_from_document(json_t *doc, const char *module, struct build_
 		const char *line = json_string_value(json_object_get(doc, "build_command"));
 		size_t count = json_array_size(trials);
 		if (!count)
-			return xstrdup("a wall document without trials[]");
+			return fail_with(err, xstrdup("a wall document without trials[]"));
 		*out = xcalloc(count, sizeof(**out));
 		for (size_t i = 0; i < count; i++) {
 			json_t *t = json_array_get(trials, i);
@@ -433,13 +434,13 @@ char *build_records_from_document(json_t *doc, const char *module, struct build_
 			json_int_t j = json_is_integer(jobs) ? json_integer_value(jobs) : 0;
 			r->jobs = j > 0 && j <= 1000000 ? (long)j : 0;
 			if (!(r->wall > 0 && r->wall < RECORD_MAX_SECONDS)) {
-				char *err = xasprintf("trials[%zu]: no wall_s of a build", i);
+				char *why = xasprintf("trials[%zu]: no wall_s of a build", i);
 				for (size_t k = 0; k < *n; k++)
 					build_record_free(&(*out)[k]);
 				free(*out);
 				*out = NULL;
 				*n = 0;
-				return err;
+				return ok_unless(err, why);
 			}
 			struct identity_hash h;
 			identity_init(&h);
@@ -450,9 +451,9 @@ char *build_records_from_document(json_t *doc, const char *module, struct build_
 			identity_add_number(&h, number(t, "cpu_s"));
 			r->identity = identity_hex(&h);
 		}
-		return NULL;
+		return true;
 	}
-	return xasprintf("a '%s' document: record takes log, wall and advise documents", command ? command : "?");
+	return fail_with(err, xasprintf("a '%s' document: record takes log, wall and advise documents", command ? command : "?"));
 }
 
 void build_record_add_lines(struct build_record *r, const char *target, const char *pass, const char *group,

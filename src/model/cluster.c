@@ -14,7 +14,8 @@ static const char *parse_launcher(const char *command, const char *dir)
 {
 	struct compile_command cmd = { 0 };
 	const char *found = NULL;
-	char *err = driver_parse(command, dir, &cmd);
+	char *err = NULL;
+	driver_parse(command, dir, &cmd, &err);
 	for (size_t i = 0; !err && i < cmd.launchers.n && !found; i++)
 		for (int k = 0; senders[k] && !found; k++)
 			if (!strcmp(base_name(cmd.launchers.v[i]), senders[k]))

@@ -33,8 +33,8 @@ static void add_group(struct header_groups *g, size_t at, const char *name, cons
 	g->v[at] = (struct header_group){ .name = xstrdup(name), .title = xstrdup(title),
 					  .regex = regex ? xstrdup(regex) : NULL, .heavy = heavy };
 	g->n++;
-	char *bad = regex ? regex_compile(&g->v[at].re, regex, REG_NOSUB) : NULL;
-	if (bad)
+	char *bad = NULL;
+	if (regex && !regex_compile(&g->v[at].re, regex, REG_NOSUB, &bad))
 		die(EXIT_BAD_INPUT, "internal: bad default regex %s: %s", regex, bad);
 }
 
@@ -63,35 +63,35 @@ size_t header_group_other(const struct header_groups *g)
 	return g->n - 1;
 }
 
-char *header_groups_add(struct header_groups *g, const char *spec)
+bool header_groups_add(struct header_groups *g, const char *spec, char **err)
 {
 	const char *eq = strchr(spec, '=');
 	if (!eq || eq == spec || !eq[1])
-		return xasprintf("--group wants NAME=REGEX: '%s'", spec);
+		return fail_with(err, xasprintf("--group wants NAME=REGEX: '%s'", spec));
 	char *name = xstrndup(spec, (size_t)(eq - spec));
 	regex_t re;
-	char *bad = regex_compile(&re, eq + 1, REG_NOSUB);
-	if (bad) {
-		char *err = xasprintf("--group %s: bad regex '%s': %s", name, eq + 1, bad);
+	char *bad = NULL;
+	if (!regex_compile(&re, eq + 1, REG_NOSUB, &bad)) {
+		char *why = xasprintf("--group %s: bad regex '%s': %s", name, eq + 1, bad);
 		free(bad);
 		free(name);
-		return err;
+		return ok_unless(err, why);
 	}
 	for (size_t i = 0; i < g->n; i++) {
 		if (strcmp(g->v[i].name, name))
 			continue;
 		if (!g->v[i].regex) {
 			regfree(&re);
-			char *err = xasprintf("--group %s: the %s group is not a pattern (see --project)", name, name);
+			char *why = xasprintf("--group %s: the %s group is not a pattern (see --project)", name, name);
 			free(name);
-			return err;
+			return ok_unless(err, why);
 		}
 		regfree(&g->v[i].re);
 		free(g->v[i].regex);
 		g->v[i].regex = xstrdup(eq + 1);
 		g->v[i].re = re;
 		free(name);
-		return NULL;
+		return true;
 	}
 	regfree(&re);
 	size_t at = 0;	/* after earlier additions, before the defaults */
@@ -99,7 +99,7 @@ char *header_groups_add(struct header_groups *g, const char *spec)
 		at++;
 	add_group(g, at, name, name, eq + 1, false);
 	free(name);
-	return NULL;
+	return true;
 }
 
 void header_groups_free(struct header_groups *g)

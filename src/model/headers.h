@@ -35,8 +35,8 @@ struct header_context {
 
 void header_groups_init(struct header_groups *g);
 /* --group NAME=REGEX: replace the regex of group NAME, or add a group
- * (tried before the defaults). Returns NULL or what is wrong. */
-char *header_groups_add(struct header_groups *g, const char *spec);
+ * (tried before the defaults). False, with *err set to what is wrong. */
+bool header_groups_add(struct header_groups *g, const char *spec, char **err);
 size_t header_group_project(const struct header_groups *g);
 size_t header_group_other(const struct header_groups *g);
 void header_groups_free(struct header_groups *g);

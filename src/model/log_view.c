@@ -52,24 +52,24 @@ static void analyze(struct log_view *v, const struct ninja_build *b)
 	}
 }
 
-char *log_view_load(struct log_view *v, const char *dir, const char *path, long back)
+bool log_view_load(struct log_view *v, const char *dir, const char *path, long back, char **err)
 {
-	char *err = load_build(v, dir, path, back);
-	if (err || !dir)
-		return err;
+	char *why = load_build(v, dir, path, back);
+	if (why || !dir)
+		return ok_unless(err, why);
 	struct ninja_build b;
 	ninja_load(dir, &b);
 	analyze(v, &b);
 	ninja_build_free(&b);
-	return NULL;
+	return true;
 }
 
-char *log_view_load_graph(struct log_view *v, const struct ninja_build *b, const char *path, long back)
+bool log_view_load_graph(struct log_view *v, const struct ninja_build *b, const char *path, long back, char **err)
 {
-	char *err = load_build(v, b->dir, path, back);
-	if (!err)
+	char *why = load_build(v, b->dir, path, back);
+	if (!why)
 		analyze(v, b);
-	return err;
+	return ok_unless(err, why);
 }
 
 struct each_build {
@@ -100,18 +100,18 @@ static void view_build(struct ninja_log *build, bool rewritten, void *ctx)
 	log_view_free(&v);
 }
 
-char *log_view_each(const struct ninja_build *b, const char *path, void (*each)(struct log_view *v, void *ctx),
-		    void *ctx, long *nbuilds)
+bool log_view_each(const struct ninja_build *b, const char *path, void (*each)(struct log_view *v, void *ctx),
+		    void *ctx, long *nbuilds, char **err)
 {
 	struct each_build e = { b, path, each, ctx, 0 };
-	char *err = NULL;
-	if (!ninja_log_each(path, true, view_build, &e, &err) && !err)
-		err = xasprintf("%s: no such file%s", path, b ? " (has the tree been built with ninja?)" : "");
-	if (!err && !e.n)
-		err = xasprintf("%s: no builds recorded yet", path);
+	char *why = NULL;
+	if (!ninja_log_each(path, true, view_build, &e, &why) && !why)
+		why = xasprintf("%s: no such file%s", path, b ? " (has the tree been built with ninja?)" : "");
+	if (!why && !e.n)
+		why = xasprintf("%s: no builds recorded yet", path);
 	if (nbuilds)
 		*nbuilds = e.n;
-	return err;
+	return ok_unless(err, why);
 }
 
 /* Most weighted time first; ties in log order, so the order is the same

@@ -33,18 +33,18 @@ struct log_view {
 };
 
 /* Read build `back` of the log at path (and dir's graph, when dir is not
- * NULL). NULL, or what is wrong with the input (owned by the caller). */
-char *log_view_load(struct log_view *v, const char *dir, const char *path, long back);
+ * NULL). False, with *err set to what is wrong with the input (owned by the caller). */
+bool log_view_load(struct log_view *v, const char *dir, const char *path, long back, char **err);
 /* The same against a graph the caller loaded (and keeps). */
-char *log_view_load_graph(struct log_view *v, const struct ninja_build *b, const char *path, long back);
+bool log_view_load_graph(struct log_view *v, const struct ninja_build *b, const char *path, long back, char **err);
 /* Every build of the log at path, oldest first, handed to each(v, ctx)
  * with its timeline (and, when b is not NULL, read against that graph, the
  * caller's): the file is read once, one build in memory at a time; v is
  * freed after each call, and its `back` counts from the oldest (the file's
- * build count is unknown until the end: *nbuilds, when not NULL). NULL, or what is wrong
+ * build count is unknown until the end: *nbuilds, when not NULL). False, with *err set to what is wrong
  * with the input (owned by the caller), as log_view_load says it. */
-char *log_view_each(const struct ninja_build *b, const char *path, void (*each)(struct log_view *v, void *ctx),
-		    void *ctx, long *nbuilds);
+bool log_view_each(const struct ninja_build *b, const char *path, void (*each)(struct log_view *v, void *ctx),
+		    void *ctx, long *nbuilds, char **err);
 /* A build a ninja_log_scan visitor holds, with its names, taken into v
  * (ninja_log_take) with its timeline, and read against b when not NULL;
  * back as the caller counts it. */

@@ -490,7 +490,7 @@ void survey_add_doc(struct survey *s, json_t *doc)
 	s->modules[s->n++] = doc;
 }
 
-char *survey_add(struct survey *s, const char *path, const char *dir)
+bool survey_add(struct survey *s, const char *path, const char *dir, char **err)
 {
 	if (!s->source_at) {
 		s->source_at = xcalloc(1, sizeof(*s->source_at));
@@ -498,8 +498,8 @@ char *survey_add(struct survey *s, const char *path, const char *dir)
 	}
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return xasprintf("%s: %s", path, strerror(errno));
-	char *line = NULL, *err = NULL;
+		return fail_with(err, xasprintf("%s: %s", path, strerror(errno)));
+	char *line = NULL, *why = NULL;
 	size_t cap = 0;
 	ssize_t len = getline(&line, &cap, f);
 	json_t *doc = len > 0 ? json_loadb(line, (size_t)len, 0, NULL) : NULL;
@@ -507,24 +507,24 @@ char *survey_add(struct survey *s, const char *path, const char *dir)
 		json_decref(doc);
 		free(line);
 		fclose(f);
-		return xasprintf("%s:1: not a module's document", path);
+		return fail_with(err, xasprintf("%s:1: not a module's document", path));
 	}
 	json_object_set_new(doc, "dir", json_name(dir));
 	/* Every line read before any is added: a file wrong at its last line
 	 * adds nothing. */
 	struct strvec keys = { 0 }, names = { 0 };
 	double *seconds = NULL;
-	for (long n = 2; !err && (len = getline(&line, &cap, f)) > 0; n++) {
+	for (long n = 2; !why && (len = getline(&line, &cap, f)) > 0; n++) {
 		line[len - 1] = line[len - 1] == '\n' ? '\0' : line[len - 1];
 		char *tab1 = strchr(line, '\t'), *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
 		double sec;
 		if (!tab2) {
-			err = xasprintf("%s:%ld: not a source line (HASH, SECONDS, PATH)", path, n);
+			why = xasprintf("%s:%ld: not a source line (HASH, SECONDS, PATH)", path, n);
 			break;
 		}
 		*tab1 = *tab2 = '\0';
 		if (!parse_double(tab1 + 1, &sec) || sec < 0) {
-			err = xasprintf("%s:%ld: '%s' is not a number of seconds", path, n, tab1 + 1);
+			why = xasprintf("%s:%ld: '%s' is not a number of seconds", path, n, tab1 + 1);
 			break;
 		}
 		char *name = tab2 + 1;
@@ -540,17 +540,17 @@ char *survey_add(struct survey *s, const char *path, const char *dir)
 	}
 	free(line);
 	fclose(f);
-	for (size_t i = 0; !err && i < keys.n; i++)
+	for (size_t i = 0; !why && i < keys.n; i++)
 		add_source(s, doc, keys.v[i], strlen(keys.v[i]), names.v[i], seconds[i]);
 	strvec_clear(&keys);
 	strvec_clear(&names);
 	free(seconds);
-	if (err) {
+	if (why) {
 		json_decref(doc);
-		return err;
+		return ok_unless(err, why);
 	}
 	survey_add_doc(s, doc);
-	return NULL;
+	return true;
 }
 
 static double wall_of(json_t *m)

@@ -85,9 +85,9 @@ struct survey {
 };
 
 /* Add a module read by survey_read_module into the file at path, its
- * document's "dir" set to dir; NULL, or what is wrong with the file
+ * document's "dir" set to dir; False, with *err set to what is wrong with the file
  * (owned). */
-char *survey_add(struct survey *s, const char *path, const char *dir);
+bool survey_add(struct survey *s, const char *path, const char *dir, char **err);
 /* Add a module that was not read (one reference to doc taken). */
 void survey_add_doc(struct survey *s, json_t *doc);
 /* Order the modules and find what they share. */

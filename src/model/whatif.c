@@ -214,22 +214,22 @@ static void fuse(struct model *m, const size_t *members, size_t n)
 	free(deps);
 }
 
-char *model_apply(struct model *m, const struct edit *ed, double overhead)
+bool model_apply(struct model *m, const struct edit *ed, double overhead, char **err)
 {
 	if (!ed->nsteps || (ed->kind == EDIT_FUSE && ed->nsteps < 2))
-		return xasprintf("--%s needs %s", edit_names[ed->kind], ed->kind == EDIT_FUSE ? "two steps or more" : "a step");
+		return fail_with(err, xasprintf("--%s needs %s", edit_names[ed->kind], ed->kind == EDIT_FUSE ? "two steps or more" : "a step"));
 	for (size_t i = 0; i < ed->nsteps; i++) {
 		if (ed->steps[i] >= m->n)
-			return xasprintf("--%s names no step of the graph", edit_names[ed->kind]);
+			return fail_with(err, xasprintf("--%s names no step of the graph", edit_names[ed->kind]));
 		for (size_t j = 0; j < i; j++)
 			if (ed->steps[i] == ed->steps[j])
-				return xasprintf("--%s names a step twice", edit_names[ed->kind]);
+				return fail_with(err, xasprintf("--%s names a step twice", edit_names[ed->kind]));
 	}
 	size_t t = ed->steps[0];
 	switch (ed->kind) {
 	case EDIT_SCALE:
 		if (!(ed->value >= 0) || isinf(ed->value))
-			return xasprintf("--scale wants a factor >= 0, not %g", ed->value);
+			return fail_with(err, xasprintf("--scale wants a factor >= 0, not %g", ed->value));
 		m->nodes[t].duration *= ed->value;
 		break;
 	case EDIT_REMOVE:
@@ -237,14 +237,14 @@ char *model_apply(struct model *m, const struct edit *ed, double overhead)
 		break;
 	case EDIT_SPLIT:
 		if (!(ed->value >= 2 && ed->value <= 1000))
-			return xasprintf("--split wants 2 to 1000 pieces, not %g", ed->value);
+			return fail_with(err, xasprintf("--split wants 2 to 1000 pieces, not %g", ed->value));
 		split(m, t, (size_t)ed->value, overhead);
 		break;
 	case EDIT_FUSE:
 		fuse(m, ed->steps, ed->nsteps);
 		break;
 	}
-	return NULL;
+	return true;
 }
 
 /* Node i waits for `node` too. */

@@ -65,8 +65,8 @@ struct edit {
 };
 
 /* Apply one edit. A split's pieces each take t/K plus `overhead` (what one
- * more TU costs). Returns what is wrong (owned), or NULL. */
-char *model_apply(struct model *m, const struct edit *ed, double overhead);
+ * more TU costs). False, with *err set to what is wrong (owned). */
+bool model_apply(struct model *m, const struct edit *ed, double overhead, char **err);
 
 /* A new step of `seconds` beside step `beside`: it needs what `beside`
  * needs, and whatever waits for `beside` waits for it too (a TU added to

@@ -84,8 +84,8 @@ double *cluster_remote_shares(struct advise *ad)
 			warn("--probe-net: the baseline's durations were timed through %s and hold the network already; "
 			     "nothing added", launcher);
 		else if (ad->cluster.probe_net) {
-			char *err = net_probe_build(&ad->build, ad->dir, sent, lp.bytes, &ad->cluster.net, &ad->cluster.network);
-			if (err)
+			char *err = NULL;
+			if (!net_probe_build(&ad->build, ad->dir, sent, lp.bytes, &ad->cluster.net, &ad->cluster.network, &err))
 				die(EXIT_BAD_INPUT, "--probe-net: %s", err);
 		}
 		free(sent);

@@ -239,8 +239,8 @@ void probes_plan_tables(struct advise *ad, struct advise_tu *t, size_t index)
 	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
 	char *outdir = tmpdir_subdir(sub), *log = xasprintf("%s/%s.log", tmpdir_path(), sub);
 	struct pp_plan plan = { 0 };
-	char *err = preprocess_plan(&cmd, ad->dir, false, outdir, log, ad->timeout, &plan);
-	if (err) {
+	char *err = NULL;
+	if (!preprocess_plan(&cmd, ad->dir, false, outdir, log, ad->timeout, &plan, &err)) {
 		warn("%s: cannot preprocess it for its dispatch table: %s", t->f.name, err);
 		free(err);
 	} else if (plan.n) {

@@ -136,8 +136,8 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->spent_at = monotonic_seconds();
 	snapshot_guard(ad->dir);
 	if (ad->cluster.distcc_path) {	/* bad input before any probe */
-		char *err = distcc_log_read(ad->cluster.distcc_path, &ad->cluster.distcc);
-		if (err)
+		char *err = NULL;
+		if (!distcc_log_read(ad->cluster.distcc_path, &ad->cluster.distcc, &err))
 			die(EXIT_BAD_INPUT, "%s", err);
 	}
 	ninja_load(ad->dir, &ad->build);

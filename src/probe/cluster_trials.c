@@ -41,8 +41,8 @@ void cluster_trial_after(struct cluster_trials *ct, size_t k)
 		return;
 	char *path = trial_log(ct, k);
 	struct distcc_log log;
-	char *err = distcc_log_read(path, &log);
-	if (err) {
+	char *err = NULL;
+	if (!distcc_log_read(path, &log, &err)) {
 		warn("trial %zu: %s", k + 1, err);
 		free(err);
 	} else {
@@ -79,9 +79,10 @@ void cluster_trials_finish(struct cluster_trials *ct, const char *dir, const cha
 	char *path = trial_log(ct, last);
 	if (keep)
 		copy_file(path, keep);
-	char *err = distcc_log_read(path, &ct->last_log);
+	char *err = NULL;
+	distcc_log_read(path, &ct->last_log, &err);
 	char *log = dir ? xasprintf("%s/.ninja_log", dir) : NULL;
-	if (!err && dir && !(err = log_view_load(&ct->view, NULL, log, 0))) {
+	if (!err && dir && log_view_load(&ct->view, NULL, log, 0, &err)) {
 		cluster_report_build(&ct->view.tl, &ct->last_log, &ct->last);
 		ct->have_last = true;
 	}

@@ -38,7 +38,7 @@ static void read_where(struct measurement *m)
 {
 	char *path = distcc_log_path(), *err;
 	struct distcc_log log;
-	if ((err = distcc_log_read(path, &log))) {
+	if (!distcc_log_read(path, &log, &err)) {
 		warn("%s: nothing tells where the compiles ran", err);
 		free(err);
 		free(path);

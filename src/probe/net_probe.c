@@ -66,7 +66,8 @@ static char *run_probe(const char *compiler, const char *source, bool remote, do
 		*seconds = p.wall_s;
 	} else {
 		struct distcc_log dl;
-		char *bad = distcc_log_read(log, &dl);
+		char *bad = NULL;
+		distcc_log_read(log, &dl, &bad);
 		const struct distcc_job *j = bad ? NULL : distcc_log_find(&dl, out);
 		if (!j || !j->remote || isnan(j->remote_s))
 			err = xasprintf("distcc did not send the network probe to a host (%s): set DISTCC_HOSTS to the cluster",
@@ -87,27 +88,27 @@ static char *run_probe(const char *compiler, const char *source, bool remote, do
 	return err;
 }
 
-char *net_probe_measure(const char *compiler, long repeats, double timeout_s, struct net_cost *nc)
+bool net_probe_measure(const char *compiler, long repeats, double timeout_s, struct net_cost *nc, char **err)
 {
 	*nc = (struct net_cost){ .repeats = repeats, .probe_bytes = NET_PROBE_BYTES };
 	char *distcc = driver_find_program("distcc");
 	if (!distcc)
-		return xstrdup("distcc is not in PATH (apt-get install distcc)");
+		return fail_with(err, xstrdup("distcc is not in PATH (apt-get install distcc)"));
 	free(distcc);
 	char *sources[2] = { write_probe("net-empty", 0), write_probe("net-large", NET_PROBE_BYTES) };
 	double *costs[2] = { xcalloc((size_t)repeats, sizeof(double)), xcalloc((size_t)repeats, sizeof(double)) };
-	char *err = NULL;
-	for (long r = 0; r < repeats && !err; r++)
-		for (int k = 0; k < 2 && !err; k++) {
+	char *why = NULL;
+	for (long r = 0; r < repeats && !why; r++)
+		for (int k = 0; k < 2 && !why; k++) {
 			double there = 0, here = 0;
 			progress_set("network probe: %s through distcc and here (run %ld/%ld)", base_name(sources[k]), r + 1,
 				     repeats);
-			if (!(err = run_probe(compiler, sources[k], true, timeout_s, &there)) &&
-			    !(err = run_probe(compiler, sources[k], false, timeout_s, &here)))
+			if (!(why = run_probe(compiler, sources[k], true, timeout_s, &there)) &&
+			    !(why = run_probe(compiler, sources[k], false, timeout_s, &here)))
 				costs[k][r] = there - here;
 		}
 	progress_clear();
-	if (!err) {
+	if (!why) {
 		nc->fixed_s = median_of(costs[0], (size_t)repeats);
 		if (nc->fixed_s < 0)
 			nc->fixed_s = 0;
@@ -119,7 +120,7 @@ char *net_probe_measure(const char *compiler, long repeats, double timeout_s, st
 		free(sources[k]);
 		free(costs[k]);
 	}
-	return err;
+	return ok_unless(err, why);
 }
 
 double net_cost_of(const struct net_cost *nc, double bytes)
@@ -127,8 +128,8 @@ double net_cost_of(const struct net_cost *nc, double bytes)
 	return nc->fixed_s + nc->per_byte_s * bytes;
 }
 
-char *net_probe_build(const struct ninja_build *b, const char *dir, const bool *sent, const double *bytes,
-		      struct net_cost *nc, double **network)
+bool net_probe_build(const struct ninja_build *b, const char *dir, const bool *sent, const double *bytes,
+		      struct net_cost *nc, double **network, char **err)
 {
 	*network = NULL;
 	struct compile_command cmd = { 0 };
@@ -136,20 +137,22 @@ char *net_probe_build(const struct ninja_build *b, const char *dir, const bool *
 	for (size_t e = 0; !found && e < b->n; e++) {
 		if (!sent[e])
 			continue;
-		char *err = driver_parse(b->edges[e].command, dir, &cmd);
-		found = !err && cmd.argv.n;
+		char *why = NULL;
+		driver_parse(b->edges[e].command, dir, &cmd, &why);
+		found = !why && cmd.argv.n;
 		if (!found)
 			compile_command_clear(&cmd);
-		free(err);
+		free(why);
 	}
 	if (!found)
-		return xstrdup("no compile distcc would send to take its compiler from");
-	char *err = net_probe_measure(cmd.argv.v[0], 3, 0, nc);
+		return fail_with(err, xstrdup("no compile distcc would send to take its compiler from"));
+	char *why = NULL;
+	net_probe_measure(cmd.argv.v[0], 3, 0, nc, &why);
 	compile_command_clear(&cmd);
-	if (err)
-		return err;
+	if (why)
+		return ok_unless(err, why);
 	*network = xcalloc(b->n ? b->n : 1, sizeof(double));
 	for (size_t e = 0; e < b->n; e++)
 		(*network)[e] = isnan(bytes[e]) ? NAN : net_cost_of(nc, bytes[e]);
-	return NULL;
+	return true;
 }

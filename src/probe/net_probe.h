@@ -18,10 +18,10 @@
 
 /* Send the probes through distcc with `compiler` (as the build's compiles
  * name it: "c++"), `repeats` times each, alternating with the same compile
- * here, in the temp dir. Returns NULL or what went wrong (owned): distcc
+ * here, in the temp dir. False, with *err set to what went wrong (owned): distcc
  * not found, a compile that failed, or a probe the cluster did not take
  * (distcc ran it here: no hosts, or none reachable). */
-char *net_probe_measure(const char *compiler, long repeats, double timeout_s, struct net_cost *nc);
+bool net_probe_measure(const char *compiler, long repeats, double timeout_s, struct net_cost *nc, char **err);
 
 /* The cost for a TU of `bytes` preprocessed bytes. */
 double net_cost_of(const struct net_cost *nc, double bytes);
@@ -31,8 +31,8 @@ struct ninja_build;
 /* The probes sent with the compiler the first sent compile of b names
  * (sent: per edge, from cluster_sent), 3 runs each; then *network (owned,
  * per edge) the cost of each edge of `bytes` preprocessed bytes (NaN
- * where bytes is). Returns NULL or what went wrong (owned). */
-char *net_probe_build(const struct ninja_build *b, const char *dir, const bool *sent, const double *bytes,
-		      struct net_cost *nc, double **network);
+ * where bytes is). False, with *err set to what went wrong (owned). */
+bool net_probe_build(const struct ninja_build *b, const char *dir, const bool *sent, const double *bytes,
+		      struct net_cost *nc, double **network, char **err);
 
 #endif

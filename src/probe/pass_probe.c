@@ -90,8 +90,8 @@ static double *nvcc_job_walls(struct pass_probe *ps, struct pass_tu *t, const ch
 {
 	const char *name = t->name;
 	struct nvcc_time times = { 0 };
-	char *err = nvcc_time_read(csv, &times);
-	if (err) {
+	char *err = NULL;
+	if (!nvcc_time_read(csv, &times, &err)) {
 		warn("%s: nvcc --time wrote %s:%s", name, csv, err);
 		t->failed = true;
 		t->failure = err;
@@ -131,11 +131,11 @@ static void record_nvcc(struct pass_tu *t, size_t ti, const double *walls2)
 	struct nvcc_trace tr = { 0 };
 	struct time_report host = { 0 };
 	char *err;
-	if ((err = nvcc_trace_read(trace_file, &tr))) {
+	if (!nvcc_trace_read(trace_file, &tr, &err)) {
 		warn("%s: no device phases: %s:%s", name, trace_file, err);
 		free(err);
 	}
-	if ((err = timereport_read(t->log, &host))) {
+	if (!timereport_read(t->log, &host, &err)) {
 		warn("%s: no host phases: %s", name, err);
 		free(err);
 	}
@@ -173,8 +173,8 @@ static void record_replayed(struct pass_tu *t, const struct proc *plain, const s
 	phases_unknown(phase);
 	if (twin) {
 		struct time_report rep = { 0 };
-		char *err = timereport_read(t->log, &rep);
-		if (err) {
+		char *err = NULL;
+		if (!timereport_read(t->log, &rep, &err)) {
 			warn("%s: cannot read the time report of job %zu: %s", t->name,
 			     t->job + 1, err);
 			free(err);
@@ -432,7 +432,8 @@ static void list_jobs(struct pass_probe *ps, struct pass_tu *t, size_t ti)
 	if (t->host_only && !nvcc && !strvec_contains(&t->cmd.argv, "--cuda-host-only"))
 		strvec_push(&t->cmd.argv, "--cuda-host-only");
 	progress_set("%s: asking the driver for its jobs", name);
-	char *err = jobs_list(&t->cmd, ps->dir, log, ps->timeout, &t->jobs);
+	char *err = NULL;
+	jobs_list(&t->cmd, ps->dir, log, ps->timeout, &t->jobs, &err);
 	progress_clear();
 	if (err) {
 		t->failed = true;
@@ -527,7 +528,8 @@ static bool extra_prepare(struct pass_probe *ps, struct extra_round *x, const st
 	char *sub = xasprintf("extra-%zu", x->serial);
 	x->dir = tmpdir_subdir(sub);
 	free(sub);
-	char *err = driver_redirect_outputs(&cmd, x->dir);
+	char *err = NULL;
+	driver_redirect_outputs(&cmd, x->dir, &err);
 	x->copy = (struct pass_tu){ .name = xstrdup(t->name), .edge = t->edge, .cmd = cmd, .walls_only = true,
 				    .host_only = t->host_only, .repeats = 1, .fallback_for = -1 };
 	x->copy.walls = xcalloc((size_t)ps->repeats, sizeof(double));

@@ -89,23 +89,23 @@ static void nvcc_passes(struct pp_plan *plan, const struct job_list *jobs, const
 	}
 }
 
-char *preprocess_plan(const struct compile_command *cmd, const char *cwd, bool device, const char *outdir,
-		      const char *log, double timeout_s, struct pp_plan *plan)
+bool preprocess_plan(const struct compile_command *cmd, const char *cwd, bool device, const char *outdir,
+		      const char *log, double timeout_s, struct pp_plan *plan, char **err)
 {
 	*plan = (struct pp_plan){ 0 };
 	bool offload = cmd->compiler == COMPILER_CLANG || cmd->compiler == COMPILER_HIPCC;
 	if (cmd->compiler == COMPILER_GCC || (offload && !device)) {
 		driver_pass(plan, cmd, cwd, outdir, NULL, offload);
-		return NULL;
+		return true;
 	}
 	struct job_list jobs = { 0 };
-	char *err = jobs_list(cmd, cwd, log, timeout_s, &jobs);
-	if (err)
-		return err;
+	char *why = NULL;
+	if (!jobs_list(cmd, cwd, log, timeout_s, &jobs, &why))
+		return ok_unless(err, why);
 	if (cmd->compiler == COMPILER_NVCC) {
 		nvcc_passes(plan, &jobs, cwd, outdir, device);
 		if (!plan->n || plan->v[0].kind != PASS_HOST)
-			err = xstrdup("nvcc --dryrun lists no host preprocessing job");
+			why = xstrdup("nvcc --dryrun lists no host preprocessing job");
 	} else {
 		driver_pass(plan, cmd, cwd, outdir, NULL, offload);
 		struct strvec archs = { 0 };
@@ -117,7 +117,7 @@ char *preprocess_plan(const struct compile_command *cmd, const char *cwd, bool d
 		strvec_clear(&archs);
 	}
 	job_list_free(&jobs);
-	return err;
+	return ok_unless(err, why);
 }
 
 void pp_plan_free(struct pp_plan *plan)
@@ -187,7 +187,8 @@ void preprocess_scan(const char *path, const char *what, const struct pp_hooks *
 	if (fd < 0)
 		die(EXIT_BAD_INPUT, "%s: %s", what, strerror(errno));
 	size_t line;
-	char *err = markers_scan(fd, hooks, m, &line);
+	char *err = NULL;
+	markers_scan(fd, hooks, m, &line, &err);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (err) {
@@ -236,7 +237,8 @@ bool preprocess_plan_edge(const char *dir, const struct ninja_edge *e, size_t in
 	char *outdir = xasprintf("%s/%s", tmpdir_path(), sub);
 	char *log = xasprintf("%s/jobs.log", outdir);
 	progress_set("%s: asking the driver for its passes", name);
-	char *err = preprocess_plan(cmd, dir, device, outdir, log, timeout, plan);
+	char *err = NULL;
+	preprocess_plan(cmd, dir, device, outdir, log, timeout, plan, &err);
 	progress_clear();
 	if (err)
 		jobs_report_list_failure(name, err, log);
@@ -346,17 +348,17 @@ static void collect_targets(const struct pp_request *req, struct pp_sources *out
 		ninja_build_free(&loaded);
 }
 
-char *pp_request_check(const struct pp_request *req)
+bool pp_request_check(const struct pp_request *req, char **err)
 {
 	if (!req->nargs && !req->all)
-		return xstrdup("name a TARGET, a preprocessed FILE.ii or -, or use --all");
+		return fail_with(err, xstrdup("name a TARGET, a preprocessed FILE.ii or -, or use --all"));
 	if (req->nargs && req->all)
-		return xstrdup("TARGET and --all exclude each other");
+		return fail_with(err, xstrdup("TARGET and --all exclude each other"));
 	for (size_t i = 1; i < req->nargs; i++)
 		if (pp_is_file_arg(req->args[i]) != pp_is_file_arg(req->args[0]))
-			return xasprintf("name targets or preprocessed files (*.i, *.ii, -), not both: '%s', '%s'",
-					 req->args[0], req->args[i]);
-	return NULL;
+			return fail_with(err, xasprintf("name targets or preprocessed files (*.i, *.ii, -), not both: '%s', '%s'",
+					 req->args[0], req->args[i]));
+	return true;
 }
 
 void pp_collect(const struct pp_request *req, struct pp_sources *out)

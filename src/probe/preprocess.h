@@ -31,11 +31,11 @@ struct pp_plan {
 
 /* The -E commands of a parsed compile (outputs already redirected) run in
  * cwd: the host pass, and with `device` one per device arch. Outputs go
- * under `outdir`. Returns NULL or what went wrong (the driver's -### or
+ * under `outdir`. False, with *err set to what went wrong (the driver's -### or
  * --dryrun failing, or not answering within timeout_s: its output is in
  * `log`). */
-char *preprocess_plan(const struct compile_command *cmd, const char *cwd, bool device, const char *outdir,
-		      const char *log, double timeout_s, struct pp_plan *plan);
+bool preprocess_plan(const struct compile_command *cmd, const char *cwd, bool device, const char *outdir,
+		      const char *log, double timeout_s, struct pp_plan *plan, char **err);
 void pp_plan_free(struct pp_plan *plan);
 /* "host", "device gfx90a" */
 char *pp_pass_name(const struct pp_pass *p);
@@ -91,9 +91,9 @@ struct pp_request {
 };
 
 /* What is wrong with a request (it names nothing, targets and --all, or
- * targets and files), or NULL; the
+ * targets and files), in *err: false; the
  * command says it as a usage error. */
-char *pp_request_check(const struct pp_request *req);
+bool pp_request_check(const struct pp_request *req, char **err);
 /* Preprocess and scan what a checked request names. Targets are preprocessed
  * in the build dir as they compile (outputs in the temp dir; the build dir
  * is fingerprinted before and after); files are scanned as they are. */

@@ -79,10 +79,12 @@ void steps_check_built(const char *dir, const struct ninja_edge *e)
 void steps_prepare(const char *dir, const struct ninja_edge *e, const char *subdir, struct compile_command *cmd,
 		   struct strvec *stripped)
 {
-	char *err = driver_parse(e->command, dir, cmd);
+	char *err = NULL;
+	driver_parse(e->command, dir, cmd, &err);
 	if (!err) {
 		char *out = tmpdir_subdir(subdir);
-		err = driver_redirect_outputs(cmd, out);
+		err = NULL;
+		driver_redirect_outputs(cmd, out, &err);
 		free(out);
 	}
 	if (err)

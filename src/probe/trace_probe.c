@@ -62,8 +62,8 @@ static void add_file(struct trace_probe_tu *t, char *path, const char *pass)
 static void trace_clang_jobs(struct trace_probe *tp, size_t ti, struct clang_version **versions, size_t *nversions)
 {
 	struct trace_probe_tu *t = &tp->tus[ti];
-	char *err = jobs_list(&t->cmd, tp->dir, t->log, tp->timeout, &t->jobs);
-	if (err) {
+	char *err = NULL;
+	if (!jobs_list(&t->cmd, tp->dir, t->log, tp->timeout, &t->jobs, &err)) {
 		jobs_report_list_failure(t->name, err, t->log);
 		free(err);
 		t->failed = true;

@@ -99,12 +99,12 @@ static char *read_bundle(const unsigned char *data, size_t size, const char *arc
 	return found ? NULL : xasprintf("the offload bundle has no device code%s%s", arch ? " for " : "", arch ? arch : "");
 }
 
-char *device_code_read(const char *path, const char *arch, struct device_code *out)
+bool device_code_read(const char *path, const char *arch, struct device_code *out, char **err)
 {
 	*out = (struct device_code){ 0 };
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return xstrdup(strerror(errno));
+		return fail_with(err, xstrdup(strerror(errno)));
 	unsigned char *data = NULL;
 	size_t size = 0, cap = 0;
 	for (;;) {
@@ -113,7 +113,7 @@ char *device_code_read(const char *path, const char *arch, struct device_code *o
 			if (cap > MAX_FILE) {
 				fclose(f);
 				free(data);
-				return xstrdup("larger than 2 GiB");
+				return fail_with(err, xstrdup("larger than 2 GiB"));
 			}
 			data = xrealloc(data, cap);
 		}
@@ -124,14 +124,14 @@ char *device_code_read(const char *path, const char *arch, struct device_code *o
 	}
 	bool failed = ferror(f);
 	fclose(f);
-	char *err = failed ? xstrdup(strerror(errno))
+	char *why = failed ? xstrdup(strerror(errno))
 		    : size >= strlen(BUNDLE_MAGIC) && !memcmp(data, BUNDLE_MAGIC, strlen(BUNDLE_MAGIC))
 			? read_bundle(data, size, arch, out)
 			: read_elf(data, size, out);
 	free(data);
-	if (err)
+	if (why)
 		device_code_free(out);
-	return err;
+	return ok_unless(err, why);
 }
 
 unsigned long long device_code_function(const struct device_code *c, const char *name)

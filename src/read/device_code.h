@@ -7,6 +7,7 @@
  * Ownership: a device_code owns its functions' names. */
 #ifndef BUILDWALL_DEVICE_CODE_H
 #define BUILDWALL_DEVICE_CODE_H
+#include <stdbool.h>
 #include <stddef.h>
 
 struct device_function {
@@ -22,9 +23,9 @@ struct device_code {
 
 /* Read the device code in path: an ELF file, or a clang offload bundle
  * whose entries for the triple ending in `arch` (e.g. "gfx90a"; NULL:
- * every device entry) are ELF code objects. Returns NULL, or what is
+ * every device entry) are ELF code objects. False, with *err set to what is
  * wrong (owned by the caller). */
-char *device_code_read(const char *path, const char *arch, struct device_code *out);
+bool device_code_read(const char *path, const char *arch, struct device_code *out, char **err);
 /* The size of the function named `name`, or 0 when there is none. */
 unsigned long long device_code_function(const struct device_code *c, const char *name);
 void device_code_free(struct device_code *c);

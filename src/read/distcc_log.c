@@ -187,12 +187,12 @@ static void build_index(struct distcc_log *log)
 	}
 }
 
-char *distcc_log_read(const char *path, struct distcc_log *log)
+bool distcc_log_read(const char *path, struct distcc_log *log, char **err)
 {
 	memset(log, 0, sizeof(*log));
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return xasprintf("%s: cannot read: %s", path, strerror(errno));
+		return fail_with(err, xasprintf("%s: cannot read: %s", path, strerror(errno)));
 	struct reader r = { .log = log };
 	char *line = NULL;
 	size_t cap = 0;
@@ -215,11 +215,11 @@ char *distcc_log_read(const char *path, struct distcc_log *log)
 		compiles += log->jobs[i].compile;
 	if (read_error || !compiles) {
 		distcc_log_free(log);
-		return read_error ? xasprintf("%s: cannot read: %s", path, strerror(EIO))
-				  : xasprintf("%s: no distcc compile in it (write it with DISTCC_VERBOSE=1 DISTCC_LOG=FILE)", path);
+		return ok_unless(err, read_error ? xasprintf("%s: cannot read: %s", path, strerror(EIO))
+				  : xasprintf("%s: no distcc compile in it (write it with DISTCC_VERBOSE=1 DISTCC_LOG=FILE)", path));
 	}
 	build_index(log);
-	return NULL;
+	return true;
 }
 
 void distcc_log_free(struct distcc_log *log)

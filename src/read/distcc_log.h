@@ -55,9 +55,9 @@ struct distcc_log {
 	bool *base_ambiguous;	/* per job */
 };
 
-/* Read the client log at path. Returns NULL, or what is wrong (owned):
+/* Read the client log at path. False, with *err set to what is wrong (owned):
  * "<path>: no distcc compile in it ..." for a log without one job. */
-char *distcc_log_read(const char *path, struct distcc_log *log);
+bool distcc_log_read(const char *path, struct distcc_log *log, char **err);
 void distcc_log_free(struct distcc_log *log);
 
 /* The job that wrote `output` (a path as ninja names it: equal, or the same

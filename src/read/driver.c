@@ -154,13 +154,13 @@ static char *expand_response_file(const char *arg, const char *cwd, struct strve
 	return err;
 }
 
-char *driver_parse(const char *line, const char *cwd, struct compile_command *cmd)
+bool driver_parse(const char *line, const char *cwd, struct compile_command *cmd, char **err)
 {
 	struct strvec words = { 0 };
 	const char *msg = cmdline_split(line, &words);
 	if (msg) {
 		strvec_clear(&words);
-		return xstrdup(msg);
+		return fail_with(err, xstrdup(msg));
 	}
 	size_t i = 0;
 	if (i < words.n && !strcmp(words.v[i], "env"))
@@ -171,13 +171,13 @@ char *driver_parse(const char *line, const char *cwd, struct compile_command *cm
 		strvec_push(&cmd->launchers, words.v[i]);
 	if (i == words.n) {
 		strvec_clear(&words);
-		return xstrdup("empty command");
+		return fail_with(err, xstrdup("empty command"));
 	}
-	char *err = NULL;
+	char *why = NULL;
 	strvec_push(&cmd->argv, words.v[i++]);
-	for (; i < words.n && !err; i++) {
+	for (; i < words.n && !why; i++) {
 		if (words.v[i][0] == '@' && words.v[i][1])
-			err = expand_response_file(words.v[i], cwd, &cmd->argv);
+			why = expand_response_file(words.v[i], cwd, &cmd->argv);
 		else
 			strvec_push(&cmd->argv, words.v[i]);
 	}
@@ -195,7 +195,7 @@ char *driver_parse(const char *line, const char *cwd, struct compile_command *cm
 	}
 	free(first);
 	cmd->compiler = driver_identify(cmd->argv.v[0]);
-	return err;
+	return ok_unless(err, why);
 }
 
 /* A flag that names a file the compiler writes, per driver family. Every
@@ -291,27 +291,27 @@ static void redirect_slot(struct compile_command *cmd, char **slot, size_t keep,
 	*slot = arg;
 }
 
-char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
+bool driver_redirect_outputs(struct compile_command *cmd, const char *dir, char **err)
 {
 	bool nvcc = cmd->compiler == COMPILER_NVCC;
 	const struct output_flag *outputs = nvcc ? nvcc_outputs : gcc_outputs;
 	const char *const *refused = nvcc ? nvcc_refused : gcc_refused;
 
 	if (cmd->compiler == COMPILER_UNKNOWN)
-		return xasprintf("'%s' is not a compiler buildwall knows, so it cannot tell which files it writes",
-				 cmd->argv.v[0]);
+		return fail_with(err, xasprintf("'%s' is not a compiler buildwall knows, so it cannot tell which files it writes",
+				 cmd->argv.v[0]));
 	char **argv = cmd->argv.v;
 	bool have_output = false;
 	for (size_t i = 1; i < cmd->argv.n; i++) {
 		const char *arg = argv[i];
 		const char *bad = refused_in(arg, refused);
 		if (bad)
-			return xasprintf("%s writes files buildwall cannot redirect; remove it to probe this command", bad);
+			return fail_with(err, xasprintf("%s writes files buildwall cannot redirect; remove it to probe this command", bad));
 		bool to_linker = has_prefix(arg, "-Wl,") || has_prefix(arg, "--linker-options") ||
 				 (i > 1 && (!strcmp(argv[i - 1], "-Xlinker") || !strcmp(argv[i - 1], "--linker-options")));
 		if (to_linker && linker_side_file(arg))
-			return xasprintf("%s makes the linker write a file (%s) buildwall cannot redirect", arg,
-					 linker_side_file(arg));
+			return fail_with(err, xasprintf("%s makes the linker write a file (%s) buildwall cannot redirect", arg,
+					 linker_side_file(arg)));
 		if (nvcc && (!strcmp(arg, "-Xcompiler") || !strcmp(arg, "--compiler-options") ||
 			     has_prefix(arg, "-Xcompiler=") || has_prefix(arg, "--compiler-options="))) {
 			const char *list = strchr(arg, '=') ? strchr(arg, '=') + 1 : (i + 1 < cmd->argv.n ? argv[i + 1] : "");
@@ -320,7 +320,7 @@ char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
 				char *msg = xasprintf("%s %s passes %s to the host compiler, whose output buildwall cannot redirect",
 						      arg, list, hit);
 				free(hit);
-				return msg;
+				return ok_unless(err, msg);
 			}
 			if (!strchr(arg, '='))
 				i++;
@@ -334,7 +334,7 @@ char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
 				if (f->how & OUT_EQ_ONLY)
 					break;	/* writes next to -o: already ours */
 				if (i + 1 >= cmd->argv.n)
-					return xasprintf("%s is missing its file name", arg);
+					return fail_with(err, xasprintf("%s is missing its file name", arg));
 				redirect_slot(cmd, &argv[++i], 0, dir, f->how & OUT_DIR);
 			} else if (arg[n] == '=' || (f->how & OUT_JOINED)) {
 				redirect_slot(cmd, &argv[i], n + (arg[n] == '='), dir, f->how & OUT_DIR);
@@ -346,8 +346,8 @@ char *driver_redirect_outputs(struct compile_command *cmd, const char *dir)
 		}
 	}
 	if (!have_output)
-		return xstrdup("it has no -o, so the compiler would write its output into the build directory");
-	return NULL;
+		return fail_with(err, xstrdup("it has no -o, so the compiler would write its output into the build directory"));
+	return true;
 }
 
 void driver_substitute(struct compile_command *cmd, const struct strvec *from, const struct strvec *to)

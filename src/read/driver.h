@@ -31,13 +31,13 @@ bool driver_is_launcher(const char *program);
 /* The program's path as PATH finds it (owned), or NULL. */
 char *driver_find_program(const char *program);
 
-/* Parse a command line from ninja. Returns NULL or an error message
+/* Parse a command line from ninja. False, with *err set to an error message
  * (owned by the caller). Launchers are stripped into cmd->launchers;
  * "@file" response files are expanded relative to cwd. */
-char *driver_parse(const char *line, const char *cwd, struct compile_command *cmd);
-/* Point every output-writing flag into dir. Returns NULL, or a message
+bool driver_parse(const char *line, const char *cwd, struct compile_command *cmd, char **err);
+/* Point every output-writing flag into dir. False, with *err set to a message
  * naming a flag whose output cannot be redirected (-save-temps, --keep…). */
-char *driver_redirect_outputs(struct compile_command *cmd, const char *dir);
+bool driver_redirect_outputs(struct compile_command *cmd, const char *dir, char **err);
 /* Point an argv's -o at path (added when there is none): separate, or
  * glued on once redirected into the temp dir. */
 void driver_set_output(struct strvec *argv, const char *path);

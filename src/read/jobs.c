@@ -107,9 +107,9 @@ static void job_free(struct job *j)
 	free(j->tool);
 }
 
-char *jobs_parse_dashdashdash(const char *text, struct job_list *jobs)
+bool jobs_parse_dashdashdash(const char *text, struct job_list *jobs, char **err)
 {
-	char *copy = xstrdup(text), *save = NULL, *err = NULL;
+	char *copy = xstrdup(text), *save = NULL, *why = NULL;
 	long lineno = 0;
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		lineno++;
@@ -123,7 +123,7 @@ char *jobs_parse_dashdashdash(const char *text, struct job_list *jobs)
 		if (!msg && !j.argv.n)
 			msg = "empty command";
 		if (msg) {
-			err = xasprintf("line %ld of the driver's job list: %s%s", lineno, msg,
+			why = xasprintf("line %ld of the driver's job list: %s%s", lineno, msg,
 					strchr(line, '|') ? " (jobs joined by a pipe: drop -pipe)" : "");
 			job_free(&j);
 			break;
@@ -132,9 +132,9 @@ char *jobs_parse_dashdashdash(const char *text, struct job_list *jobs)
 		push_job(jobs, &j);
 	}
 	free(copy);
-	if (!err && !jobs->n)
-		err = xstrdup("the driver listed no jobs");
-	return err;
+	if (!why && !jobs->n)
+		why = xstrdup("the driver listed no jobs");
+	return ok_unless(err, why);
 }
 
 /* No real nvcc line comes near this; settings that expand each other
@@ -244,9 +244,9 @@ static bool is_setting(const char *s)
 	return *s == '=';
 }
 
-char *jobs_parse_dryrun(const char *text, struct job_list *jobs)
+bool jobs_parse_dryrun(const char *text, struct job_list *jobs, char **err)
 {
-	char *copy = xstrdup(text), *save = NULL, *err = NULL;
+	char *copy = xstrdup(text), *save = NULL, *why = NULL;
 	struct strvec env = { 0 };
 	long lineno = 0;
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -257,7 +257,7 @@ char *jobs_parse_dryrun(const char *text, struct job_list *jobs)
 			continue;	/* nvcc's internal steps ("-- Filter Dependencies --") */
 		char *body = expand_settings(line + 3, &env);
 		if (!body) {
-			err = xasprintf("line %ld of nvcc's --dryrun: its settings expand past %d bytes", lineno,
+			why = xasprintf("line %ld of nvcc's --dryrun: its settings expand past %d bytes", lineno,
 					DRYRUN_MAX_LINE);
 			break;
 		}
@@ -283,7 +283,7 @@ char *jobs_parse_dryrun(const char *text, struct job_list *jobs)
 		if (!msg && !j.argv.n)
 			msg = "empty command";
 		if (msg) {
-			err = xasprintf("line %ld of nvcc's --dryrun: %s", lineno, msg);
+			why = xasprintf("line %ld of nvcc's --dryrun: %s", lineno, msg);
 			job_free(&j);
 			break;
 		}
@@ -299,13 +299,13 @@ char *jobs_parse_dryrun(const char *text, struct job_list *jobs)
 	}
 	strvec_clear(&env);
 	free(copy);
-	if (!err && !jobs->n)
-		err = xstrdup("nvcc --dryrun listed no jobs");
-	return err;
+	if (!why && !jobs->n)
+		why = xstrdup("nvcc --dryrun listed no jobs");
+	return ok_unless(err, why);
 }
 
-char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
-		struct job_list *jobs)
+bool jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
+		struct job_list *jobs, char **err)
 {
 	struct strvec argv = { 0 };
 	bool nvcc = cmd->compiler == COMPILER_NVCC;
@@ -318,17 +318,17 @@ char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *
 	strvec_clear(&argv);
 	proc_exit_if_interrupted();
 	if (!proc_succeeded(&p)) {
-		char *why = proc_failure(&p);
-		char *err = xasprintf("%s %s failed (%s)", cmd->argv.v[0], nvcc ? "--dryrun" : "-###", why);
-		free(why);
-		return err;
+		char *failure = proc_failure(&p);
+		char *why = xasprintf("%s %s failed (%s)", cmd->argv.v[0], nvcc ? "--dryrun" : "-###", failure);
+		free(failure);
+		return fail_with(err, why);
 	}
 	char *text = read_text_file(log);
 	if (!text)
-		return xasprintf("cannot read %s", log);
-	char *err = nvcc ? jobs_parse_dryrun(text, jobs) : jobs_parse_dashdashdash(text, jobs);
+		return fail_with(err, xasprintf("cannot read %s", log));
+	bool ok = nvcc ? jobs_parse_dryrun(text, jobs, err) : jobs_parse_dashdashdash(text, jobs, err);
 	free(text);
-	return err;
+	return ok;
 }
 
 void jobs_report_list_failure(const char *name, const char *err, const char *log)

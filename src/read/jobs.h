@@ -27,18 +27,18 @@ struct job_list {
 /* "host", "device", "other". */
 const char *pass_kind_name(enum pass_kind p);
 
-/* Parse the stderr of `clang|hipcc|gcc -###`. Returns NULL or a message
+/* Parse the stderr of `clang|hipcc|gcc -###`. False, with *err set to a message
  * (owned by the caller) naming the line that cannot be read. */
-char *jobs_parse_dashdashdash(const char *text, struct job_list *jobs);
+bool jobs_parse_dashdashdash(const char *text, struct job_list *jobs, char **err);
 /* Parse the stderr of `nvcc --dryrun`: "#$ NAME=value" settings become each
  * job's env and expand $NAME in the commands; nvcc's cleanup (rm) is not a
  * job. */
-char *jobs_parse_dryrun(const char *text, struct job_list *jobs);
+bool jobs_parse_dryrun(const char *text, struct job_list *jobs, char **err);
 /* Run the driver with -### (or --dryrun) in cwd, its output captured in
  * `log`, for at most timeout_s (0: no limit), and parse what it prints.
- * Returns NULL or a message. */
-char *jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
-		struct job_list *jobs);
+ * False, with *err set to a message. */
+bool jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
+		struct job_list *jobs, char **err);
 /* Say that listing `name`'s jobs failed (err from jobs_list), with the tail
  * of the driver's output in `log`. */
 void jobs_report_list_failure(const char *name, const char *err, const char *log);

@@ -215,8 +215,8 @@ void kernel_facts_free(struct kernel_facts *f)
 void kernel_facts_add_object(struct kernel_facts *f, const char *tu, const char *path, const char *arch)
 {
 	struct device_code code;
-	char *err = device_code_read(path, arch, &code);
-	if (err) {
+	char *err = NULL;
+	if (!device_code_read(path, arch, &code, &err)) {
 		warn("%s: no code size for %s: %s: %s", tu, arch, path, err);
 		free(err);
 		return;

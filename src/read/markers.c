@@ -433,14 +433,14 @@ static void section_free(struct pp_section *s)
 	strmap_free(&s->index);
 }
 
-char *markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size_t *bad_line)
+bool markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size_t *bad_line, char **err)
 {
 	*m = (struct markers){ .hooks = hooks, .outside = STRMAP_NONE, .unnamed = STRMAP_NONE, .stack_alloc = 64 };
 	*bad_line = 0;
 	m->stack = xmalloc(m->stack_alloc * sizeof(*m->stack));
 	m->scratch = xmalloc(MAX_MARKER);
 	size_t cap = READ_CHUNK + MAX_MARKER;
-	char *buf = xmalloc(cap), *err = NULL;
+	char *buf = xmalloc(cap), *why = NULL;
 	size_t have = 0, pos = 0;
 	bool in_code_line = false;	/* inside a code line whose start was counted on */
 	char before[2] = { 0, 0 };	/* the two bytes read before buf[0] */
@@ -448,7 +448,7 @@ char *markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size
 		if (pos == have) {
 			keep_last_bytes(before, buf, have);
 			pos = have = 0;
-			if (!fill(fd, buf, &have, READ_CHUNK, &err))
+			if (!fill(fd, buf, &have, READ_CHUNK, &why))
 				break;
 		}
 		char *p = buf + pos, *end = buf + have;
@@ -477,7 +477,7 @@ char *markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size
 			if (len >= MAX_MARKER) {
 				if (looks_like_marker(p, end)) {
 					*bad_line = m->lines + 1;
-					err = xasprintf("line marker longer than %u KiB", MAX_MARKER >> 10);
+					why = xasprintf("line marker longer than %u KiB", MAX_MARKER >> 10);
 					break;
 				}
 				in_code_line = true;	/* a long #pragma: only its start mattered */
@@ -488,42 +488,42 @@ char *markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size
 			memmove(buf, p, len);
 			have = len;
 			pos = 0;
-			if (fill(fd, buf, &have, cap, &err))
+			if (fill(fd, buf, &have, cap, &why))
 				continue;
-			if (err)
+			if (why)
 				break;
 			nl = buf + have;	/* the last line has no '\n' */
 			p = buf;
 		}
 		if ((size_t)(nl - p) > MAX_MARKER && looks_like_marker(p, nl)) {
 			*bad_line = m->lines + 1;
-			err = xasprintf("line marker longer than %u KiB", MAX_MARKER >> 10);
+			why = xasprintf("line marker longer than %u KiB", MAX_MARKER >> 10);
 			break;
 		}
 		size_t at = m->lines + 1;
 		size_t off = (size_t)(p - buf);
 		bool after_blank = (off >= 1 ? p[-1] : before[1]) == '\n' &&
 				   (off >= 2 ? p[-2] : off == 1 ? before[1] : before[0]) == '\n';
-		if ((err = special_line(m, p, nl, after_blank))) {
+		if ((why = special_line(m, p, nl, after_blank))) {
 			*bad_line = at;
 			break;
 		}
 		if (m->depth > MAX_DEPTH) {
 			*bad_line = m->lines;
-			err = xasprintf("#include nesting deeper than %d", MAX_DEPTH);
+			why = xasprintf("#include nesting deeper than %d", MAX_DEPTH);
 			break;
 		}
 		pos = nl < buf + have ? (size_t)(nl + 1 - buf) : have;
 	}
 	free(buf);
-	if (err)
-		return err;
+	if (why)
+		return ok_unless(err, why);
 	if (in_code_line)
 		count_code(m, 1);	/* the last line, without '\n' */
 	if (m->loose && !m->nsections)
 		take_loose_lines(m);	/* output without a single marker (-P) */
 	end_section(m);
-	return NULL;
+	return true;
 }
 
 void markers_free(struct markers *m)

@@ -73,9 +73,9 @@ struct markers {
 	char *scratch;		/* a decoded file name */
 };
 
-/* Scan fd to its end. Returns NULL, or what is wrong (owned by the
+/* Scan fd to its end. False, with *err set to what is wrong (owned by the
  * caller) with *bad_line set to its line number (0: a read error). */
-char *markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size_t *bad_line);
+bool markers_scan(int fd, const struct pp_hooks *hooks, struct markers *m, size_t *bad_line, char **err);
 /* "host" for a host bundle, "device" otherwise; the arch after the
  * target's last '-' ("gfx90a", "sm_80"), or NULL. */
 const char *bundle_pass(const char *target);

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *regex_compile(regex_t *re, const char *pattern, int flags)
+bool regex_compile(regex_t *re, const char *pattern, int flags, char **err)
 {
 	int rc = regcomp(re, pattern, REG_EXTENDED | flags);
 	if (!rc)
-		return NULL;
+		return true;
 	char msg[256];
 	regerror(rc, re, msg, sizeof(msg));
-	return xstrdup(msg);
+	return fail_with(err, xstrdup(msg));
 }
 
 void strip_ansi(char *s)

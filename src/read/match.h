@@ -3,11 +3,12 @@
 #ifndef BUILDWALL_MATCH_H
 #define BUILDWALL_MATCH_H
 
+#include <stdbool.h>
 #include <regex.h>
 
-/* regcomp (POSIX ERE, plus flags) that returns NULL or regerror's words
+/* regcomp (POSIX ERE, plus flags); false, with *err set to regerror's words
  * (owned by the caller). */
-char *regex_compile(regex_t *re, const char *pattern, int flags);
+bool regex_compile(regex_t *re, const char *pattern, int flags, char **err);
 /* Remove ANSI escape sequences (colour codes) in place. */
 void strip_ansi(char *s);
 /* Stream `path` line by line (colour codes removed) and return the number

@@ -302,11 +302,11 @@ static char *add_line(struct scan *s, long lineno, uint64_t off, const char *lin
 	return NULL;
 }
 
-char *ninja_log_scan(FILE *f, const char *name, bool names, ninja_log_visit visit, void *ctx)
+bool ninja_log_scan(FILE *f, const char *name, bool names, ninja_log_visit visit, void *ctx, char **err)
 {
 	struct scan s = { .names = names, .name = name, .visit = visit, .ctx = ctx };
 	s.cur.source = f;
-	char *err = NULL;
+	char *why = NULL;
 	size_t cap = 1 << 20, len = 0;
 	char *buf = xmalloc(cap);
 	long lineno = 0;
@@ -323,28 +323,28 @@ char *ninja_log_scan(FILE *f, const char *name, bool names, ninja_log_visit visi
 		len += got;
 		const char *p = buf, *stop = buf + len;
 		const char *nl;
-		while (!err && (nl = memchr(p, '\n', (size_t)(stop - p)))) {
-			err = add_line(&s, ++lineno, base + (uint64_t)(p - buf), p, (size_t)(nl - p));
+		while (!why && (nl = memchr(p, '\n', (size_t)(stop - p)))) {
+			why = add_line(&s, ++lineno, base + (uint64_t)(p - buf), p, (size_t)(nl - p));
 			p = nl + 1;
 		}
 		base += (uint64_t)(p - buf);
 		len = (size_t)(stop - p);
 		memmove(buf, p, len);
-		if (err || !got)
+		if (why || !got)
 			break;
 	}
 	/* ninja writes whole lines; a last line without newline was cut off
 	 * by a killed build, so it is dropped, not trusted. */
-	if (!err && ferror(f))
-		err = xasprintf("%s: %s", name, strerror(errno));
-	if (!err)
+	if (!why && ferror(f))
+		why = xasprintf("%s: %s", name, strerror(errno));
+	if (!why)
 		emit(&s);
 	drop_entries(&s.cur);
 	free(buf);
 	free(s.prev_hash);
 	free(s.cur.entries);
 	free(s.cur.names);
-	return err;	/* an empty file is a log with no builds yet */
+	return ok_unless(err, why);	/* an empty file is a log with no builds yet */
 }
 
 /* NULL when the log cannot be opened: *err NULL when it does not exist. */
@@ -362,7 +362,8 @@ bool ninja_log_each(const char *path, bool names, ninja_log_visit visit, void *c
 	FILE *f = open_log(path, err);
 	if (!f)
 		return false;
-	*err = ninja_log_scan(f, path, names, visit, ctx);
+	*err = NULL;
+	ninja_log_scan(f, path, names, visit, ctx, err);
 	fclose(f);
 	return !*err;
 }
@@ -406,8 +407,10 @@ bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, lo
 	struct ring r = { .keep = (size_t)back + 1 };
 	memset(log, 0, sizeof(*log));
 	FILE *f = open_log(path, err);
-	if (f)
-		*err = ninja_log_scan(f, path, false, keep_build, &r);
+	if (f) {
+		*err = NULL;
+		ninja_log_scan(f, path, false, keep_build, &r, err);
+	}
 	if (nbuilds)
 		*nbuilds = r.total;
 	log->version = r.version;

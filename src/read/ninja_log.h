@@ -73,7 +73,7 @@ struct ninja_log {
  * visitor has then seen only the stretches before it. An empty file is a
  * log with no builds yet. */
 typedef void (*ninja_log_visit)(struct ninja_log *build, bool rewritten, void *ctx);
-char *ninja_log_scan(FILE *f, const char *name, bool names, ninja_log_visit visit, void *ctx);
+bool ninja_log_scan(FILE *f, const char *name, bool names, ninja_log_visit visit, void *ctx, char **err);
 /* The same for a file: false when it does not exist (*err NULL) or cannot
  * be read (*err set). */
 bool ninja_log_each(const char *path, bool names, ninja_log_visit visit, void *ctx, char **err);

@@ -31,13 +31,13 @@ static char *next_field(char **p)
 	return start;
 }
 
-char *nvcc_time_read(const char *path, struct nvcc_time *t)
+bool nvcc_time_read(const char *path, struct nvcc_time *t, char **err)
 {
 	*t = (struct nvcc_time){ 0 };
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return xasprintf("cannot read %s: %s", path, strerror(errno));
-	char *line = NULL, *err = NULL;
+		return fail_with(err, xasprintf("cannot read %s: %s", path, strerror(errno)));
+	char *line = NULL, *why = NULL;
 	size_t cap = 0;
 	long lineno = 0;
 	struct nvcc_run run = { 0 };
@@ -53,12 +53,12 @@ char *nvcc_time_read(const char *path, struct nvcc_time *t)
 			continue;	/* the header, repeated by every appending run */
 		double ms;
 		if (n != 8 || !parse_double(fields[6], &ms) || ms < 0) {
-			err = xasprintf("%ld: expected 8 comma-separated fields ending in a time and 'ms'", lineno);
+			why = xasprintf("%ld: expected 8 comma-separated fields ending in a time and 'ms'", lineno);
 			break;
 		}
 		double scale = !strcmp(fields[7], "ms") ? 1e-3 : !strcmp(fields[7], "s") ? 1 : NAN;
 		if (isnan(scale)) {
-			err = xasprintf("%ld: unknown unit '%s'", lineno, fields[7]);
+			why = xasprintf("%ld: unknown unit '%s'", lineno, fields[7]);
 			break;
 		}
 		run.jobs = xrealloc(run.jobs, (run.n + 1) * sizeof(*run.jobs));
@@ -69,7 +69,7 @@ char *nvcc_time_read(const char *path, struct nvcc_time *t)
 			run = (struct nvcc_run){ 0 };
 		}
 	}
-	if (!err && run.n) {	/* no driver row: nvcc was cut short */
+	if (!why && run.n) {	/* no driver row: nvcc was cut short */
 		t->runs = xrealloc(t->runs, (t->n + 1) * sizeof(*t->runs));
 		t->runs[t->n++] = run;
 		run = (struct nvcc_run){ 0 };
@@ -81,9 +81,9 @@ char *nvcc_time_read(const char *path, struct nvcc_time *t)
 	free(run.jobs);
 	free(line);
 	fclose(f);
-	if (err)
+	if (why)
 		nvcc_time_free(t);
-	return err;
+	return ok_unless(err, why);
 }
 
 void nvcc_time_free(struct nvcc_time *t)
@@ -184,26 +184,26 @@ static void on_trace_event(const struct trace_event *e, void *ctx)
 	}
 }
 
-char *nvcc_trace_read(const char *path, struct nvcc_trace *t)
+bool nvcc_trace_read(const char *path, struct nvcc_trace *t, char **err)
 {
 	*t = (struct nvcc_trace){ 0 };
 	struct trace_read r = { 0 };
 	struct trace_scan_info info = { 0 };
-	char *err = NULL;
+	char *why = NULL;
 	switch (trace_scan_file(path, on_trace_event, &r, &info)) {
 	case TRACE_SCAN_OK:
 		break;
 	case TRACE_SCAN_NOT_TRACE:
-		err = xstrdup("1: not a Chrome trace (no traceEvents array)");
+		why = xstrdup("1: not a Chrome trace (no traceEvents array)");
 		break;
 	case TRACE_SCAN_MALFORMED:
-		err = xasprintf("%ld:%ld: %s", info.line, info.column, info.error);
+		why = xasprintf("%ld:%ld: %s", info.line, info.column, info.error);
 		break;
 	case TRACE_SCAN_UNREADABLE:
-		err = xasprintf("1: cannot read it: %s", info.error);
+		why = xasprintf("1: cannot read it: %s", info.error);
 		break;
 	}
-	for (size_t i = 0; !err && i < r.nevents; i++) {
+	for (size_t i = 0; !why && i < r.nevents; i++) {
 		const struct phase_event *ev = &r.events[i];
 		for (size_t k = 0; k < r.nthreads; k++) {
 			if (r.threads[k].pid != ev->pid || r.threads[k].tid != ev->tid)
@@ -221,7 +221,7 @@ char *nvcc_trace_read(const char *path, struct nvcc_trace *t)
 	free(r.threads);
 	free(r.events);
 	free(info.error);
-	return err;
+	return ok_unless(err, why);
 }
 
 void nvcc_trace_free(struct nvcc_trace *t)

@@ -26,8 +26,8 @@ struct nvcc_time {
 	size_t n;
 };
 
-/* Read a --time CSV. Returns NULL, or "LINE: what" (owned by the caller). */
-char *nvcc_time_read(const char *path, struct nvcc_time *t);
+/* Read a --time CSV. False, with *err set to "LINE: what" (owned by the caller). */
+bool nvcc_time_read(const char *path, struct nvcc_time *t, char **err);
 void nvcc_time_free(struct nvcc_time *t);
 
 /* Inside one device pass, summed over the trace's events for that arch:
@@ -48,7 +48,7 @@ struct nvcc_trace {
 
 /* Read a -fdevice-time-trace file, streamed (trace_scan). Returns NULL, or
  * "LINE[:COLUMN]: what". */
-char *nvcc_trace_read(const char *path, struct nvcc_trace *t);
+bool nvcc_trace_read(const char *path, struct nvcc_trace *t, char **err);
 void nvcc_trace_free(struct nvcc_trace *t);
 /* The arch in an nvcc thread name, "kern.cu [compute_80]": compute_80 (the
  * last brackets'); s is NULL when there is none. Points into thread. */

@@ -28,54 +28,55 @@ static char *check_tu(json_t *tu, size_t i, const char *name, struct rank_time *
 	return NULL;
 }
 
-char *rank_doc_parse(const char *text, size_t len, const char *name, struct rank_doc *doc)
+bool rank_doc_parse(const char *text, size_t len, const char *name, struct rank_doc *doc, char **err)
 {
 	memset(doc, 0, sizeof(*doc));
 	json_error_t jerr;
 	json_t *root = json_loadb(text, len, 0, &jerr);
 	if (!root)
-		return xasprintf("%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
-	char *err = NULL;
+		return fail_with(err, xasprintf("%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text));
+	char *why = NULL;
 	const char *schema = json_string_value(json_object_get(root, "schema"));
 	const char *command = json_string_value(json_object_get(root, "command"));
 	json_t *tus = json_object_get(root, "tus");
 	if (!schema || strcmp(schema, BUILDWALL_SCHEMA))
-		err = xasprintf("%s:1: not a 'buildwall rank --json' document: schema is not " BUILDWALL_SCHEMA, name);
+		why = xasprintf("%s:1: not a 'buildwall rank --json' document: schema is not " BUILDWALL_SCHEMA, name);
 	else if (!command || strcmp(command, "rank"))
-		err = xasprintf("%s:1: not a 'buildwall rank --json' document: command is not rank", name);
+		why = xasprintf("%s:1: not a 'buildwall rank --json' document: command is not rank", name);
 	else if (!json_is_array(tus))
-		err = xasprintf("%s:1: not a 'buildwall rank --json' document: no tus array", name);
+		why = xasprintf("%s:1: not a 'buildwall rank --json' document: no tus array", name);
 	json_t *cont = json_object_get(json_object_get(root, "prediction"), "contention");
 	double share = json_number_value(json_object_get(cont, "share")), cores = json_number_value(json_object_get(cont, "cores"));
 	json_int_t samples = json_integer_value(json_object_get(cont, "samples"));
-	if (!err && cont && (!isfinite(share) || share < 0 || share > 10 || !(cores >= 1) || samples < 0))
-		err = xasprintf("%s: prediction.contention: not a calibration (share %g, cores %g)", name, share, cores);
+	if (!why && cont && (!isfinite(share) || share < 0 || share > 10 || !(cores >= 1) || samples < 0))
+		why = xasprintf("%s: prediction.contention: not a calibration (share %g, cores %g)", name, share, cores);
 	else if (cont) {
 		doc->contention_share = share;
 		doc->contention_cores = cores;
 		doc->contention_samples = (size_t)samples;
 		doc->contention_concurrency = json_number_value(json_object_get(cont, "mean_concurrency"));
 	}
-	size_t n = err ? 0 : json_array_size(tus);
+	size_t n = why ? 0 : json_array_size(tus);
 	doc->tus = xcalloc(n, sizeof(*doc->tus));
-	for (size_t i = 0; i < n && !err; i++)
-		if (!(err = check_tu(json_array_get(tus, i), i, name, &doc->tus[i])))
+	for (size_t i = 0; i < n && !why; i++)
+		if (!(why = check_tu(json_array_get(tus, i), i, name, &doc->tus[i])))
 			doc->n++;
 	json_decref(root);
-	if (err)
+	if (why)
 		rank_doc_free(doc);
-	return err;
+	return ok_unless(err, why);
 }
 
-char *rank_doc_read(const char *path, struct rank_doc *doc)
+bool rank_doc_read(const char *path, struct rank_doc *doc, char **err)
 {
 	memset(doc, 0, sizeof(*doc));
 	char *text = read_text_file(path);
 	if (!text)
-		return xasprintf("%s: %s", path, strerror(errno));
-	char *err = rank_doc_parse(text, strlen(text), path, doc);
+		return fail_with(err, xasprintf("%s: %s", path, strerror(errno)));
+	char *why = NULL;
+	rank_doc_parse(text, strlen(text), path, doc, &why);
 	free(text);
-	return err;
+	return ok_unless(err, why);
 }
 
 void rank_doc_free(struct rank_doc *doc)

@@ -4,6 +4,7 @@
 #ifndef BUILDWALL_RANK_DOC_H
 #define BUILDWALL_RANK_DOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Past this a "duration" is a broken document, not a compile (a year). */
@@ -26,9 +27,9 @@ struct rank_doc {
 /* Parse a document held in memory; `name` is how errors name it. Returns
  * NULL, or "NAME:LINE:COLUMN: what" / "NAME: tus[3].wall_s: what" (owned by
  * the caller). */
-char *rank_doc_parse(const char *text, size_t len, const char *name, struct rank_doc *doc);
+bool rank_doc_parse(const char *text, size_t len, const char *name, struct rank_doc *doc, char **err);
 /* The same from a file; a file that cannot be read is an error too. */
-char *rank_doc_read(const char *path, struct rank_doc *doc);
+bool rank_doc_read(const char *path, struct rank_doc *doc, char **err);
 void rank_doc_free(struct rank_doc *doc);
 
 #endif

@@ -316,12 +316,12 @@ static void gcc_row(struct parser *ps, char *line)
 		consider_heavy(g, name, wall);
 }
 
-char *timereport_read(const char *path, struct time_report *r)
+bool timereport_read(const char *path, struct time_report *r, char **err)
 {
 	*r = (struct time_report){ 0 };
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return xasprintf("cannot read %s: %s", path, strerror(errno));
+		return fail_with(err, xasprintf("cannot read %s: %s", path, strerror(errno)));
 	struct parser ps = { .r = r };
 	group_reset(&ps);
 	char *line = NULL;
@@ -364,7 +364,7 @@ char *timereport_read(const char *path, struct time_report *r)
 	free(line);
 	fclose(f);
 	group_reset(&ps);	/* a group without its closing table: not a whole report */
-	return NULL;
+	return true;
 }
 
 void time_report_free(struct time_report *r)

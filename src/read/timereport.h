@@ -59,10 +59,10 @@ struct time_report {
 };
 
 /* Read every group in a compiler's captured stderr (other lines are
- * skipped). Streams the file. Returns NULL, or a message "LINE: what"
+ * skipped). Streams the file. False, with *err set to a message "LINE: what"
  * (owned by the caller) when a report is malformed; a missing file is an
  * error too. */
-char *timereport_read(const char *path, struct time_report *r);
+bool timereport_read(const char *path, struct time_report *r, char **err);
 void time_report_free(struct time_report *r);
 
 #endif

@@ -141,55 +141,55 @@ static bool switch_to_wal(struct history_db *h)
 	return false;
 }
 
-char *history_db_open(struct history_db *h, const char *path, bool create)
+bool history_db_open(struct history_db *h, const char *path, bool create, char **err)
 {
 	*h = (struct history_db){ .path = xstrdup(path) };
 	struct stat st;
 	if (stat(path, &st)) {
 		if (errno != ENOENT || !create)
-			return xasprintf("%s: %s", path, errno == ENOENT ? "no history there yet (buildwall record writes it)"
-									 : strerror(errno));
+			return fail_with(err, xasprintf("%s: %s", path, errno == ENOENT ? "no history there yet (buildwall record writes it)"
+									 : strerror(errno)));
 		make_parent_dirs(path, 0755);
 	} else if (!S_ISREG(st.st_mode)) {
-		return xasprintf("%s: not a file", path);
+		return fail_with(err, xasprintf("%s: not a file", path));
 	}
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 	if (sqlite3_open_v2(path, &h->db, flags, NULL) != SQLITE_OK)
-		return db_error(h, "cannot open it");
+		return ok_unless(err, db_error(h, "cannot open it"));
 	sqlite3_busy_timeout(h->db, 60000);
 	/* The mark, the version and the tables in one read: another process
 	 * may be creating the schema right now. */
-	char *err;
+	char *why;
 	long long app = 0, version = 0, tables = 0;
 	int code = 0;
 	if (sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
-		app = query_int(h, "PRAGMA application_id", &err);
-		if (!err)
-			version = query_int(h, "PRAGMA user_version", &err);
-		if (!err)
-			tables = query_int(h, "SELECT count(*) FROM sqlite_master", &err);
-		code = err ? sqlite3_errcode(h->db) : 0;
+		app = query_int(h, "PRAGMA application_id", &why);
+		if (!why)
+			version = query_int(h, "PRAGMA user_version", &why);
+		if (!why)
+			tables = query_int(h, "SELECT count(*) FROM sqlite_master", &why);
+		code = why ? sqlite3_errcode(h->db) : 0;
 		sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	} else {
-		err = db_error(h, "cannot read it");
+		why = db_error(h, "cannot read it");
 		code = sqlite3_errcode(h->db);
 	}
-	if (err) {
+	if (why) {
 		if (code != SQLITE_NOTADB && code != SQLITE_CORRUPT)
-			return err;
-		free(err);	/* "file is not a database": said plainly; the file is left as it is */
-		return xasprintf("%s: not a buildwall history (%s); left as it is", path, sqlite3_errmsg(h->db));
+			return ok_unless(err, why);
+		free(why);	/* "file is not a database": said plainly; the file is left as it is */
+		return fail_with(err, xasprintf("%s: not a buildwall history (%s); left as it is", path, sqlite3_errmsg(h->db)));
 	}
 	if (app != HISTORY_APPLICATION_ID && (app != 0 || tables))
-		return xasprintf("%s: an SQLite database, but not a buildwall history; left as it is", path);
+		return fail_with(err, xasprintf("%s: an SQLite database, but not a buildwall history; left as it is", path));
 	if (version > HISTORY_SCHEMA_VERSION)
-		return xasprintf("%s: schema version %lld is newer than this buildwall's (%d): use a newer buildwall",
-				 path, version, HISTORY_SCHEMA_VERSION);
+		return fail_with(err, xasprintf("%s: schema version %lld is newer than this buildwall's (%d): use a newer buildwall",
+				 path, version, HISTORY_SCHEMA_VERSION));
 	if (!switch_to_wal(h))
-		return db_error(h, "cannot switch it to WAL journaling");
-	if ((err = exec(h, "PRAGMA synchronous = NORMAL", "cannot set it up")))
-		return err;
-	return version < HISTORY_SCHEMA_VERSION ? migrate(h) : NULL;
+		return ok_unless(err, db_error(h, "cannot switch it to WAL journaling"));
+	if ((why = exec(h, "PRAGMA synchronous = NORMAL", "cannot set it up")))
+		return ok_unless(err, why);
+	return ok_unless(err, version < HISTORY_SCHEMA_VERSION ? migrate(h) : NULL);
 }
 
 int history_db_version(struct history_db *h)
@@ -269,53 +269,53 @@ static int64_t target_id(struct history_db *h, sqlite3_stmt *insert, sqlite3_stm
 	return interned(h, insert, find, err);
 }
 
-char *history_db_add(struct history_db *h, const struct record_context *ctx, const struct build_record *r,
-		     bool *added)
+bool history_db_add(struct history_db *h, const struct record_context *ctx, const struct build_record *r,
+		     bool *added, char **err)
 {
 	*added = false;
-	char *err = exec(h, "BEGIN IMMEDIATE", "cannot lock it for writing");
-	if (err)
-		return err;
-	sqlite3_stmt *seen = prepare(h, "SELECT 1 FROM builds WHERE identity = ?", &err);
+	char *why = exec(h, "BEGIN IMMEDIATE", "cannot lock it for writing");
+	if (why)
+		return ok_unless(err, why);
+	sqlite3_stmt *seen = prepare(h, "SELECT 1 FROM builds WHERE identity = ?", &why);
 	bool there = false;
-	if (!err) {
+	if (!why) {
 		bind_text(seen, 1, r->identity);
 		there = sqlite3_step(seen) == SQLITE_ROW;
 	}
 	sqlite3_finalize(seen);
-	if (err || there) {
+	if (why || there) {
 		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
-		return err;
+		return ok_unless(err, why);
 	}
-	sqlite3_stmt *mod_ins = prepare(h, "INSERT OR IGNORE INTO modules (name) VALUES (?1)", &err);
-	sqlite3_stmt *mod_find = prepare(h, "SELECT id FROM modules WHERE name = ?1", &err);
-	sqlite3_stmt *mach_ins = prepare(h, "INSERT OR IGNORE INTO machines (model, cpus) VALUES (?1, ?2)", &err);
-	sqlite3_stmt *mach_find = prepare(h, "SELECT id FROM machines WHERE model = ?1 AND cpus = ?2", &err);
-	sqlite3_stmt *tgt_ins = prepare(h, "INSERT OR IGNORE INTO targets (name, kind) VALUES (?1, ?2)", &err);
-	sqlite3_stmt *tgt_find = prepare(h, "SELECT id FROM targets WHERE name = ?1", &err);
+	sqlite3_stmt *mod_ins = prepare(h, "INSERT OR IGNORE INTO modules (name) VALUES (?1)", &why);
+	sqlite3_stmt *mod_find = prepare(h, "SELECT id FROM modules WHERE name = ?1", &why);
+	sqlite3_stmt *mach_ins = prepare(h, "INSERT OR IGNORE INTO machines (model, cpus) VALUES (?1, ?2)", &why);
+	sqlite3_stmt *mach_find = prepare(h, "SELECT id FROM machines WHERE model = ?1 AND cpus = ?2", &why);
+	sqlite3_stmt *tgt_ins = prepare(h, "INSERT OR IGNORE INTO targets (name, kind) VALUES (?1, ?2)", &why);
+	sqlite3_stmt *tgt_find = prepare(h, "SELECT id FROM targets WHERE name = ?1", &why);
 	sqlite3_stmt *build = prepare(h,
 		"INSERT INTO builds (identity, module_id, machine_id, commit_id, dirty, recorded_at, build_dir, source,"
 		" jobs, compilers, wall_s, critical_s, critical_path, steps, complete)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)", &err);
-	sqlite3_stmt *label = prepare(h, "INSERT OR REPLACE INTO labels (build_id, key, value) VALUES (?1, ?2, ?3)", &err);
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)", &why);
+	sqlite3_stmt *label = prepare(h, "INSERT OR REPLACE INTO labels (build_id, key, value) VALUES (?1, ?2, ?3)", &why);
 	sqlite3_stmt *step = prepare(h, "INSERT OR REPLACE INTO steps (build_id, target_id, seconds) VALUES (?1, ?2, ?3)",
-				     &err);
+				     &why);
 	sqlite3_stmt *lines = prepare(h,
 		"INSERT OR REPLACE INTO header_lines (build_id, target_id, pass, grp, lines) VALUES (?1, ?2, ?3, ?4, ?5)",
-		&err);
+		&why);
 	int64_t module = 0, machine = 0, id = 0;
-	if (!err) {
+	if (!why) {
 		const char *name = ctx->module ? ctx->module : "unnamed", *model = ctx->model ? ctx->model : "unknown";
 		bind_text(mod_ins, 1, name);
 		bind_text(mod_find, 1, name);
-		module = interned(h, mod_ins, mod_find, &err);
+		module = interned(h, mod_ins, mod_find, &why);
 		bind_text(mach_ins, 1, model);
 		sqlite3_bind_int64(mach_ins, 2, ctx->cpus);
 		bind_text(mach_find, 1, model);
 		sqlite3_bind_int64(mach_find, 2, ctx->cpus);
-		machine = interned(h, mach_ins, mach_find, &err);
+		machine = interned(h, mach_ins, mach_find, &why);
 	}
-	if (!err) {
+	if (!why) {
 		bind_text(build, 1, r->identity);
 		sqlite3_bind_int64(build, 2, module);
 		sqlite3_bind_int64(build, 3, machine);
@@ -332,55 +332,55 @@ char *history_db_add(struct history_db *h, const struct record_context *ctx, con
 		bind_text(build, 13, r->critical_path);
 		sqlite3_bind_int64(build, 14, (sqlite3_int64)r->nsteps);
 		sqlite3_bind_int(build, 15, r->complete);
-		step_done(h, build, &err);
+		step_done(h, build, &why);
 		id = sqlite3_last_insert_rowid(h->db);
 	}
-	for (size_t i = 0; !err && i < ctx->labels.n; i++) {
+	for (size_t i = 0; !why && i < ctx->labels.n; i++) {
 		const char *kv = ctx->labels.v[i], *eq = strchr(kv, '=');
 		char *key = xstrndup(kv, eq ? (size_t)(eq - kv) : strlen(kv));
 		sqlite3_bind_int64(label, 1, id);
 		bind_text(label, 2, key);
 		bind_text(label, 3, eq ? eq + 1 : "");
-		step_done(h, label, &err);
+		step_done(h, label, &why);
 		free(key);
 	}
-	for (size_t i = 0; !err && i < r->nsteps; i++) {
-		int64_t t = target_id(h, tgt_ins, tgt_find, r->steps[i].target, r->steps[i].kind, &err);
+	for (size_t i = 0; !why && i < r->nsteps; i++) {
+		int64_t t = target_id(h, tgt_ins, tgt_find, r->steps[i].target, r->steps[i].kind, &why);
 		sqlite3_bind_int64(step, 1, id);
 		sqlite3_bind_int64(step, 2, t);
 		bind_real(step, 3, r->steps[i].seconds);
-		step_done(h, step, &err);
+		step_done(h, step, &why);
 	}
-	for (size_t i = 0; !err && i < r->nlines; i++) {
-		int64_t t = target_id(h, tgt_ins, tgt_find, r->lines[i].target, NULL, &err);
+	for (size_t i = 0; !why && i < r->nlines; i++) {
+		int64_t t = target_id(h, tgt_ins, tgt_find, r->lines[i].target, NULL, &why);
 		sqlite3_bind_int64(lines, 1, id);
 		sqlite3_bind_int64(lines, 2, t);
 		bind_text(lines, 3, r->lines[i].pass);
 		bind_text(lines, 4, r->lines[i].group);
 		sqlite3_bind_int64(lines, 5, (sqlite3_int64)r->lines[i].lines);
-		step_done(h, lines, &err);
+		step_done(h, lines, &why);
 	}
 	sqlite3_stmt *pass = prepare(h,
-		"INSERT OR REPLACE INTO pass_seconds (build_id, target_id, pass, seconds) VALUES (?1, ?2, ?3, ?4)", &err);
-	for (size_t i = 0; !err && i < r->npasses; i++) {
-		int64_t t = target_id(h, tgt_ins, tgt_find, r->passes[i].target, NULL, &err);
+		"INSERT OR REPLACE INTO pass_seconds (build_id, target_id, pass, seconds) VALUES (?1, ?2, ?3, ?4)", &why);
+	for (size_t i = 0; !why && i < r->npasses; i++) {
+		int64_t t = target_id(h, tgt_ins, tgt_find, r->passes[i].target, NULL, &why);
 		sqlite3_bind_int64(pass, 1, id);
 		sqlite3_bind_int64(pass, 2, t);
 		bind_text(pass, 3, r->passes[i].pass);
 		bind_real(pass, 4, r->passes[i].seconds);
-		step_done(h, pass, &err);
+		step_done(h, pass, &why);
 	}
 	sqlite3_stmt *all[] = { mod_ins, mod_find, mach_ins, mach_find, tgt_ins, tgt_find, build, label, step, lines, pass };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		sqlite3_finalize(all[i]);
-	if (!err)
-		err = exec(h, "COMMIT", "cannot commit the build");
-	if (err) {
+	if (!why)
+		why = exec(h, "COMMIT", "cannot commit the build");
+	if (why) {
 		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
-		return err;
+		return ok_unless(err, why);
 	}
 	*added = true;
-	return NULL;
+	return true;
 }
 
 /* ---- reading ---- */
@@ -411,12 +411,12 @@ static double column_real(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
-char *history_db_builds(struct history_db *h, const struct history_filter *f, struct history_build **out,
-			size_t *n)
+bool history_db_builds(struct history_db *h, const struct history_filter *f, struct history_build **out,
+			size_t *n, char **err)
 {
 	*out = NULL;
 	*n = 0;
-	char *err = NULL;
+	char *why = NULL;
 	sqlite3_stmt *st = prepare(h,
 		"SELECT b.id, b.identity, m.name, b.commit_id,"
 		" (SELECT group_concat(key || '=' || value, ', ') FROM labels l WHERE l.build_id = b.id),"
@@ -426,9 +426,9 @@ char *history_db_builds(struct history_db *h, const struct history_filter *f, st
 		" AND (?4 IS NULL OR EXISTS (SELECT 1 FROM labels l WHERE l.build_id = b.id AND l.key = ?4 AND l.value = ?5))"
 		" AND (?6 IS NULL OR substr(b.commit_id, 1, length(?6)) = ?6) AND b.recorded_at >= ?7"
 		" AND (?8 = 0 OR b.complete = 1)"
-		" ORDER BY b.recorded_at DESC, b.id DESC LIMIT ?9", &err);
-	if (err)
-		return err;
+		" ORDER BY b.recorded_at DESC, b.id DESC LIMIT ?9", &why);
+	if (why)
+		return ok_unless(err, why);
 	bind_text(st, 1, f->module);
 	sqlite3_bind_int64(st, 2, f->cpus);
 	bind_text(st, 3, f->model);
@@ -458,14 +458,14 @@ char *history_db_builds(struct history_db *h, const struct history_filter *f, st
 		};
 	}
 	if (rc != SQLITE_DONE)
-		err = db_error(h, "cannot read its builds");
+		why = db_error(h, "cannot read its builds");
 	sqlite3_finalize(st);
 	for (size_t i = 0; i < *n / 2; i++) {	/* newest first from the query: oldest first out */
 		struct history_build t = (*out)[i];
 		(*out)[i] = (*out)[*n - 1 - i];
 		(*out)[*n - 1 - i] = t;
 	}
-	return err;
+	return ok_unless(err, why);
 }
 
 void history_build_clear(struct history_build *b)
@@ -504,17 +504,17 @@ static int by_step_name(const void *a, const void *b)
 	return strcmp(((const struct history_step *)a)->target, ((const struct history_step *)b)->target);
 }
 
-char *history_db_steps(struct history_db *h, const int64_t *ids, size_t n, struct history_step **out,
-		       size_t *count)
+bool history_db_steps(struct history_db *h, const int64_t *ids, size_t n, struct history_step **out,
+		       size_t *count, char **err)
 {
 	*out = NULL;
 	*count = 0;
-	char *err = NULL;
-	sqlite3_stmt *rows = prepare(h, "SELECT target_id, seconds FROM steps WHERE build_id = ?1", &err);
-	sqlite3_stmt *name = prepare(h, "SELECT name, kind FROM targets WHERE id = ?1", &err);
+	char *why = NULL;
+	sqlite3_stmt *rows = prepare(h, "SELECT target_id, seconds FROM steps WHERE build_id = ?1", &why);
+	sqlite3_stmt *name = prepare(h, "SELECT name, kind FROM targets WHERE id = ?1", &why);
 	struct timed_target *all = NULL;
 	size_t nall = 0, cap = 0;
-	for (size_t i = 0; !err && i < n; i++) {
+	for (size_t i = 0; !why && i < n; i++) {
 		sqlite3_bind_int64(rows, 1, ids[i]);
 		while (sqlite3_step(rows) == SQLITE_ROW) {
 			if (nall == cap) {
@@ -532,7 +532,7 @@ char *history_db_steps(struct history_db *h, const int64_t *ids, size_t n, struc
 		groups += !i || all[i].target != all[i - 1].target;
 	*out = xcalloc(groups ? groups : 1, sizeof(**out));
 	double *values = xmalloc((nall ? nall : 1) * sizeof(double));
-	for (size_t i = 0; !err && i < nall;) {
+	for (size_t i = 0; !why && i < nall;) {
 		size_t j = i;
 		while (j < nall && all[j].target == all[i].target) {
 			values[j - i] = all[j].seconds;
@@ -545,7 +545,7 @@ char *history_db_steps(struct history_db *h, const int64_t *ids, size_t n, struc
 			s->target = column_text(name, 0);
 			s->kind = column_text(name, 1);
 		} else {
-			err = db_error(h, "a step names a target it does not hold");
+			why = db_error(h, "a step names a target it does not hold");
 		}
 		sqlite3_reset(name);
 		i = j;
@@ -554,9 +554,9 @@ char *history_db_steps(struct history_db *h, const int64_t *ids, size_t n, struc
 	free(all);
 	sqlite3_finalize(rows);
 	sqlite3_finalize(name);
-	if (!err && *count)
+	if (!why && *count)
 		qsort(*out, *count, sizeof(**out), by_step_name);
-	return err;
+	return ok_unless(err, why);
 }
 
 void history_steps_free(struct history_step *v, size_t n)
@@ -568,16 +568,16 @@ void history_steps_free(struct history_step *v, size_t n)
 	free(v);
 }
 
-char *history_db_lines(struct history_db *h, int64_t id, struct record_lines **out, size_t *n)
+bool history_db_lines(struct history_db *h, int64_t id, struct record_lines **out, size_t *n, char **err)
 {
 	*out = NULL;
 	*n = 0;
-	char *err = NULL;
+	char *why = NULL;
 	sqlite3_stmt *st = prepare(h,
 		"SELECT t.name, l.pass, l.grp, l.lines FROM header_lines l JOIN targets t ON t.id = l.target_id"
-		" WHERE l.build_id = ?1 ORDER BY t.name, l.pass, l.grp", &err);
-	if (err)
-		return err;
+		" WHERE l.build_id = ?1 ORDER BY t.name, l.pass, l.grp", &why);
+	if (why)
+		return ok_unless(err, why);
 	sqlite3_bind_int64(st, 1, id);
 	size_t cap = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -589,7 +589,7 @@ char *history_db_lines(struct history_db *h, int64_t id, struct record_lines **o
 							(size_t)sqlite3_column_int64(st, 3) };
 	}
 	sqlite3_finalize(st);
-	return NULL;
+	return true;
 }
 
 void history_lines_free(struct record_lines *v, size_t n)
@@ -602,17 +602,17 @@ void history_lines_free(struct record_lines *v, size_t n)
 	free(v);
 }
 
-char *history_db_series(struct history_db *h, const char *module, struct history_series **out, size_t *n)
+bool history_db_series(struct history_db *h, const char *module, struct history_series **out, size_t *n, char **err)
 {
 	*out = NULL;
 	*n = 0;
-	char *err = NULL;
+	char *why = NULL;
 	sqlite3_stmt *st = prepare(h,
 		"SELECT m.name, mc.model, mc.cpus, count(*) FROM builds b JOIN modules m ON m.id = b.module_id"
 		" JOIN machines mc ON mc.id = b.machine_id WHERE ?1 IS NULL OR m.name = ?1"
-		" GROUP BY b.module_id, b.machine_id ORDER BY m.name, mc.cpus, mc.model", &err);
-	if (err)
-		return err;
+		" GROUP BY b.module_id, b.machine_id ORDER BY m.name, mc.cpus, mc.model", &why);
+	if (why)
+		return ok_unless(err, why);
 	bind_text(st, 1, module);
 	size_t cap = 0;
 	int rc;
@@ -625,9 +625,9 @@ char *history_db_series(struct history_db *h, const char *module, struct history
 							  (size_t)sqlite3_column_int64(st, 3) };
 	}
 	if (rc != SQLITE_DONE)
-		err = db_error(h, "cannot read its modules");
+		why = db_error(h, "cannot read its modules");
 	sqlite3_finalize(st);
-	return err;
+	return ok_unless(err, why);
 }
 
 void history_series_free(struct history_series *v, size_t n)

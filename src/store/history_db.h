@@ -31,8 +31,8 @@ struct history_db {
  * (~/.local/share/...). Owned. */
 char *history_db_path(const char *given);
 /* Open the file, creating it (and its directory) when `create`; migrate it
- * to HISTORY_SCHEMA_VERSION. NULL, or what is wrong (owned). */
-char *history_db_open(struct history_db *h, const char *path, bool create);
+ * to HISTORY_SCHEMA_VERSION. False, with *err set to what is wrong (owned). */
+bool history_db_open(struct history_db *h, const char *path, bool create, char **err);
 /* The schema version of the open file (before any migration it ran: the
  * caller sees the current one). */
 int history_db_version(struct history_db *h);
@@ -40,8 +40,8 @@ void history_db_close(struct history_db *h);
 
 /* Add one build of ctx's module, in one transaction; *added false when a
  * build with its identity is there already (nothing changes). */
-char *history_db_add(struct history_db *h, const struct record_context *ctx, const struct build_record *r,
-		     bool *added);
+bool history_db_add(struct history_db *h, const struct record_context *ctx, const struct build_record *r,
+		     bool *added, char **err);
 
 /* The id of the build with this identity, or 0. */
 int64_t history_db_find(struct history_db *h, const char *identity);
@@ -69,8 +69,8 @@ struct history_filter {
 	long limit;			/* the newest `limit` (0: all) */
 };
 /* Matching builds, oldest first. */
-char *history_db_builds(struct history_db *h, const struct history_filter *f, struct history_build **out,
-			size_t *n);
+bool history_db_builds(struct history_db *h, const struct history_filter *f, struct history_build **out,
+			size_t *n, char **err);
 void history_builds_free(struct history_build *v, size_t n);
 /* One build's strings (it stays in its array). */
 void history_build_clear(struct history_build *b);
@@ -82,13 +82,13 @@ struct history_step {
 	double seconds;
 	size_t builds;
 };
-char *history_db_steps(struct history_db *h, const int64_t *ids, size_t n, struct history_step **out,
-		       size_t *count);
+bool history_db_steps(struct history_db *h, const int64_t *ids, size_t n, struct history_step **out,
+		       size_t *count, char **err);
 void history_steps_free(struct history_step *v, size_t n);
 
 /* A build's lines per TU, pass and header group (record --pp); none when
  * it was recorded without. */
-char *history_db_lines(struct history_db *h, int64_t id, struct record_lines **out, size_t *n);
+bool history_db_lines(struct history_db *h, int64_t id, struct record_lines **out, size_t *n, char **err);
 void history_lines_free(struct record_lines *v, size_t n);
 
 /* Modules and machines the history holds, with how many builds each. */
@@ -97,7 +97,7 @@ struct history_series {
 	long cpus;
 	size_t builds;
 };
-char *history_db_series(struct history_db *h, const char *module, struct history_series **out, size_t *n);
+bool history_db_series(struct history_db *h, const char *module, struct history_series **out, size_t *n, char **err);
 void history_series_free(struct history_series *v, size_t n);
 
 #endif

@@ -25,9 +25,10 @@ static char *compare_ends(struct history_db *h, struct series_view *v)
 		ids[i] = v->builds[i].id;
 		ids[k + i] = v->builds[v->n - k + i].id;
 	}
-	char *err = history_db_steps(h, ids, k, &v->first, &v->nfirst);
+	char *err = NULL;
+	history_db_steps(h, ids, k, &v->first, &v->nfirst, &err);
 	if (!err)
-		err = history_db_steps(h, ids + k, k, &v->last, &v->nlast);
+		history_db_steps(h, ids + k, k, &v->last, &v->nlast, &err);
 	free(ids);
 	if (err)
 		return err;
@@ -118,13 +119,13 @@ static json_t *series_json(const struct series_view *v)
 			 "builds", builds, "wall_s", v->n ? json_summary(v->wall) : json_null(), "moved", moved);
 }
 
-char *history_view_load(struct history_view *v, struct history_db *h, const char *module, const char *label,
-			int64_t since, long last)
+bool history_view_load(struct history_view *v, struct history_db *h, const char *module, const char *label,
+			int64_t since, long last, char **err)
 {
 	*v = (struct history_view){ 0 };
-	char *err = history_db_series(h, module, &v->series, &v->n);
-	if (err)
-		return err;
+	char *why = NULL;
+	if (!history_db_series(h, module, &v->series, &v->n, &why))
+		return ok_unless(err, why);
 	v->views = xcalloc(v->n ? v->n : 1, sizeof(*v->views));
 	for (size_t i = 0; i < v->n; i++) {
 		struct series_view *sv = &v->views[i];
@@ -132,18 +133,18 @@ char *history_view_load(struct history_view *v, struct history_db *h, const char
 		struct history_filter f = { .module = v->series[i].module, .cpus = v->series[i].cpus,
 					    .model = v->series[i].model, .label = label, .since = since, .complete = true,
 					    .limit = last };
-		if ((err = history_db_builds(h, &f, &sv->builds, &sv->n)))
-			return err;
+		if (!history_db_builds(h, &f, &sv->builds, &sv->n, &why))
+			return ok_unless(err, why);
 		double *walls = xcalloc(sv->n ? sv->n : 1, sizeof(double));
 		for (size_t k = 0; k < sv->n; k++)
 			walls[k] = sv->builds[k].wall;
 		sv->wall = summarize(walls, sv->n);
 		free(walls);
 		fence_groups(sv);
-		if ((err = compare_ends(h, sv)))
-			return err;
+		if ((why = compare_ends(h, sv)))
+			return ok_unless(err, why);
 	}
-	return NULL;
+	return true;
 }
 
 json_t *history_view_document(const struct history_view *v, const char *db_path)

@@ -44,9 +44,9 @@ struct history_view {
 };
 
 /* module NULL: every module. label "K=V" or NULL; since Unix seconds (0:
- * all); last: builds per series. NULL, or what is wrong (owned). */
-char *history_view_load(struct history_view *v, struct history_db *h, const char *module, const char *label,
-			int64_t since, long last);
+ * all); last: builds per series. False, with *err set to what is wrong (owned). */
+bool history_view_load(struct history_view *v, struct history_db *h, const char *module, const char *label,
+			int64_t since, long last, char **err);
 /* {db, series[]}: history's --json fields. */
 json_t *history_view_document(const struct history_view *v, const char *db_path);
 void history_view_free(struct history_view *v);

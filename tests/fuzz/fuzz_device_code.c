@@ -11,7 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *archs[] = { NULL, "gfx90a" };
 	for (int a = 0; a < 2; a++) {
 		struct device_code c;
-		char *err = device_code_read(path, archs[a], &c);
+		char *err = NULL;
+		device_code_read(path, archs[a], &c, &err);
 		if (!err)
 			for (size_t i = 0; i < c.nfunctions; i++)
 				INVARIANT(c.functions[i].name != NULL);

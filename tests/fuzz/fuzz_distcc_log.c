@@ -12,7 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = fuzz_memfd(data, size);
 	char *path = fuzz_path(fd);
 	struct distcc_log log;
-	char *err = distcc_log_read(path, &log);
+	char *err = NULL;
+	distcc_log_read(path, &log, &err);
 	if (!err) {
 		size_t compiles = 0;
 		for (size_t i = 0; i < log.n; i++) {

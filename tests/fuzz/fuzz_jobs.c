@@ -16,12 +16,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
 	struct job_list jobs = { 0 };
-	char *err = jobs_parse_dashdashdash(text, &jobs);
+	char *err = NULL;
+	jobs_parse_dashdashdash(text, &jobs, &err);
 	if (!err)
 		check(&jobs);
 	free(err);
 	job_list_free(&jobs);
-	err = jobs_parse_dryrun(text, &jobs);
+	err = NULL;
+	jobs_parse_dryrun(text, &jobs, &err);
 	if (!err)
 		check(&jobs);
 	free(err);

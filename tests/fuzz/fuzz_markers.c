@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pp_hooks hooks = chain_hooks(&finder);
 	struct markers m;
 	size_t bad_line = 0;
-	char *err = markers_scan(fd, &hooks, &m, &bad_line);
+	char *err = NULL;
+	markers_scan(fd, &hooks, &m, &bad_line, &err);
 	close(fd);
 	if (!err) {
 		size_t total = 0;

@@ -63,7 +63,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(f);
 		return 0;
 	}
-	free(ninja_log_scan(f, "fuzz", size & 1, check_build, NULL));	/* names held, or not */
+	char *err = NULL;
+	ninja_log_scan(f, "fuzz", size & 1, check_build, NULL, &err);	/* names held, or not */
+	free(err);
 	fclose(f);
 	return 0;
 }

@@ -11,7 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = fuzz_memfd(data, size);
 	char *path = fuzz_path(fd);
 	struct nvcc_time t = { 0 };
-	char *err = nvcc_time_read(path, &t);
+	char *err = NULL;
+	nvcc_time_read(path, &t, &err);
 	if (!err)
 		for (size_t r = 0; r < t.n; r++) {
 			INVARIANT(t.runs[r].n >= 1);
@@ -21,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(err);
 	nvcc_time_free(&t);
 	struct nvcc_trace tr = { 0 };
-	err = nvcc_trace_read(path, &tr);
+	err = NULL;
+	nvcc_trace_read(path, &tr, &err);
 	if (!err)
 		for (size_t a = 0; a < tr.n; a++) {
 			INVARIANT(tr.archs[a].arch != NULL);

@@ -8,7 +8,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rank_doc doc;
-	char *err = rank_doc_parse((const char *)data, size, "fuzz", &doc);
+	char *err = NULL;
+	rank_doc_parse((const char *)data, size, "fuzz", &doc, &err);
 	if (!err)
 		for (size_t i = 0; i < doc.n; i++) {
 			double s = doc.tus[i].wall_s;

@@ -14,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	struct build_record *r;
 	size_t n;
-	char *err = build_records_from_document(doc, "fuzz", &r, &n);
+	char *err = NULL;
+	build_records_from_document(doc, "fuzz", &r, &n, &err);
 	INVARIANT(!err || (!r && !n));
 	for (size_t i = 0; i < n; i++) {
 		INVARIANT(strlen(r[i].identity) == 32 && strspn(r[i].identity, "0123456789abcdef") == 32);

@@ -12,8 +12,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = fuzz_memfd(data, size);
 	char *path = fuzz_path(fd);
 	struct survey s = { 0 };
-	char *first = survey_add(&s, path, "a"), *second = survey_add(&s, path, "b");
-	INVARIANT(!first == !second);
+	char *first = NULL, *second = NULL;
+	bool first_ok = survey_add(&s, path, "a", &first), second_ok = survey_add(&s, path, "b", &second);
+	INVARIANT(first_ok == second_ok && first_ok == !first);
 	survey_finish(&s);
 	INVARIANT(s.n == (first ? 0u : 2u));
 	for (size_t k = 0; k < s.nshared; k++) {

@@ -11,7 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = fuzz_memfd(data, size);
 	char *path = fuzz_path(fd);
 	struct time_report r = { 0 };
-	char *err = timereport_read(path, &r);
+	char *err = NULL;
+	timereport_read(path, &r, &err);
 	if (!err) {
 		for (size_t g = 0; g < r.n; g++) {
 			const struct time_group *tg = &r.groups[g];

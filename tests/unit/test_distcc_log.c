@@ -11,7 +11,7 @@ static void test_jobs(void **state)
 {
 	(void)state;
 	struct distcc_log log;
-	assert_null(distcc_log_read(CLUSTER, &log));
+	assert_ok(distcc_log_read(CLUSTER, &log, &unit_err));
 	assert_int_equal(log.n, 10);
 	const struct distcc_job *b1 = distcc_log_find(&log, "b1.o");
 	assert_non_null(b1);
@@ -52,7 +52,7 @@ static void test_hosts_and_summary(void **state)
 {
 	(void)state;
 	struct distcc_log log;
-	assert_null(distcc_log_read(CLUSTER, &log));
+	assert_ok(distcc_log_read(CLUSTER, &log, &unit_err));
 	assert_int_equal(log.nhosts, 4);
 	assert_string_equal(log.hosts[0].name, "127.0.0.1:36321");
 	assert_int_equal(log.hosts[0].slots, 1);
@@ -96,7 +96,7 @@ static void test_find(void **state)
 	      f);
 	fclose(f);
 	struct distcc_log log;
-	assert_null(distcc_log_read(path, &log));
+	assert_ok(distcc_log_read(path, &log, &unit_err));
 	assert_int_equal(log.n, 4);
 	const struct distcc_job *a = distcc_log_find(&log, "a.o");
 	assert_non_null(a);
@@ -116,7 +116,7 @@ static void test_retried_elsewhere(void **state)
 {
 	(void)state;
 	struct distcc_log log;
-	assert_null(distcc_log_read(FIXTURE("distcc/retried.log"), &log));
+	assert_ok(distcc_log_read(FIXTURE("distcc/retried.log"), &log, &unit_err));
 	assert_int_equal(log.n, 1);
 	const struct distcc_job *j = &log.jobs[0];
 	assert_int_equal(j->tries, 2);
@@ -135,11 +135,13 @@ static void test_not_a_distcc_log(void **state)
 {
 	(void)state;
 	struct distcc_log log;
-	char *err = distcc_log_read(FIXTURE("README.md"), &log);
+	char *err = NULL;
+	distcc_log_read(FIXTURE("README.md"), &log, &err);
 	assert_non_null(err);
 	assert_non_null(strstr(err, "no distcc compile in it"));
 	free(err);
-	err = distcc_log_read("/nonexistent/distcc.log", &log);
+	err = NULL;
+	distcc_log_read("/nonexistent/distcc.log", &log, &err);
 	assert_non_null(strstr(err, "cannot read"));
 	free(err);
 }

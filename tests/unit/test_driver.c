@@ -22,13 +22,13 @@ static void test_parse_launchers_and_env(void **state)
 {
 	(void)state;
 	struct compile_command c = { 0 };
-	assert_null(driver_parse("ccache distcc g++ -c a.cc -o a.o", NULL, &c));
+	assert_ok(driver_parse("ccache distcc g++ -c a.cc -o a.o", NULL, &c, &unit_err));
 	assert_int_equal(c.launchers.n, 2);
 	assert_string_equal(c.launchers.v[0], "ccache");
 	assert_string_equal(c.argv.v[0], "g++");
 	assert_int_equal(c.compiler, COMPILER_GCC);
 	compile_command_clear(&c);
-	assert_null(driver_parse("env HIP_CLANG_PATH=/usr/bin ROCM_PATH=/usr /usr/bin/hipcc -c k.hip -o k.o", NULL, &c));
+	assert_ok(driver_parse("env HIP_CLANG_PATH=/usr/bin ROCM_PATH=/usr /usr/bin/hipcc -c k.hip -o k.o", NULL, &c, &unit_err));
 	assert_int_equal(c.env.n, 2);
 	assert_string_equal(c.env.v[1], "ROCM_PATH=/usr");
 	assert_int_equal(c.compiler, COMPILER_HIPCC);
@@ -41,7 +41,7 @@ static void test_response_file(void **state)
 	char *rsp = write_temp("-O2 'a b.o'\n-lm");
 	char *line = xasprintf("g++ @%s -o prog", rsp);
 	struct compile_command c = { 0 };
-	assert_null(driver_parse(line, NULL, &c));
+	assert_ok(driver_parse(line, NULL, &c, &unit_err));
 	assert_int_equal(c.argv.n, 6);
 	assert_string_equal(c.argv.v[2], "a b.o");
 	compile_command_clear(&c);
@@ -54,9 +54,11 @@ static void test_response_file(void **state)
 static char *rewrite(const char *line, char **err)
 {
 	struct compile_command c = { 0 };
-	char *perr = driver_parse(line, NULL, &c);
+	char *perr = NULL;
+	driver_parse(line, NULL, &c, &perr);
 	assert_null(perr);
-	*err = driver_redirect_outputs(&c, "/T");
+	*err = NULL;
+	driver_redirect_outputs(&c, "/T", err);
 	char *joined = xstrdup("");
 	for (size_t i = 0; i < c.argv.n; i++) {
 		char *next = xasprintf("%s%s%s", joined, i ? " " : "", c.argv.v[i]);
@@ -132,11 +134,11 @@ static void check_fixture_build(const char *fixture, size_t want_edges)
 		if (ninja_edge_is_phony(e))
 			continue;
 		struct compile_command c = { 0 }, orig = { 0 };
-		assert_null(driver_parse(e->command, dir, &c));
-		assert_null(driver_parse(e->command, dir, &orig));
+		assert_ok(driver_parse(e->command, dir, &c, &unit_err));
+		assert_ok(driver_parse(e->command, dir, &orig, &unit_err));
 		assert_int_not_equal(c.compiler, COMPILER_UNKNOWN);
-		char *err = driver_redirect_outputs(&c, "/T");
-		if (err)
+		char *err = NULL;
+		if (!driver_redirect_outputs(&c, "/T", &err))
 			fail_msg("%s: %s", e->command, err);
 		/* The move of the edge's output is recorded: links use it. */
 		char *out = xasprintf("/T/%s", base_name(e->outputs.v[0]));

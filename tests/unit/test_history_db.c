@@ -55,18 +55,19 @@ static void test_new_file(void **state)
 	(void)state;
 	char *path = db_file("hist-new");
 	struct history_db h;
-	char *err = history_db_open(&h, path, false);
+	char *err = NULL;
+	history_db_open(&h, path, false, &err);
 	assert_non_null(strstr(err, "no history there yet"));
 	free(err);
 	history_db_close(&h);
-	assert_null(history_db_open(&h, path, true));
+	assert_ok(history_db_open(&h, path, true, &unit_err));
 	assert_int_equal(history_db_version(&h), HISTORY_SCHEMA_VERSION);
 	history_db_close(&h);
 	assert_int_equal(scalar(path, "PRAGMA application_id"), HISTORY_APPLICATION_ID);
 	assert_int_equal(scalar(path, "SELECT count(*) FROM sqlite_master WHERE name = 'header_lines'"), 1);
 	assert_int_equal(scalar(path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 	/* Opening it again migrates nothing and keeps it. */
-	assert_null(history_db_open(&h, path, false));
+	assert_ok(history_db_open(&h, path, false, &unit_err));
 	history_db_close(&h);
 	free(path);
 }
@@ -78,12 +79,12 @@ static void test_migration_keeps_builds(void **state)
 	run_sql(path, history_migrations[0]);
 	run_sql(path, v1_rows);
 	struct history_db h;
-	assert_null(history_db_open(&h, path, false));
+	assert_ok(history_db_open(&h, path, false, &unit_err));
 	assert_int_equal(history_db_version(&h), HISTORY_SCHEMA_VERSION);
 	struct history_filter f = { .module = "old" };
 	struct history_build *b;
 	size_t n;
-	assert_null(history_db_builds(&h, &f, &b, &n));
+	assert_ok(history_db_builds(&h, &f, &b, &n, &unit_err));
 	assert_int_equal(n, 1);
 	assert_string_equal(b[0].identity, "feed");
 	assert_true(b[0].wall == 9.5);
@@ -108,7 +109,8 @@ static void test_refused_files_left_alone(void **state)
 	/* A newer schema. */
 	char *newer = db_file("hist-newer");
 	run_sql(newer, "CREATE TABLE t (x); PRAGMA application_id = 1651990892; PRAGMA user_version = 99;");
-	char *err = history_db_open(&h, newer, true);
+	char *err = NULL;
+	history_db_open(&h, newer, true, &err);
 	assert_non_null(strstr(err, "schema version 99 is newer than this buildwall's (3)"));
 	free(err);
 	history_db_close(&h);
@@ -120,7 +122,8 @@ static void test_refused_files_left_alone(void **state)
 		fputs("not a database, a text file someone pointed --db at\n", f);
 	fclose(f);
 	char *before = file_bytes(junk);
-	err = history_db_open(&h, junk, true);
+	err = NULL;
+	history_db_open(&h, junk, true, &err);
 	assert_non_null(strstr(err, "not a buildwall history"));
 	assert_non_null(strstr(err, "left as it is"));
 	free(err);
@@ -132,7 +135,8 @@ static void test_refused_files_left_alone(void **state)
 	/* Someone else's SQLite database. */
 	char *other = db_file("hist-other");
 	run_sql(other, "CREATE TABLE notes (x TEXT)");
-	err = history_db_open(&h, other, true);
+	err = NULL;
+	history_db_open(&h, other, true, &err);
 	assert_non_null(strstr(err, "an SQLite database, but not a buildwall history"));
 	free(err);
 	history_db_close(&h);
@@ -150,7 +154,7 @@ static void load_view(struct log_view *v, struct ninja_build *b, char **dir, cha
 	fputs(two_builds, f);
 	fclose(f);
 	ninja_load(*dir, b);
-	assert_null(log_view_load(v, *dir, *log, back));
+	assert_ok(log_view_load(v, *dir, *log, back, &unit_err));
 }
 
 static void test_record_is_idempotent(void **state)
@@ -176,31 +180,31 @@ static void test_record_is_idempotent(void **state)
 
 	char *path = db_file("hist-idem");
 	struct history_db h;
-	assert_null(history_db_open(&h, path, true));
+	assert_ok(history_db_open(&h, path, true, &unit_err));
 	struct record_context ctx = { .module = "mod", .cpus = 2, .model = "cpu", .commit = "0123456789abcdef" };
 	strvec_push(&ctx.labels, "variant=base");
 	bool added;
-	assert_null(history_db_add(&h, &ctx, &r, &added));
+	assert_ok(history_db_add(&h, &ctx, &r, &added, &unit_err));
 	assert_true(added);
-	assert_null(history_db_add(&h, &ctx, &r, &added));
+	assert_ok(history_db_add(&h, &ctx, &r, &added, &unit_err));
 	assert_false(added);
 
 	/* The same build from a saved log document is the same build. */
 	json_t *doc = log_view_document(&v);
 	struct build_record *from_doc;
 	size_t n;
-	assert_null(build_records_from_document(doc, "mod", &from_doc, &n));
+	assert_ok(build_records_from_document(doc, "mod", &from_doc, &n, &unit_err));
 	assert_int_equal(n, 1);
 	assert_string_equal(from_doc[0].identity, r.identity);
-	assert_null(history_db_add(&h, &ctx, &from_doc[0], &added));
+	assert_ok(history_db_add(&h, &ctx, &from_doc[0], &added, &unit_err));
 	assert_false(added);
 	/* The build before it is another. */
 	struct log_view older;
-	assert_null(log_view_load(&older, dir, log, 1));
+	assert_ok(log_view_load(&older, dir, log, 1, &unit_err));
 	struct build_record r1;
 	build_record_from_view(&r1, &older, &o, "mod");
 	assert_string_not_equal(r1.identity, r.identity);
-	assert_null(history_db_add(&h, &ctx, &r1, &added));
+	assert_ok(history_db_add(&h, &ctx, &r1, &added, &unit_err));
 	assert_true(added);
 	history_db_close(&h);
 	assert_int_equal(scalar(path, "SELECT count(*) FROM builds"), 2);
@@ -249,7 +253,7 @@ static void test_each_build(void **state)
 	struct ninja_build b;
 	char *dir, *log;
 	load_view(&latest, &b, &dir, &log, 0);
-	assert_null(log_view_load(&older, dir, log, 1));
+	assert_ok(log_view_load(&older, dir, log, 1, &unit_err));
 	struct build_outputs o;
 	build_outputs_load(&o, dir);
 	struct build_record r0, r1;
@@ -258,7 +262,7 @@ static void test_each_build(void **state)
 	for (int graph = 0; graph < 2; graph++) {
 		struct seen_builds s = { .o = &o };
 		long n;
-		assert_null(log_view_each(graph ? &b : NULL, log, see_build, &s, &n));
+		assert_ok(log_view_each(graph ? &b : NULL, log, see_build, &s, &n, &unit_err));
 		assert_int_equal(n, 2);
 		assert_int_equal(s.n, 2);
 		assert_string_equal(s.identity[0], r1.identity);
@@ -270,7 +274,7 @@ static void test_each_build(void **state)
 	char *missing = xasprintf("%s/no-log", dir), *err;
 	struct seen_builds none = { .o = &o };
 	long n;
-	assert_non_null(err = log_view_each(NULL, missing, see_build, &none, &n));
+	assert_false(log_view_each(NULL, missing, see_build, &none, &n, &err));
 	assert_non_null(strstr(err, "no such file"));
 	assert_int_equal(none.n, 0);
 	free(err);
@@ -300,7 +304,7 @@ static void test_queries(void **state)
 	(void)state;
 	char *path = db_file("hist-query");
 	struct history_db h;
-	assert_null(history_db_open(&h, path, true));
+	assert_ok(history_db_open(&h, path, true, &unit_err));
 	struct record_context base = { .module = "mod", .cpus = 2, .model = "cpu", .commit = "aaaa1111" };
 	struct record_context next = { .module = "mod", .cpus = 2, .model = "cpu", .commit = "bbbb2222" };
 	struct record_context other = { .module = "mod", .cpus = 64, .model = "big", .commit = "bbbb2222" };
@@ -313,38 +317,38 @@ static void test_queries(void **state)
 		struct build_record r = synthetic(rows[i].id, rows[i].wall, rows[i].a, rows[i].complete);
 		build_record_add_lines(&r, "a.o", "host", "torch/ATen/c10", 1000 * (i + 1));
 		bool added;
-		assert_null(history_db_add(&h, rows[i].ctx, &r, &added));
+		assert_ok(history_db_add(&h, rows[i].ctx, &r, &added, &unit_err));
 		assert_true(added);
 		build_record_free(&r);
 	}
 	struct history_build *b;
 	size_t n;
 	struct history_filter by_commit = { .module = "mod", .commit = "aaaa", .cpus = 2, .model = "cpu", .complete = true };
-	assert_null(history_db_builds(&h, &by_commit, &b, &n));
+	assert_ok(history_db_builds(&h, &by_commit, &b, &n, &unit_err));
 	assert_int_equal(n, 3);
 	assert_string_equal(b[0].identity, "b1");	/* oldest first */
 	assert_string_equal(b[2].identity, "b3");
 	int64_t ids[3] = { b[0].id, b[1].id, b[2].id };
 	history_builds_free(b, n);
 	struct history_filter by_label = { .module = "mod", .label = "branch=topic" };
-	assert_null(history_db_builds(&h, &by_label, &b, &n));
+	assert_ok(history_db_builds(&h, &by_label, &b, &n, &unit_err));
 	assert_int_equal(n, 2);
 	assert_string_equal(b[1].labels, "branch=topic");
 	history_builds_free(b, n);
 	by_label.complete = true;
-	assert_null(history_db_builds(&h, &by_label, &b, &n));
+	assert_ok(history_db_builds(&h, &by_label, &b, &n, &unit_err));
 	assert_int_equal(n, 1);
 	assert_int_equal(history_db_find(&h, "n1"), b[0].id);
 	history_builds_free(b, n);
 	struct history_filter limited = { .module = "mod", .limit = 2 };
-	assert_null(history_db_builds(&h, &limited, &b, &n));
+	assert_ok(history_db_builds(&h, &limited, &b, &n, &unit_err));
 	assert_int_equal(n, 2);
 	assert_string_equal(b[0].identity, "n2");	/* the newest two, oldest first */
 	assert_string_equal(b[1].identity, "o1");
 	history_builds_free(b, n);
 
 	struct history_step *steps;
-	assert_null(history_db_steps(&h, ids, 3, &steps, &n));
+	assert_ok(history_db_steps(&h, ids, 3, &steps, &n, &unit_err));
 	assert_int_equal(n, 2);
 	assert_string_equal(steps[0].target, "a.o");
 	assert_true(steps[0].seconds == 5);	/* the median of 4, 6, 5 */
@@ -353,13 +357,13 @@ static void test_queries(void **state)
 	history_steps_free(steps, n);
 
 	struct record_lines *lines;
-	assert_null(history_db_lines(&h, ids[1], &lines, &n));
+	assert_ok(history_db_lines(&h, ids[1], &lines, &n, &unit_err));
 	assert_int_equal(n, 1);
 	assert_int_equal(lines[0].lines, 2000);
 	history_lines_free(lines, n);
 
 	struct history_series *series;
-	assert_null(history_db_series(&h, "mod", &series, &n));
+	assert_ok(history_db_series(&h, "mod", &series, &n, &unit_err));
 	assert_int_equal(n, 2);
 	assert_int_equal(series[0].cpus, 2);
 	assert_int_equal(series[0].builds, 5);
@@ -385,7 +389,7 @@ static void test_advise_document(void **state)
 	assert_non_null(doc);
 	struct build_record *r;
 	size_t n;
-	assert_null(build_records_from_document(doc, "mod", &r, &n));
+	assert_ok(build_records_from_document(doc, "mod", &r, &n, &unit_err));
 	assert_int_equal(n, 1);
 	assert_true(r[0].wall == 38.3);
 	assert_int_equal(r[0].jobs, 2);
@@ -398,12 +402,12 @@ static void test_advise_document(void **state)
 	assert_string_equal(r[0].passes[1].pass, "device sm_80");
 	char *path = db_file("hist-advise");
 	struct history_db h;
-	assert_null(history_db_open(&h, path, true));
+	assert_ok(history_db_open(&h, path, true, &unit_err));
 	struct record_context ctx = { .module = "mod", .cpus = 2, .model = "cpu" };
 	bool added;
-	assert_null(history_db_add(&h, &ctx, &r[0], &added));
+	assert_ok(history_db_add(&h, &ctx, &r[0], &added, &unit_err));
 	assert_true(added);
-	assert_null(history_db_add(&h, &ctx, &r[0], &added));
+	assert_ok(history_db_add(&h, &ctx, &r[0], &added, &unit_err));
 	assert_false(added);
 	history_db_close(&h);
 	assert_int_equal(scalar(path, "SELECT count(*) FROM pass_seconds"), 2);
@@ -412,7 +416,8 @@ static void test_advise_document(void **state)
 	free(r);
 	/* No recorded wall: refused, nothing left. */
 	json_object_set_new(json_object_get(doc, "baseline"), "recorded_wall_s", json_null());
-	char *err = build_records_from_document(doc, "mod", &r, &n);
+	char *err = NULL;
+	build_records_from_document(doc, "mod", &r, &n, &err);
 	assert_non_null(strstr(err, "baseline.recorded_wall_s"));
 	assert_null(r);
 	assert_int_equal(n, 0);

@@ -6,8 +6,8 @@ static void parse(const char *fixture, bool nvcc, struct job_list *jobs)
 	char *text = read_text_file(fixture);
 	assert_non_null(text);
 	*jobs = (struct job_list){ 0 };
-	char *err = nvcc ? jobs_parse_dryrun(text, jobs) : jobs_parse_dashdashdash(text, jobs);
-	if (err)
+	char *err = NULL;
+	if (!(nvcc ? jobs_parse_dryrun(text, jobs, &err) : jobs_parse_dashdashdash(text, jobs, &err)))
 		fail_msg("%s: %s", fixture, err);
 	free(text);
 }
@@ -85,7 +85,7 @@ static void test_gcc(void **state)
 		"COLLECT_GCC_OPTIONS='-c' '-o' 'a.o' '-mtune=generic' '-march=x86-64'\n"
 		" as --64 -o a.o /tmp/ccG7Fu8g.s\n"
 		"COMPILER_PATH=/usr/lib/gcc/x86_64-linux-gnu/12/\n";
-	assert_null(jobs_parse_dashdashdash(text, &jobs));
+	assert_ok(jobs_parse_dashdashdash(text, &jobs, &unit_err));
 	assert_int_equal(jobs.n, 2);
 	expect_job(&jobs.v[0], PASS_HOST, NULL, "cc1plus");
 	assert_true(jobs.v[0].time_report);
@@ -95,20 +95,22 @@ static void test_gcc(void **state)
 	job_list_free(&jobs);
 
 	/* C: cc1, whose name ends in a digit that is not a version. */
-	assert_null(jobs_parse_dashdashdash(" /usr/lib/gcc/x86_64-linux-gnu/12/cc1 -quiet a.c -o /tmp/x.s\n"
-					    " /usr/bin/x86_64-linux-gnu-as --64 -o a.o /tmp/x.s\n", &jobs));
+	assert_ok(jobs_parse_dashdashdash(" /usr/lib/gcc/x86_64-linux-gnu/12/cc1 -quiet a.c -o /tmp/x.s\n"
+					    " /usr/bin/x86_64-linux-gnu-as --64 -o a.o /tmp/x.s\n", &jobs, &unit_err));
 	expect_job(&jobs.v[0], PASS_HOST, NULL, "cc1");
 	assert_true(jobs.v[0].time_report);
 	expect_job(&jobs.v[1], PASS_HOST, NULL, "as");
 	job_list_free(&jobs);
 
 	/* -pipe joins the jobs with '|': said, not guessed. */
-	char *err = jobs_parse_dashdashdash(" /usr/lib/gcc/x86_64-linux-gnu/12/cc1plus -quiet a.cpp -o - |\n as --64 -o a.o\n",
-					    &jobs);
+	char *err = NULL;
+	jobs_parse_dashdashdash(" /usr/lib/gcc/x86_64-linux-gnu/12/cc1plus -quiet a.cpp -o - |\n as --64 -o a.o\n",
+					    &jobs, &err);
 	assert_non_null(strstr(err, "drop -pipe"));
 	free(err);
 	job_list_free(&jobs);
-	err = jobs_parse_dashdashdash("clang version 19\nTarget: x86_64\n", &jobs);
+	err = NULL;
+	jobs_parse_dashdashdash("clang version 19\nTarget: x86_64\n", &jobs, &err);
 	assert_string_equal(err, "the driver listed no jobs");
 	free(err);
 }
@@ -146,7 +148,8 @@ static void test_nvcc_dryrun(void **state)
 		job_list_free(&jobs);
 	}
 	struct job_list jobs = { 0 };
-	char *err = jobs_parse_dryrun("#$ \"$NOT_SET/cicc\" -arch compute_80\n", &jobs);
+	char *err = NULL;
+	jobs_parse_dryrun("#$ \"$NOT_SET/cicc\" -arch compute_80\n", &jobs, &err);
 	assert_non_null(strstr(err, "line 1 of nvcc's --dryrun"));
 	free(err);
 	job_list_free(&jobs);
@@ -164,7 +167,8 @@ static void test_dryrun_expansion_bound(void **state)
 	strvec_push(&text, "#$ gcc -c $A25 -o x.o");
 	char *joined = strvec_join(&text, "\n");
 	struct job_list jobs = { 0 };
-	char *err = jobs_parse_dryrun(joined, &jobs);
+	char *err = NULL;
+	jobs_parse_dryrun(joined, &jobs, &err);
 	assert_non_null(err);
 	/* 16 << 17 = 2 MiB: A17 on line 18 is the first past the bound. */
 	assert_string_equal(err, "line 18 of nvcc's --dryrun: its settings expand past 1048576 bytes");

@@ -138,8 +138,8 @@ static json_t *streamed(const struct log_view *v, bool indent, void (*write)(con
 static void compare_log_with(const char *path, bool held)
 {
 	struct log_view v;
-	char *e = log_view_load(&v, NULL, path, 0);
-	if (e)
+	char *e = NULL;
+	if (!log_view_load(&v, NULL, path, 0, &e))
 		fail_msg("%s", e);
 	v.names_block = 7;
 	if (held)
@@ -274,7 +274,7 @@ static void test_weights_add_up(void **state)
 		char *text = generate_log(seed, 50 + seed * 7, 1 + (int)seed % 9, &idle);
 		char *path = write_temp(text);
 		struct log_view v;
-		assert_null(log_view_load(&v, NULL, path, 0));
+		assert_ok(log_view_load(&v, NULL, path, 0, &unit_err));
 		double sum = 0;
 		for (size_t i = 0; i < v.tl.n; i++) {
 			sum += v.tl.steps[i].weighted;
@@ -291,7 +291,7 @@ static void test_weights_add_up(void **state)
 	/* the three lines: b.stamp, at 1.5 s inside a and c, weighs 0 */
 	char *path = write_temp("# ninja log v5\n0\t1000\t1\ta.o\t1\n1500\t1500\t1\tb.stamp\t2\n0\t2000\t1\tc.o\t3\n");
 	struct log_view v;
-	assert_null(log_view_load(&v, NULL, path, 0));
+	assert_ok(log_view_load(&v, NULL, path, 0, &unit_err));
 	assert_string_equal(step_line(&v.tl, &v.tl.steps[1], 0).output, "b.stamp");
 	assert_true(v.tl.steps[1].weighted == 0);
 	assert_float_equal(v.tl.steps[0].weighted + v.tl.steps[2].weighted, 2, 1e-9);

@@ -29,7 +29,8 @@ static void test_no_remote_host(void **state)
 	setenv("DISTCC_DIR", state_dir, 1);
 	setenv("DISTCC_HOSTS", "localhost", 1);
 	struct net_cost nc;
-	char *err = net_probe_measure("gcc", 1, 60, &nc);
+	char *err = NULL;
+	net_probe_measure("gcc", 1, 60, &nc, &err);
 	assert_non_null(err);
 	assert_non_null(strstr(err, "distcc did not send the network probe to a host"));
 	free(err);

@@ -5,12 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *twice(void *value, const char *arg)
+static bool twice(void *value, const char *arg, char **err)
 {
 	if (strcmp(arg, "ok"))
-		return xasprintf("--twice wants ok, not '%s'", arg);
+		return fail_with(err, xasprintf("--twice wants ok, not '%s'", arg));
 	*(int *)value += 2;
-	return NULL;
+	return true;
 }
 
 struct values {
@@ -116,14 +116,16 @@ static void test_project(void **state)
 {
 	(void)state;
 	char *project = NULL, *cwd = getcwd(NULL, 0);
-	assert_null(parse_project(&project, "."));
+	assert_ok(parse_project(&project, ".", &unit_err));
 	assert_string_equal(project, cwd);
-	assert_null(parse_project(&project, "/"));
+	assert_ok(parse_project(&project, "/", &unit_err));
 	assert_string_equal(project, "/");
-	char *err = parse_project(&project, "/nonexistent/dir");
+	char *err = NULL;
+	parse_project(&project, "/nonexistent/dir", &err);
 	assert_string_equal(err, "--project /nonexistent/dir: No such file or directory");
 	free(err);
-	err = parse_project(&project, "/dev/null");
+	err = NULL;
+	parse_project(&project, "/dev/null", &err);
 	assert_string_equal(err, "--project /dev/null: not a directory");
 	free(err);
 	assert_string_equal(project, "/");
@@ -137,14 +139,16 @@ static void test_launcher(void **state)
 {
 	(void)state;
 	const char *launcher = NULL;
-	char *err = parse_launcher(&launcher, "icecc");
+	char *err = NULL;
+	parse_launcher(&launcher, "icecc", &err);
 	assert_string_equal(err, "--launcher: only distcc is supported (its log says where each compile ran), not 'icecc'");
 	free(err);
 	char dir[] = "/tmp/buildwall-launcher-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char *old = xstrdup(getenv("PATH") ? getenv("PATH") : ""), *tool = xasprintf("%s/distcc", dir);
 	setenv("PATH", dir, 1);
-	err = parse_launcher(&launcher, "distcc");
+	err = NULL;
+	parse_launcher(&launcher, "distcc", &err);
 	assert_string_equal(err, "--launcher distcc: not found in PATH (apt-get install distcc)");
 	free(err);
 	assert_null(launcher);
@@ -153,7 +157,7 @@ static void test_launcher(void **state)
 	fputs("#!/bin/sh\n", f);
 	fclose(f);
 	assert_int_equal(chmod(tool, 0755), 0);
-	assert_null(parse_launcher(&launcher, "distcc"));
+	assert_ok(parse_launcher(&launcher, "distcc", &unit_err));
 	assert_string_equal(launcher, "distcc");
 	setenv("PATH", old, 1);
 	assert_int_equal(unlink(tool), 0);

@@ -17,9 +17,9 @@ static struct pass_tu *add_compiled(struct pass_probe *ps, const char *dir, cons
 	fclose(f);
 	char *line = xasprintf("%s -c %s -o %s.o", compile, src, name);
 	struct compile_command cmd = { 0 };
-	assert_null(driver_parse(line, dir, &cmd));
+	assert_ok(driver_parse(line, dir, &cmd, &unit_err));
 	char *out = tmpdir_subdir(name);
-	assert_null(driver_redirect_outputs(&cmd, out));
+	assert_ok(driver_redirect_outputs(&cmd, out, &unit_err));
 	struct pass_tu *t = pass_probe_add(ps, name, 0, &cmd);
 	assert_null(cmd.argv.v);	/* taken over */
 	free(out);

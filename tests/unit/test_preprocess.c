@@ -25,12 +25,12 @@ static void plan(const char *line, bool device, struct compile_command *cmd, str
 	fclose(f);
 	free(src);
 	*cmd = (struct compile_command){ 0 };
-	assert_null(driver_parse(line, cwd, cmd));
+	assert_ok(driver_parse(line, cwd, cmd, &unit_err));
 	char *out = tmpdir_subdir("tu");
-	assert_null(driver_redirect_outputs(cmd, out));
+	assert_ok(driver_redirect_outputs(cmd, out, &unit_err));
 	char *log = xasprintf("%s/jobs.log", out);
-	char *err = preprocess_plan(cmd, cwd, device, out, log, 0, p);
-	if (err)
+	char *err = NULL;
+	if (!preprocess_plan(cmd, cwd, device, out, log, 0, p, &err))
 		fail_msg("%s", err);
 	free(out);
 	free(log);

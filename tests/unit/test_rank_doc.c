@@ -4,9 +4,12 @@
 
 #include <math.h>
 
+/* What is wrong with text as a rank document, or NULL. */
 static char *parse(const char *text, struct rank_doc *doc)
 {
-	return rank_doc_parse(text, strlen(text), "r.json", doc);
+	char *err = NULL;
+	rank_doc_parse(text, strlen(text), "r.json", doc, &err);
+	return err;
 }
 
 static void test_good(void **state)
@@ -52,7 +55,8 @@ static void test_errors(void **state)
 	expect_error("{\"schema\": \"x\"}", "r.json:1: not a 'buildwall rank --json' document: schema is not buildwall/1");
 	expect_error("{\"schema\": ", "r.json:1:11: unexpected token near end of file");
 	struct rank_doc doc;
-	char *err = rank_doc_read("/nonexistent/rank.json", &doc);
+	char *err = NULL;
+	rank_doc_read("/nonexistent/rank.json", &doc, &err);
 	assert_string_equal(err, "/nonexistent/rank.json: No such file or directory");
 	free(err);
 }

@@ -40,7 +40,8 @@ static void test_timeline_of_a_real_log(void **state)
 {
 	(void)state;
 	struct log_view v;
-	char *err = log_view_load(&v, NULL, FIXTURE("ninja/torch211_ninja_log"), 0);
+	char *err = NULL;
+	log_view_load(&v, NULL, FIXTURE("ninja/torch211_ninja_log"), 0, &err);
 	assert_null(err);
 	json_t *log = log_view_document(&v);
 	struct report_docs d = { .log = log };

@@ -106,7 +106,7 @@ static void test_read_torch_extension(void **state)
 	fclose(f);
 
 	struct survey s = { 0 };
-	assert_null(survey_add(&s, out, "ext/textmod"));
+	assert_ok(survey_add(&s, out, "ext/textmod", &unit_err));
 	survey_finish(&s);
 	assert_int_equal(s.n, 1);
 	assert_int_equal(s.nread, 1);
@@ -205,9 +205,9 @@ static void test_shared(void **state)
 			      "-\t1.500\t/gone\\tx.cu\n");
 	char *c = module_file(dir, "alone", 20, "h4\t3.000\t/m3/k.cu\nh1\t2.000\t/m3/act.cpp\n");
 	struct survey s = { 0 };
-	assert_null(survey_add(&s, a, "a"));
-	assert_null(survey_add(&s, b, "b"));
-	assert_null(survey_add(&s, c, "c"));
+	assert_ok(survey_add(&s, a, "a", &unit_err));
+	assert_ok(survey_add(&s, b, "b", &unit_err));
+	assert_ok(survey_add(&s, c, "c", &unit_err));
 	survey_add_doc(&s, json_pack("{s:s, s:n, s:s}", "dir", "d", "module", "skipped", "never built"));
 	survey_finish(&s);
 	assert_int_equal(s.n, 4);
@@ -252,23 +252,27 @@ static void test_bad_file(void **state)
 	char *junk = xasprintf("%s/junk", dir);
 	write_file(junk, "not json\n");
 	struct survey s = { 0 };
-	char *err = survey_add(&s, bad, "m");
+	char *err = NULL;
+	survey_add(&s, bad, "m", &err);
 	assert_non_null(strstr(err, "m.out:2: not a source line"));
 	free(err);
-	err = survey_add(&s, nan, "n");
+	err = NULL;
+	survey_add(&s, nan, "n", &err);
 	assert_non_null(strstr(err, "n.out:2: 'soon' is not a number of seconds"));
 	free(err);
-	err = survey_add(&s, junk, "j");
+	err = NULL;
+	survey_add(&s, junk, "j", &err);
 	assert_non_null(strstr(err, "junk:1: not a module's document"));
 	free(err);
 	/* Wrong at its last line: its first source is not added either. */
 	char *late = module_file(dir, "late", 1, "h1\t2.0\t/a.cu\nh1\t2.0\n");
 	char *good = module_file(dir, "good", 1, "h1\t2.0\t/a.cu\n");
-	err = survey_add(&s, late, "late");
+	err = NULL;
+	survey_add(&s, late, "late", &err);
 	assert_non_null(strstr(err, "late.out:3: not a source line"));
 	free(err);
-	assert_null(survey_add(&s, good, "g1"));
-	assert_null(survey_add(&s, good, "g2"));
+	assert_ok(survey_add(&s, good, "g1", &unit_err));
+	assert_ok(survey_add(&s, good, "g2", &unit_err));
 	survey_finish(&s);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.nshared, 1);

@@ -9,8 +9,8 @@
 
 static void read_report(const char *path, struct time_report *r)
 {
-	char *err = timereport_read(path, r);
-	if (err)
+	char *err = NULL;
+	if (!timereport_read(path, r, &err))
 		fail_msg("%s", err);
 }
 
@@ -51,7 +51,7 @@ static void test_clang22_labeled(void **state)
 	read_report(FIXTURE("timereport/hip_clang22_2arch_ftime-report.txt"), &r);
 	char *text = read_text_file(FIXTURE("jobs/hip_clang22_2arch_dashdashdash.txt"));
 	struct job_list jobs = { 0 };
-	assert_null(jobs_parse_dashdashdash(text, &jobs));
+	assert_ok(jobs_parse_dashdashdash(text, &jobs, &unit_err));
 	assert_int_equal(r.n, 3);
 	const char *label[3] = { 0 };
 	size_t g = 0;
@@ -153,7 +153,8 @@ static void test_missing_and_garbage(void **state)
 {
 	(void)state;
 	struct time_report r;
-	char *err = timereport_read("/nonexistent/report", &r);
+	char *err = NULL;
+	timereport_read("/nonexistent/report", &r, &err);
 	assert_non_null(strstr(err, "cannot read"));
 	free(err);
 	/* Compiler chatter and a report cut off before its closing table:
@@ -161,7 +162,7 @@ static void test_missing_and_garbage(void **state)
 	char *path = write_temp("warning: x\n===---===\n  Pass execution timing report\n===---===\n"
 				"   ---User Time---   ---Wall Time---  --- Name ---\n"
 				"   0.5 (100.0%)   0.6 (100.0%)  Total\n");
-	assert_null(timereport_read(path, &r));
+	assert_ok(timereport_read(path, &r, &unit_err));
 	assert_int_equal(r.n, 0);
 	time_report_free(&r);
 	unlink(path);
@@ -188,7 +189,7 @@ static void test_not_a_number(void **state)
 				"   0.1 ( 50.0%)   infinity ( 50.0%)  Front end\n"
 				"   0.1 ( 50.0%)   0.25 ( 50.0%)  Optimizer\n"
 				"   0.2 (100.0%)   0.50 (100.0%)  Total\n");
-	assert_null(timereport_read(path, &r));
+	assert_ok(timereport_read(path, &r, &unit_err));
 	assert_int_equal(r.n, 2);
 	SECONDS(r.groups[0].phase[PHASE_FRONT_END], 8e6);
 	SECONDS(r.groups[0].phase[PHASE_CODEGEN], 0);
@@ -207,7 +208,7 @@ static void test_nvcc_time_csv(void **state)
 {
 	(void)state;
 	struct nvcc_time t;
-	assert_null(nvcc_time_read(FIXTURE("timereport/cuda_nvcc13_time.csv"), &t));
+	assert_ok(nvcc_time_read(FIXTURE("timereport/cuda_nvcc13_time.csv"), &t, &unit_err));
 	assert_int_equal(t.n, 2);	/* two compiles appended to one file */
 	assert_int_equal(t.runs[0].n, 11);
 	assert_int_equal(t.runs[1].n, 8);
@@ -222,16 +223,17 @@ static void test_nvcc_time_csv(void **state)
 	assert_string_equal(t.runs[0].jobs[10].phase, "nvcc (driver)");
 	nvcc_time_free(&t);
 
-	assert_null(nvcc_time_read(FIXTURE("timereport/torch211_kern_nvcc_time.csv"), &t));
+	assert_ok(nvcc_time_read(FIXTURE("timereport/torch211_kern_nvcc_time.csv"), &t, &unit_err));
 	assert_int_equal(t.n, 1);
 	SECONDS(t.runs[0].jobs[3].seconds, 21.0666016);
 	nvcc_time_free(&t);
-	assert_null(nvcc_time_read(FIXTURE("timereport/cuda_nvcc13_genkernel_time.csv"), &t));
+	assert_ok(nvcc_time_read(FIXTURE("timereport/cuda_nvcc13_genkernel_time.csv"), &t, &unit_err));
 	assert_true(t.n >= 1);
 	nvcc_time_free(&t);
 
 	char *path = write_temp("source file name , phase name , a , b , arch , tool, metric , unit\nx , cicc , y\n");
-	char *err = nvcc_time_read(path, &t);
+	char *err = NULL;
+	nvcc_time_read(path, &t, &err);
 	assert_string_equal(err, "2: expected 8 comma-separated fields ending in a time and 'ms'");
 	free(err);
 	unlink(path);
@@ -242,7 +244,7 @@ static void test_nvcc_trace(void **state)
 {
 	(void)state;
 	struct nvcc_trace t;
-	assert_null(nvcc_trace_read(FIXTURE("timereport/cuda_nvcc13_fdevice-time-trace.json"), &t));
+	assert_ok(nvcc_trace_read(FIXTURE("timereport/cuda_nvcc13_fdevice-time-trace.json"), &t, &unit_err));
 	assert_int_equal(t.n, 2);
 	for (size_t i = 0; i < 2; i++) {
 		const struct nvcc_device_phases *d = &t.archs[i];
@@ -256,7 +258,8 @@ static void test_nvcc_trace(void **state)
 	}
 	nvcc_trace_free(&t);
 	char *path = write_temp("{\"traceEvents\": [\n{\"ph\": \"X\",,}\n]}");
-	char *err = nvcc_trace_read(path, &t);
+	char *err = NULL;
+	nvcc_trace_read(path, &t, &err);
 	assert_non_null(err);
 	assert_true(has_prefix(err, "2:"));
 	free(err);
@@ -270,7 +273,7 @@ static void test_nvcc_trace(void **state)
 			  "{\"ph\":\"X\",\"name\":\"NVVM CodeGen\",\"pid\":9,\"tid\":9,\"ts\":0,\"dur\":7},"
 			  "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":3,\"tid\":4,"
 			  "\"args\":{\"name\":\"k.cu [compute_90]\"}}]");
-	assert_null(nvcc_trace_read(path, &t));
+	assert_ok(nvcc_trace_read(path, &t, &unit_err));
 	assert_int_equal(t.n, 1);
 	assert_string_equal(t.archs[0].arch, "compute_90");
 	SECONDS(t.archs[0].cicc[PHASE_OPTIMIZER], 0.25);
@@ -285,7 +288,8 @@ static void test_nvcc_trace(void **state)
 	assert_memory_equal(arch.s, "compute_80", 10);
 	assert_null(nvcc_thread_arch((struct trace_str){ "k.cu", 4 }).s);
 	assert_null(nvcc_thread_arch((struct trace_str){ "k.cu [", 6 }).s);
-	err = nvcc_trace_read("/nonexistent/trace.json", &t);
+	err = NULL;
+	nvcc_trace_read("/nonexistent/trace.json", &t, &err);
 	assert_string_equal(err, "1: cannot read it: No such file or directory");
 	free(err);
 }

@@ -71,7 +71,7 @@ static void test_edits(void **state)
 	/* Split a.o in 4 pieces of 2 s + 0.5 s each. */
 	model_from_build(&m, &b, seconds);
 	const struct edit split = { EDIT_SPLIT, &a, 1, 4 };
-	assert_null(model_apply(&m, &split, 0.5));
+	assert_ok(model_apply(&m, &split, 0.5, &unit_err));
 	assert_int_equal(m.n, 9);	/* four pieces added */
 	struct prediction p = predict(&m, 8);
 	assert_true(fabs(p.wall - (2.5 + 1)) < 1e-9);	/* every piece and TU at once, then the link */
@@ -80,13 +80,13 @@ static void test_edits(void **state)
 	/* Scale by half, remove, fuse. */
 	model_from_build(&m, &b, seconds);
 	const struct edit half = { EDIT_SCALE, &a, 1, 0.5 };
-	assert_null(model_apply(&m, &half, 0));
+	assert_ok(model_apply(&m, &half, 0, &unit_err));
 	assert_true(fabs(predict(&m, 4).wall - 5) < 1e-9);
 	const struct edit gone = { EDIT_REMOVE, &a, 1, 0 };
-	assert_null(model_apply(&m, &gone, 0));
+	assert_ok(model_apply(&m, &gone, 0, &unit_err));
 	assert_true(fabs(predict(&m, 4).wall - 3) < 1e-9);
 	const struct edit fused = { EDIT_FUSE, bc, 2, 0 };
-	assert_null(model_apply(&m, &fused, 0));
+	assert_ok(model_apply(&m, &fused, 0, &unit_err));
 	assert_true(fabs(predict(&m, 4).wall - 5) < 1e-9);	/* b+c: 4 s, then the link */
 	model_free(&m);
 
@@ -94,11 +94,13 @@ static void test_edits(void **state)
 	model_from_build(&m, &b, seconds);
 	size_t twice[2] = { a, a };
 	const struct edit dup = { EDIT_FUSE, twice, 2, 0 };
-	char *err = model_apply(&m, &dup, 0);
+	char *err = NULL;
+	model_apply(&m, &dup, 0, &err);
 	assert_string_equal(err, "--fuse names a step twice");
 	free(err);
 	const struct edit bad = { EDIT_SPLIT, &a, 1, 1 };
-	err = model_apply(&m, &bad, 0);
+	err = NULL;
+	model_apply(&m, &bad, 0, &err);
 	assert_string_equal(err, "--split wants 2 to 1000 pieces, not 1");
 	free(err);
 	model_free(&m);

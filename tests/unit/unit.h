@@ -80,4 +80,14 @@ static inline char *write_temp(const char *text)
 	return path;
 }
 
+/* A call in the error form (util.h) that must succeed: its error, if
+ * any, is the failure's message. */
+static char *unit_err __attribute__((unused));
+#define assert_ok(call)                                                  \
+	do {                                                             \
+		unit_err = NULL;                                         \
+		if (!(call))                                             \
+			fail_msg("%s: %s", #call, unit_err ? unit_err : "?"); \
+	} while (0)
+
 #endif
