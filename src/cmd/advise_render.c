@@ -1,6 +1,7 @@
 /* advise's renderers: the table advise prints and the document advise
  * --json and report draw, from a walk's evidence and advice. */
 #define _GNU_SOURCE
+#include "advise_render.h"
 #include "walk.h"
 #include "rule.h"
 #include "headers.h"
@@ -96,7 +97,7 @@ static json_t *saved_worst_kernel(const struct advise *ad, const char *target)
 	return NULL;
 }
 
-void advise_print(const struct advise *ad)
+void advise_render_table(const struct advise *ad)
 {
 	const struct advice *a = &ad->advice;
 	printf("%sadvise%s: %zu compile step%s in %s; baseline from %s", c_bold(stdout), c_reset(stdout), ad->ntus,
@@ -307,7 +308,7 @@ static json_t *rule_probes(const struct advise *ad, int id)
 	return w && w->document && ad->evidence[id] ? w->document(ad->evidence[id], ad) : json_null();
 }
 
-json_t *advise_document(const struct advise *ad)
+json_t *advise_render_json(const struct advise *ad)
 {
 	const struct advice *a = &ad->advice;
 	json_t *doc = json_document("advise", ad->dir, ad->failures);

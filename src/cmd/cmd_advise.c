@@ -1,7 +1,7 @@
 /* buildwall advise: which of the playbook's fixes to make first and the
  * module's wall after each, predicted from measurements before any change
  * (the model: advise.c). */
-#include "advise.h"
+#include "advise_render.h"
 #include "cli.h"
 #include "options.h"
 #include "out_json.h"
@@ -107,9 +107,9 @@ int cmd_advise(int argc, char **argv)
 		o.jobs = jobs_default("advise");
 	struct advise *ad = o.from ? advise_from(&o) : advise_collect(&o);
 	if (json)
-		json_print(advise_document(ad));
+		json_print(advise_render_json(ad));
 	else
-		advise_print(ad);
+		advise_render_table(ad);
 	int status = failures_status(advise_failures(ad), "step", "");
 	advise_free(ad);
 	return status;

@@ -404,7 +404,15 @@ static const char *verdict_of(const struct check *c)
 	return c->against && !c->reg.decided ? "undecided" : "within";
 }
 
-static void write_json(const struct check *c, const char *db_path)
+/* The verdict and why, one line: what a CI log shows. */
+static void render_table(const struct check *c)
+{
+	const char *verdict = verdict_of(c);
+	printf("check: %s%s%s: %s\n", strcmp(verdict, "over") ? c_bold(stdout) : c_red(stdout), verdict, c_reset(stdout),
+	       c->reason);
+}
+
+static void render_json(const struct check *c, const char *db_path)
 {
 	json_t *doc = json_document("check", c->dir, 0);
 	json_t *cand = json_array(), *ref = json_array(), *grew = json_array();
@@ -507,10 +515,9 @@ int cmd_check(int argc, char **argv)
 	decide(&c);
 	const char *verdict = verdict_of(&c);
 	if (json)
-		write_json(&c, db_path);
+		render_json(&c, db_path);
 	else
-		printf("check: %s%s%s: %s\n", strcmp(verdict, "over") ? c_bold(stdout) : c_red(stdout), verdict,
-		       c_reset(stdout), c.reason);
+		render_table(&c);
 	int status = strcmp(verdict, "over") ? EXIT_OK : CHECK_EXIT_OVER;
 	for (size_t i = 0; i < c.ncand; i++)
 		build_record_free(&c.cand[i]);

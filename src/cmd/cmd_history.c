@@ -120,6 +120,24 @@ static void print_series(const struct series_view *v)
 	table_free(t);
 }
 
+static void render_json(const struct history_view *hv, const char *db_path)
+{
+	json_t *doc = json_document("history", NULL, 0);
+	json_object_update_new(doc, history_view_document(hv, db_path));
+	json_print(doc);
+}
+
+static void render_table(const struct history_view *hv, const char *db_path)
+{
+	if (!hv->n)
+		printf("history: no builds recorded in %s yet (buildwall record -C DIR)\n", db_path);
+	for (size_t i = 0; i < hv->n; i++) {
+		if (i)
+			putchar('\n');
+		print_series(&hv->views[i]);
+	}
+}
+
 int cmd_history(int argc, char **argv)
 {
 	const char *db_option = NULL, *label = NULL;
@@ -150,19 +168,10 @@ int cmd_history(int argc, char **argv)
 		die(EXIT_BAD_INPUT, "%s", err);
 	if (module && !hv.n)
 		die(EXIT_BAD_INPUT, "%s: no builds of '%s' recorded", db_path, module);
-	if (json) {
-		json_t *doc = json_document("history", NULL, 0);
-		json_object_update_new(doc, history_view_document(&hv, db_path));
-		json_print(doc);
-	} else {
-		if (!hv.n)
-			printf("history: no builds recorded in %s yet (buildwall record -C DIR)\n", db_path);
-		for (size_t i = 0; i < hv.n; i++) {
-			if (i)
-				putchar('\n');
-			print_series(&hv.views[i]);
-		}
-	}
+	if (json)
+		render_json(&hv, db_path);
+	else
+		render_table(&hv, db_path);
 	history_view_free(&hv);
 	history_db_close(&h);
 	free(db_path);

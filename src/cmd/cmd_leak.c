@@ -118,6 +118,17 @@ static void render_summary(const struct leak_view *views, size_t n)
 	printf("%zu of %zu passes let a match in; 'buildwall leak TARGET' prints the chains\n", leaking, n);
 }
 
+/* --all: one row a pass; else each pass's chains. */
+static void render_table(const struct leak_rule *o, bool all, const struct leak_view *views, size_t n)
+{
+	if (all) {
+		render_summary(views, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		render_view(o, &views[i]);
+}
+
 static json_t *json_chain(const struct leak_view *v, const struct chain *ch)
 {
 	json_t *links = json_array();
@@ -208,14 +219,10 @@ int cmd_leak(int argc, char **argv)
 	for (size_t s = 0; s < ss.n; s++)
 		for (size_t k = 0; ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
 			leak_view_init(&views[n++], &ss.v[s], k);
-	if (json) {
+	if (json)
 		render_json(&o, req.dir, &ss, views, n);
-	} else if (all) {
-		render_summary(views, n);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			render_view(&o, &views[i]);
-	}
+	else
+		render_table(&o, all, views, n);
 	int status = failures_status(ss.failures, "TU", " to preprocess");
 	for (size_t i = 0; i < n; i++)
 		leak_view_free(&views[i]);

@@ -175,6 +175,12 @@ static void stream_to(FILE *f, bool indent, void (*write)(const struct log_view 
 		die(EXIT_INTERNAL, "%s: cannot write: %s", what, strerror(err));
 }
 
+/* Streamed as it is written: a log of 100k steps is never one json_t. */
+static void render_json(const struct log_cmd *c)
+{
+	stream_to(stdout, true, log_view_write, &c->v, "standard output");
+}
+
 static void write_trace(const struct log_cmd *c)
 {
 	struct outfile o;
@@ -304,7 +310,7 @@ int cmd_log(int argc, char **argv)
 		write_trace(&c);
 	}
 	if (c.json)
-		stream_to(stdout, true, log_view_write, &c.v, "standard output");
+		render_json(&c);
 	else
 		render_table(&c);
 	if (c.trace && !c.json)

@@ -331,6 +331,18 @@ static void render_summary(const struct pp_options *o, const struct pp_sources *
 		       marked == 1 ? "" : "s", c_reset(stdout));
 }
 
+/* --all: one row a pass; else each pass's groups, files and notes. */
+static void render_table(const struct pp_options *o, const struct pp_sources *ss, const struct pass_view *views,
+			 size_t n)
+{
+	if (o->all) {
+		render_summary(o, ss, views, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		render_pass(o, &views[i]);
+}
+
 static json_t *json_pass(const struct pp_options *o, const struct pass_view *v)
 {
 	const struct pp_section *sec = view_section(v);
@@ -444,14 +456,10 @@ int cmd_pp(int argc, char **argv)
 	for (size_t s = 0; s < ss.n; s++)
 		for (size_t k = 0; ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
 			view_init(&views[n++], &o, &ss.v[s], k);
-	if (json) {
+	if (json)
 		render_json(&o, req.dir, &ss, views, n);
-	} else if (o.all) {
-		render_summary(&o, &ss, views, n);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			render_pass(&o, &views[i]);
-	}
+	else
+		render_table(&o, &ss, views, n);
 	int status = failures_status(ss.failures, "TU", " to preprocess");
 	for (size_t i = 0; i < n; i++)
 		view_free(&views[i]);

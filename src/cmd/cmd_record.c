@@ -60,6 +60,63 @@ static char *short_id(const char *identity)
 	return xstrndup(identity, 12);
 }
 
+/* What record added, for its two renderers. */
+struct record_run {
+	const char *dir, *from, *db_path;
+	const struct record_context *ctx;
+	const struct build_record *records;
+	size_t n;
+	const bool *added;
+	size_t nadded;
+	char *labels_text;	/* "k=v, k2=v2", or NULL */
+};
+
+static void render_json(const struct record_run *w)
+{
+	json_t *doc = json_document("record", w->from ? NULL : w->dir, 0);
+	json_t *arr = json_array();
+	for (size_t i = 0; i < w->n; i++) {
+		const struct build_record *r = &w->records[i];
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o, s:I, s:I, s:b, s:b, s:I}", "identity",
+			r->identity, "source", r->source, "wall_s", json_seconds(r->wall), "critical_path_s",
+			json_seconds(r->critical), "steps", (json_int_t)r->nsteps, "jobs", (json_int_t)r->jobs,
+			"complete", r->complete, "added", w->added[i], "lines", (json_int_t)r->nlines));
+	}
+	json_t *lab = json_object();
+	for (size_t i = 0; i < w->ctx->labels.n; i++) {
+		char *eq = strchr(w->ctx->labels.v[i], '=');
+		char *key = xstrndup(w->ctx->labels.v[i], (size_t)(eq - w->ctx->labels.v[i]));
+		json_object_set_new(lab, key, json_string(eq + 1));
+		free(key);
+	}
+	json_object_set_new(doc, "db", json_string(w->db_path));
+	json_object_set_new(doc, "module", json_string(w->ctx->module));
+	json_object_set_new(doc, "commit", w->ctx->commit ? json_string(w->ctx->commit) : json_null());
+	json_object_set_new(doc, "dirty", json_boolean(w->ctx->dirty));
+	json_object_set_new(doc, "machine", json_pack("{s:I, s:s}", "cpus", (json_int_t)w->ctx->cpus, "model", w->ctx->model));
+	json_object_set_new(doc, "compilers", w->ctx->compilers ? json_string(w->ctx->compilers) : json_null());
+	json_object_set_new(doc, "labels", lab);
+	json_object_set_new(doc, "builds", arr);
+	json_object_set_new(doc, "added", json_integer((json_int_t)w->nadded));
+	json_print(doc);
+}
+
+static void render_table(const struct record_run *w)
+{
+	printf("record: %s%s%s", w->ctx->module, w->ctx->commit ? " at " : "", w->ctx->commit ? w->ctx->commit : "");
+	printf("%s on %ld CPUs (%s)%s%s into %s\n", w->ctx->dirty ? " (tracked files changed)" : "", w->ctx->cpus, w->ctx->model,
+	       w->labels_text ? ", labels " : "", w->labels_text ? w->labels_text : "", w->db_path);
+	for (size_t i = 0; i < w->n; i++) {
+		const struct build_record *r = &w->records[i];
+		char *id = short_id(r->identity);
+		printf("  %s  wall %.2f s, %zu steps%s%s, %s%s\n", id, r->wall, r->nsteps,
+		       r->complete ? ", every compile" : ", incremental (not compared)",
+		       r->nlines ? ", header lines" : "", r->source, w->added[i] ? "" : ": already recorded");
+		free(id);
+	}
+	printf("%zu build%s added, %zu already there\n", w->nadded, w->nadded == 1 ? "" : "s", w->n - w->nadded);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	const char *dir = NULL, *db_option = NULL, *from = NULL, *module = NULL;
@@ -149,49 +206,14 @@ int cmd_record(int argc, char **argv)
 	}
 	history_db_close(&h);
 
-	char *labels_text = ctx.labels.n ? strvec_join(&ctx.labels, ", ") : NULL;
-	if (json) {
-		json_t *doc = json_document("record", from ? NULL : dir, 0);
-		json_t *arr = json_array();
-		for (size_t i = 0; i < nrecords; i++) {
-			const struct build_record *r = &records[i];
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o, s:I, s:I, s:b, s:b, s:I}", "identity",
-				r->identity, "source", r->source, "wall_s", json_seconds(r->wall), "critical_path_s",
-				json_seconds(r->critical), "steps", (json_int_t)r->nsteps, "jobs", (json_int_t)r->jobs,
-				"complete", r->complete, "added", added[i], "lines", (json_int_t)r->nlines));
-		}
-		json_t *lab = json_object();
-		for (size_t i = 0; i < ctx.labels.n; i++) {
-			char *eq = strchr(ctx.labels.v[i], '=');
-			char *key = xstrndup(ctx.labels.v[i], (size_t)(eq - ctx.labels.v[i]));
-			json_object_set_new(lab, key, json_string(eq + 1));
-			free(key);
-		}
-		json_object_set_new(doc, "db", json_string(db_path));
-		json_object_set_new(doc, "module", json_string(ctx.module));
-		json_object_set_new(doc, "commit", ctx.commit ? json_string(ctx.commit) : json_null());
-		json_object_set_new(doc, "dirty", json_boolean(ctx.dirty));
-		json_object_set_new(doc, "machine", json_pack("{s:I, s:s}", "cpus", (json_int_t)ctx.cpus, "model", ctx.model));
-		json_object_set_new(doc, "compilers", ctx.compilers ? json_string(ctx.compilers) : json_null());
-		json_object_set_new(doc, "labels", lab);
-		json_object_set_new(doc, "builds", arr);
-		json_object_set_new(doc, "added", json_integer((json_int_t)nadded));
-		json_print(doc);
-	} else {
-		printf("record: %s%s%s", ctx.module, ctx.commit ? " at " : "", ctx.commit ? ctx.commit : "");
-		printf("%s on %ld CPUs (%s)%s%s into %s\n", ctx.dirty ? " (tracked files changed)" : "", ctx.cpus, ctx.model,
-		       labels_text ? ", labels " : "", labels_text ? labels_text : "", db_path);
-		for (size_t i = 0; i < nrecords; i++) {
-			const struct build_record *r = &records[i];
-			char *id = short_id(r->identity);
-			printf("  %s  wall %.2f s, %zu steps%s%s, %s%s\n", id, r->wall, r->nsteps,
-			       r->complete ? ", every compile" : ", incremental (not compared)",
-			       r->nlines ? ", header lines" : "", r->source, added[i] ? "" : ": already recorded");
-			free(id);
-		}
-		printf("%zu build%s added, %zu already there\n", nadded, nadded == 1 ? "" : "s", nrecords - nadded);
-	}
-	free(labels_text);
+	struct record_run w = { .dir = dir, .from = from, .db_path = db_path, .ctx = &ctx, .records = records,
+			      .n = nrecords, .added = added, .nadded = nadded,
+			      .labels_text = ctx.labels.n ? strvec_join(&ctx.labels, ", ") : NULL };
+	if (json)
+		render_json(&w);
+	else
+		render_table(&w);
+	free(w.labels_text);
 	for (size_t i = 0; i < nrecords; i++)
 		build_record_free(&records[i]);
 	free(records);

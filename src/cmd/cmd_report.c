@@ -4,7 +4,7 @@
  * documents instead, measuring nothing. The page is written through a
  * temp file renamed into place. */
 #define _GNU_SOURCE
-#include "advise.h"
+#include "advise_render.h"
 #include "build_record.h"
 #include "cli.h"
 #include "history_view.h"
@@ -214,7 +214,7 @@ int cmd_report(int argc, char **argv)
 		if (!o.jobs)
 			o.jobs = jobs_default("report");
 		ad = advise_collect(&o);
-		r.docs.advise = r.loaded[r.nloaded++] = advise_document(ad);
+		r.docs.advise = r.loaded[r.nloaded++] = advise_render_json(ad);
 		log_path = xasprintf("%s/.ninja_log", r.dir);
 		char *err = NULL;
 		if (!log_view_load(&lv, r.dir, log_path, 0, &err)) {
@@ -227,7 +227,7 @@ int cmd_report(int argc, char **argv)
 		if ((r.docs.history = history_of(r.dir, db_option)))
 			r.loaded[r.nloaded++] = r.docs.history;
 		if (!json)
-			advise_print(ad);
+			advise_render_table(ad);
 	}
 	/* Probing is over: the tree is checked now, so a page the user asked
 	 * for inside it (-o) is not taken for a change. */

@@ -428,35 +428,36 @@ static void print_remote(const struct sim *s)
 		       "(its preprocessing and sending here unmeasured)\n");
 }
 
-static void render(const struct sim *s, const struct result *res, bool json)
+static void render_json(const struct sim *s, const struct result *res)
 {
-	if (json) {
-		json_t *doc = json_document("sim", s->dir, 0);
-		json_t *edits = json_array();
-		for (size_t k = 0; k < s->nedits; k++)
-			json_array_append_new(edits, json_build("{s:s, s:s}", "edit", edit_names[s->edits[k].kind], "arg", s->edits[k].arg));
-		json_object_set_new(doc, "split_overhead_s", json_seconds(s->overhead_given ? s->overhead : cheapest_tu(s)));
-		json_object_set_new(doc, "from", json_string(s->from ? s->from : ".ninja_log"));
-		json_object_set_new(doc, "policy", json_string(s->policy == POLICY_CRITICAL ? "critical" : "manifest"));
-		json_object_set_new(doc, "policy_source", json_string(s->policy_why));
-		json_object_set_new(doc, "cores", s->cores > 0 ? json_real(s->cores) : json_null());
-		json_object_set_new(doc, "edits", edits);
-		json_object_set_new(doc, "contention", json_contention(&s->contention));
-		json_object_set_new(doc, "load_curve", json_curve(s));
-		json_object_set_new(doc, "steps_without_time", json_integer((json_int_t)s->unknown));
-		json_object_set_new(doc, "remote", json_remote(s));
-		json_t *rows = json_array();
-		for (size_t i = 0; i < s->njobs; i++) {
-			const struct result *r = &res[i];
-			json_array_append_new(rows, json_build("{s:I, s:o, s:o, s:o, s:o, s:s, s:o}", "jobs", (json_int_t)r->jobs,
-				"wall_s", json_seconds(r->edited.wall), "baseline_wall_s", json_seconds(r->base.wall),
-				"critical_path_s", json_seconds(r->edited.critical), "work_bound_s", json_seconds(r->edited.work),
-				"binds", r->edited.binds, "sets_wall", json_step(s, r->edited.gate)));
-		}
-		json_object_set_new(doc, "predictions", rows);
-		json_print(doc);
-		return;
+	json_t *doc = json_document("sim", s->dir, 0);
+	json_t *edits = json_array();
+	for (size_t k = 0; k < s->nedits; k++)
+		json_array_append_new(edits, json_build("{s:s, s:s}", "edit", edit_names[s->edits[k].kind], "arg", s->edits[k].arg));
+	json_object_set_new(doc, "split_overhead_s", json_seconds(s->overhead_given ? s->overhead : cheapest_tu(s)));
+	json_object_set_new(doc, "from", json_string(s->from ? s->from : ".ninja_log"));
+	json_object_set_new(doc, "policy", json_string(s->policy == POLICY_CRITICAL ? "critical" : "manifest"));
+	json_object_set_new(doc, "policy_source", json_string(s->policy_why));
+	json_object_set_new(doc, "cores", s->cores > 0 ? json_real(s->cores) : json_null());
+	json_object_set_new(doc, "edits", edits);
+	json_object_set_new(doc, "contention", json_contention(&s->contention));
+	json_object_set_new(doc, "load_curve", json_curve(s));
+	json_object_set_new(doc, "steps_without_time", json_integer((json_int_t)s->unknown));
+	json_object_set_new(doc, "remote", json_remote(s));
+	json_t *rows = json_array();
+	for (size_t i = 0; i < s->njobs; i++) {
+		const struct result *r = &res[i];
+		json_array_append_new(rows, json_build("{s:I, s:o, s:o, s:o, s:o, s:s, s:o}", "jobs", (json_int_t)r->jobs,
+			"wall_s", json_seconds(r->edited.wall), "baseline_wall_s", json_seconds(r->base.wall),
+			"critical_path_s", json_seconds(r->edited.critical), "work_bound_s", json_seconds(r->edited.work),
+			"binds", r->edited.binds, "sets_wall", json_step(s, r->edited.gate)));
 	}
+	json_object_set_new(doc, "predictions", rows);
+	json_print(doc);
+}
+
+static void render_table(const struct sim *s, const struct result *res)
+{
 	printf("%ssim%s: %s, %zu steps, durations from %s; policy: %s (%s)\n", c_bold(stdout), c_reset(stdout), s->dir,
 	       s->build.n, s->from ? s->from : ".ninja_log", s->policy == POLICY_CRITICAL ? "longest path first" : "manifest order",
 	       s->policy_why);
@@ -631,7 +632,10 @@ int cmd_sim(int argc, char **argv)
 		res[i].base = s.nedits ? predict(&s, &base, s.jobs[i]) : res[i].edited;
 	}
 	progress_clear();
-	render(&s, res, json);
+	if (json)
+		render_json(&s, res);
+	else
+		render_table(&s, res);
 	/* As rank: what could be measured is shown, a failed compile's run exits 3. */
 	int status = failures_status(s.local.failed, "preprocessing run", " (those compiles counted all remote)");
 	free(res);

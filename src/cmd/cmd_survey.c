@@ -406,6 +406,22 @@ static void render_followups(const struct survey *s, const char *key)
 	table_free(tab);
 }
 
+static void render_json(const struct survey_cmd *c)
+{
+	json_t *doc = json_document("survey", NULL, c->failures);
+	json_t *roots = json_array();
+	for (size_t i = 0; i < c->roots.n; i++)
+		json_array_append_new(roots, json_name(c->roots.v[i]));
+	json_object_set_new(doc, "roots", roots);
+	json_object_set_new(doc, "method", json_string("each module's latest build that ran every compile step of its "
+		"graph (else its latest), from its .ninja_log and ninja -t graph (cached per manifest); roles from each "
+		"source's text (PYBIND11_MODULE or TORCH_LIBRARY: binding; a __global__ kernel or a launch: kernel; else "
+		"dispatcher), from its extension when it cannot be read; shared: the same content (or path) compiled in "
+		"several modules"));
+	survey_document(&c->s, doc);
+	json_print(doc);
+}
+
 static void render_table(const struct survey_cmd *c)
 {
 	const struct survey *s = &c->s;
@@ -482,22 +498,10 @@ int cmd_survey(int argc, char **argv)
 		run_on_modules(&c, c.s.nread, (const char *const *)args.v, "recorded", record_summary);
 		strvec_clear(&args);
 	}
-	if (c.json) {
-		json_t *doc = json_document("survey", NULL, c.failures);
-		json_t *roots = json_array();
-		for (size_t i = 0; i < c.roots.n; i++)
-			json_array_append_new(roots, json_name(c.roots.v[i]));
-		json_object_set_new(doc, "roots", roots);
-		json_object_set_new(doc, "method", json_string("each module's latest build that ran every compile step of its "
-			"graph (else its latest), from its .ninja_log and ninja -t graph (cached per manifest); roles from each "
-			"source's text (PYBIND11_MODULE or TORCH_LIBRARY: binding; a __global__ kernel or a launch: kernel; else "
-			"dispatcher), from its extension when it cannot be read; shared: the same content (or path) compiled in "
-			"several modules"));
-		survey_document(&c.s, doc);
-		json_print(doc);
-	} else {
+	if (c.json)
+		render_json(&c);
+	else
 		render_table(&c);
-	}
 	survey_free(&c.s);
 	survey_places_free(&places);
 	strvec_clear(&c.roots);

@@ -4,7 +4,7 @@
  * call it; the build directory is only read.
  *
  * Ownership: advise_collect returns a struct the caller frees with
- * advise_free; advise_document returns a new JSON reference. */
+ * advise_free (its renderers: cmd/advise_render.h). */
 #ifndef BUILDWALL_ADVISE_H
 #define BUILDWALL_ADVISE_H
 
@@ -51,10 +51,6 @@ struct advise *advise_from(const struct advise_options *o);
  * ("PATH:LINE: what" or "PATH: model_input.FIELD: what", owned) on the
  * first thing wrong; else *out for advise_free. */
 bool advise_saved_parse(const char *text, size_t len, const char *path, struct advise **out, char **err);
-/* The human tables on stdout. */
-void advise_print(const struct advise *ad);
-/* advise's --json document (docs/json.md). */
-json_t *advise_document(const struct advise *ad);
 /* Compiles and probes that failed (reported as they happened). */
 size_t advise_failures(const struct advise *ad);
 void advise_free(struct advise *ad);
