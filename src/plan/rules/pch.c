@@ -227,15 +227,17 @@ static void *ask(struct advise *ad)
 			include_words(c, header, pch_path, words);
 			char *plain_sub = xasprintf("%s-plain-%zu", sub, k), *with_sub = xasprintf("%s-with-%zu", sub, k);
 			struct compile_command plain = tu_command(ad, t, plain_sub, NULL), with = tu_command(ad, t, with_sub, words);
+			/* the pool starts the longest first; a TU with no time waits */
+			double expected = isnan(ad->base.seconds[t->f.edge]) ? 0 : ad->base.seconds[t->f.edge];
 			char *name = xasprintf("pch: %s without it", t->f.name);
 			struct pass_tu *p = pass_probe_add(&ad->probes.pass, name, t->f.edge, &plain);
 			p->walls_only = true;
-			p->expect_s = ad->base.seconds[t->f.edge];
+			p->expect_s = expected;
 			free(name);
 			name = xasprintf("pch: %s with -include of it", t->f.name);
 			p = pass_probe_add(&ad->probes.pass, name, t->f.edge, &with);
 			p->walls_only = p->may_fail = true;
-			p->expect_s = ad->base.seconds[t->f.edge];
+			p->expect_s = expected;
 			free(name);
 			pch->users = xrealloc(pch->users, (pch->nusers + 1) * sizeof(*pch->users));
 			pch->users[pch->nusers++] = (struct pch_user){ .tu = users[k], .plain = (long)ad->probes.pass.ntus - 2,
