@@ -177,6 +177,27 @@ static void test_final_path_names_the_pch(void **state)
 	free(text);
 }
 
+/* The TUs past the measured ones carry their median saving. */
+static void test_the_rest_carry_the_median(void **state)
+{
+	(void)state;
+	struct module mod;
+	advise_module(&mod, 1, 20,
+		      "{\"groups\": [{\"donor\": 1, \"headers\": \"<torch/extension.h>\", \"error\": null, \"build_s\": "
+		      "[2, 2, 2], \"peak_mb\": 1, \"size_mb\": 1, \"users\": ["
+		      "{\"tu\": 1, \"plain_s\": [6, 6, 6], \"with_s\": [3, 3, 3], \"error\": null}, "
+		      "{\"tu\": 2, \"plain_s\": [5, 5, 5], \"with_s\": [1.5, 1.5, 1.5], \"error\": null}, "
+		      "{\"tu\": 0, \"measured\": false, \"plain_s\": [null, null, null], \"with_s\": [null, null, null], "
+		      "\"error\": null}]}], \"host_tus\": 3, \"device_tus\": 0}");
+	const struct fix *pch = &mod.a.fixes[FIX_PCH];
+	assert_int_equal(pch->ntus, 3);
+	assert_int_equal(pch->tus[2], 0);
+	assert_true(near(pch->saving[2], (3 + 3.5) / 2));
+	assert_true(near(pch->alone.wall, 32 - 3 - 3.5 - 3.25 + 2));
+	assert_non_null(strstr(pch->evidence, "; 1 more carry the median saving of those measured"));
+	module_free(&mod);
+}
+
 static void test_when_it_does_not_apply(void **state)
 {
 	(void)state;
@@ -188,6 +209,11 @@ static void test_when_it_does_not_apply(void **state)
 	advise_module(&mod, 1, 20, "{\"groups\": [], \"host_tus\": 1, \"device_tus\": 0}");
 	assert_string_equal(mod.a.fixes[FIX_PCH].not_applicable, "each framework is parsed by one host TU a command (1 in "
 								 "all): a PCH built for one TU costs more than it saves");
+	module_free(&mod);
+	advise_module(&mod, 1, 20, "{\"groups\": [], \"host_tus\": 0, \"device_tus\": 0, \"small_tus\": 3, "
+				   "\"most_lines\": 300}");
+	assert_string_equal(mod.a.fixes[FIX_PCH].not_applicable, "the frameworks the 3 host TUs parse are small (at most "
+								 "300 lines a TU, under 20000): a PCH of them would save little");
 	module_free(&mod);
 	/* A TU the compiler would not give the PCH to says why. */
 	advise_module(&mod, 1, 20,
@@ -233,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_pays_on_one_job),
 		cmocka_unit_test(test_as_many_jobs_as_tus),
 		cmocka_unit_test(test_final_path_names_the_pch),
+		cmocka_unit_test(test_the_rest_carry_the_median),
 		cmocka_unit_test(test_when_it_does_not_apply),
 		cmocka_unit_test(test_load_refuses),
 	};

@@ -32,11 +32,21 @@
 #define PCH_EXCLUDED_BY (PART_HOST | PART_NARROW)
 /* One PCH per framework group of host TUs, at most this many. */
 #define PCH_GROUPS_MAX 8
-/* Users of one PCH probed at most (each twice, with and without it). */
-#define PCH_USERS_MAX 16
+/* Users of one PCH at most, and of them the ones compiled with and
+ * without it, the heaviest first: the rest (one command, one set of
+ * headers) carry their median saving. Each pair is two more compiles of
+ * a TU a round; a module of many dispatcher TUs would pay a build for
+ * them. */
+#define PCH_USERS_MAX 64
+/* A framework a TU parses in fewer lines than this is not worth a PCH's
+ * probes (tens of thousands of lines parse in well under a second); the
+ * demo's stand-in torch is 117K lines, torch's own umbrella 300K+. */
+#define PCH_MIN_LINES 20000
+#define PCH_USERS_MEASURED 2
 
 struct pch_user {
 	size_t tu;		/* index into the walk's TUs */
+	bool measured;		/* compiled with and without it; else it carries the others' median */
 	long plain, with;	/* its probes in the pass probe; -1: read back */
 	/* Probed walls, median, least and most; with_s NaN: it failed */
 	double plain_s, plain_lo, plain_hi, with_s, with_lo, with_hi;
@@ -59,6 +69,8 @@ struct pch_evidence {
 	size_t ngroups;
 	size_t host_tus;	/* host TUs of gcc or clang that parse a framework */
 	size_t device_tus;	/* TUs with device passes that parse one: not probed */
+	size_t small_tus;	/* host TUs whose framework is under PCH_MIN_LINES: not probed */
+	size_t most_lines;	/* the most framework lines such a TU parses */
 };
 
 static bool host_compiler(enum compiler c)
@@ -160,6 +172,12 @@ static void build_pch(struct advise *ad, struct pch_group *g, const struct compi
 /* The TUs a group's PCH would serve: host TUs of gcc or clang that parse
  * the framework, in that header probe's group (one command shape, one
  * set of headers). */
+static bool heavier(const struct advise *ad, size_t a, size_t b)
+{
+	double sa = ad->base.seconds[ad->tus[a].f.edge], sb = ad->base.seconds[ad->tus[b].f.edge];
+	return !isnan(sa) && (isnan(sb) || sa > sb);
+}
+
 static size_t group_users(struct advise *ad, size_t g, struct pch_evidence *ev, size_t *users)
 {
 	size_t n = 0;
@@ -171,8 +189,20 @@ static size_t group_users(struct advise *ad, size_t g, struct pch_evidence *ev, 
 			ev->device_tus++;
 			continue;
 		}
+		if (t->f.framework_lines < PCH_MIN_LINES) {
+			ev->small_tus++;
+			ev->most_lines = t->f.framework_lines > ev->most_lines ? t->f.framework_lines : ev->most_lines;
+			continue;
+		}
 		users[n++] = i;
 	}
+	/* The heaviest first: they are measured. */
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0 && heavier(ad, users[b], users[b - 1]); b--) {
+			size_t x = users[b];
+			users[b] = users[b - 1];
+			users[b - 1] = x;
+		}
 	return n;
 }
 
@@ -221,7 +251,12 @@ static void *ask(struct advise *ad)
 			pch->error = xstrdup("its command does not name its source as ninja does");
 		}
 		free(build_sub);
-		for (size_t k = 0; !pch->error && k < n; k++) {
+		for (size_t k = PCH_USERS_MEASURED; !pch->error && k < n; k++) {
+			pch->users = xrealloc(pch->users, (pch->nusers + 1) * sizeof(*pch->users));
+			pch->users[pch->nusers++] = (struct pch_user){ .tu = users[k], .plain = -1, .with = -1,
+								       .plain_s = NAN, .with_s = NAN };
+		}
+		for (size_t k = 0; !pch->error && k < n && k < PCH_USERS_MEASURED; k++) {
 			const struct advise_tu *t = &ad->tus[users[k]];
 			const char *words[6];
 			include_words(c, header, pch_path, words);
@@ -240,7 +275,8 @@ static void *ask(struct advise *ad)
 			p->expect_s = expected;
 			free(name);
 			pch->users = xrealloc(pch->users, (pch->nusers + 1) * sizeof(*pch->users));
-			pch->users[pch->nusers++] = (struct pch_user){ .tu = users[k], .plain = (long)ad->probes.pass.ntus - 2,
+			pch->users[pch->nusers++] = (struct pch_user){ .tu = users[k], .measured = true,
+								       .plain = (long)ad->probes.pass.ntus - 2,
 								       .with = (long)ad->probes.pass.ntus - 1 };
 			free(plain_sub);
 			free(with_sub);
@@ -264,6 +300,8 @@ static void read_probes(struct advise *ad, void *evidence)
 		advise_held(&pch->build_hi);
 		for (size_t k = 0; k < pch->nusers; k++) {
 			struct pch_user *u = &pch->users[k];
+			if (!u->measured)
+				continue;
 			const struct pass_tu *plain = probed(ad, u->plain), *with = &ad->probes.pass.tus[u->with];
 			u->plain_s = u->with_s = NAN;
 			if (!plain)
@@ -295,6 +333,12 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 		f->not_applicable = xstrdup("not measured (a document made before the pch rule)");
 		return;
 	}
+	if (!ev->ngroups && ev->small_tus && !ev->host_tus) {
+		f->not_applicable = xasprintf("the frameworks the %zu host TUs parse are small (at most %zu lines a TU, under "
+					      "%d): a PCH of them would save little", ev->small_tus, ev->most_lines,
+					      PCH_MIN_LINES);
+		return;
+	}
 	if (!ev->ngroups) {
 		f->not_applicable = !ev->host_tus
 			? xasprintf("no host TU of gcc or clang parses a framework%s", ev->device_tus
@@ -305,6 +349,7 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 	}
 	struct strvec each = { 0 }, failed = { 0 };
 	double least = 0, most = 0, sum = 0;
+	size_t carried = 0;
 	for (size_t g = 0; g < ev->ngroups; g++) {
 		const struct pch_group *pch = &ev->groups[g];
 		if (pch->error) {
@@ -312,6 +357,8 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 				     in->tus[pch->donor].name, pch->error);
 			continue;
 		}
+		double *measured = xcalloc(pch->nusers + 1, sizeof(double));
+		size_t nmeasured = 0;
 		for (size_t k = 0; k < pch->nusers; k++) {
 			const struct pch_user *u = &pch->users[k];
 			const struct tu_facts *t = &in->tus[u->tu];
@@ -320,7 +367,10 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 				continue;
 			}
 			double s = saving_of(u);
-			if (isnan(u->plain_s) || s <= 0)
+			if (!u->measured || isnan(u->plain_s))
+				continue;
+			measured[nmeasured++] = s;
+			if (s <= 0)
 				continue;
 			rule_add_tu(f, u->tu, s * t->scale);
 			strvec_pushf(&each, "%s %.2f -> %.2f s", t->name, u->plain_s, u->with_s);
@@ -328,6 +378,14 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 			least += fmax(0, u->plain_lo - u->with_hi);
 			most += fmax(0, u->plain_hi - u->with_lo);
 		}
+		/* The rest of the group carry the measured ones' median. */
+		double typical = nmeasured ? median_of(measured, nmeasured) : 0;
+		for (size_t k = 0; typical > 0 && k < pch->nusers; k++)
+			if (!pch->users[k].measured) {
+				rule_add_tu(f, pch->users[k].tu, typical * in->tus[pch->users[k].tu].scale);
+				carried++;
+			}
+		free(measured);
 	}
 	char *fails = failed.n ? strvec_join(&failed, "; ") : NULL;
 	if (!f->ntus) {
@@ -338,14 +396,18 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 		f->own_hi = most / sum;
 		const struct pch_group *first = &ev->groups[0];
 		char *list = strvec_join(&each, ", ");
+		char *rest = carried ? xasprintf("; %zu more carry the median saving of those measured", carried)
+				     : xstrdup("");
 		f->evidence = xasprintf("%zu host TU%s parse %s; a PCH of it built with %s's command took %.2f s "
-					"(%.0f MB peak, %.0f MB on disk); with -include of it: %s%s%s", f->ntus,
+					"(%.0f MB peak, %.0f MB on disk); with -include of it: %s%s%s%s", f->ntus,
 					rule_plural(f->ntus), first->headers, in->tus[first->donor].name, first->build_s,
-					first->peak_mb, first->size_mb, list, fails ? "; " : "", fails ? fails : "");
-		f->measured_by = xstrdup("the PCH built with the TU's own flags and timed; each TU compiled as the build "
-					 "does, with -include of it (a PCH the compiler would not take fails) and without, "
-					 "side by side in the probes' pool; each saving scaled by its TU's baseline/probed "
-					 "wall; the PCH's build a step before every TU that uses it");
+					first->peak_mb, first->size_mb, list, rest, fails ? "; " : "", fails ? fails : "");
+		free(rest);
+		f->measured_by = xasprintf("the PCH built with the TU's own flags and timed; the %d heaviest TUs of its "
+					   "command compiled as the build does, with -include of it (a PCH the compiler would "
+					   "not take fails) and without, side by side in the probes' pool; each saving scaled "
+					   "by its TU's baseline/probed wall; the PCH's build a step before every TU that uses "
+					   "it", PCH_USERS_MEASURED);
 		free(list);
 	}
 	free(fails);
@@ -432,6 +494,7 @@ static json_t *evidence_json(const struct pch_evidence *ev, const struct advise 
 					      number(u->plain_lo), number(u->plain_hi), "with_s", number(u->with_s),
 					      number(u->with_lo), number(u->with_hi), "error",
 					      u->error ? json_string(u->error) : json_null());
+			json_object_set_new(o, "measured", json_boolean(u->measured));
 			if (ad) {
 				json_object_set_new(o, "target", json_string(ad->tus[u->tu].f.name));
 				json_object_set_new(o, "saving_s", number(u->error ? NAN : saving_of(u)));
@@ -456,8 +519,9 @@ static json_t *evidence_json(const struct pch_evidence *ev, const struct advise 
 static json_t *save(const void *evidence)
 {
 	const struct pch_evidence *ev = evidence;
-	return json_pack("{s:o, s:I, s:I}", "groups", evidence_json(ev, NULL), "host_tus", (json_int_t)ev->host_tus,
-			 "device_tus", (json_int_t)ev->device_tus);
+	return json_pack("{s:o, s:I, s:I, s:I, s:I}", "groups", evidence_json(ev, NULL), "host_tus",
+			 (json_int_t)ev->host_tus, "device_tus", (json_int_t)ev->device_tus, "small_tus",
+			 (json_int_t)ev->small_tus, "most_lines", (json_int_t)ev->most_lines);
 }
 
 static void free_evidence(void *evidence)
@@ -511,6 +575,10 @@ static bool load(const json_t *saved, const struct advise *ad, void **evidence, 
 	}
 	ev->host_tus = (size_t)json_integer_value(host);
 	ev->device_tus = (size_t)json_integer_value(device);
+	/* absent from documents made before the line floor: none */
+	json_t *small = json_object_get(saved, "small_tus"), *most = json_object_get(saved, "most_lines");
+	ev->small_tus = json_is_integer(small) && json_integer_value(small) > 0 ? (size_t)json_integer_value(small) : 0;
+	ev->most_lines = json_is_integer(most) && json_integer_value(most) > 0 ? (size_t)json_integer_value(most) : 0;
 	ev->groups = xcalloc(json_array_size(groups) + 1, sizeof(*ev->groups));
 	for (size_t g = 0; g < json_array_size(groups); g++) {
 		json_t *o = json_array_get(groups, g), *donor = json_object_get(o, "donor"),
@@ -533,7 +601,8 @@ static bool load(const json_t *saved, const struct advise *ad, void **evidence, 
 		for (size_t k = 0; k < json_array_size(users); k++) {
 			json_t *u = json_array_get(users, k), *tu = json_object_get(u, "tu");
 			struct pch_user *pu = &pch->users[pch->nusers++];
-			*pu = (struct pch_user){ .plain = -1, .with = -1, .error = saved_text(json_object_get(u, "error")) };
+			*pu = (struct pch_user){ .plain = -1, .with = -1, .error = saved_text(json_object_get(u, "error")),
+						 .measured = !json_is_false(json_object_get(u, "measured")) };
 			if (!json_is_integer(tu) || json_integer_value(tu) < 0 || (size_t)json_integer_value(tu) >= ad->ntus ||
 			    !saved_triple(json_object_get(u, "plain_s"), &pu->plain_s, &pu->plain_lo, &pu->plain_hi) ||
 			    !saved_triple(json_object_get(u, "with_s"), &pu->with_s, &pu->with_lo, &pu->with_hi)) {
