@@ -88,7 +88,7 @@ void advise_hold_inputs(struct advise *ad)
 }
 
 /* A number at full precision; null for NaN (JSON has none). */
-static json_t *number(double x)
+json_t *advise_json_number(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
 }
@@ -97,7 +97,7 @@ static json_t *numbers(const double *v, size_t n)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, number(v[i]));
+		json_array_append_new(a, advise_json_number(v[i]));
 	return a;
 }
 
@@ -113,7 +113,7 @@ static json_t *curve_json(const struct load_curve *c)
 		json_array_append_new(samples, json_integer((json_int_t)c->samples[i]));
 	return json_build("{s:o, s:o, s:o, s:o, s:o, s:o}", "jobs", numbers(c->jobs, c->n), "slowdown",
 			 numbers(c->slowdown, c->n), "lo", numbers(c->lo, c->n), "hi", numbers(c->hi, c->n), "samples",
-			 samples, "cores", number(c->cores));
+			 samples, "cores", advise_json_number(c->cores));
 }
 
 static json_t *cost_json(const struct probe_group *g)
@@ -122,8 +122,8 @@ static json_t *cost_json(const struct probe_group *g)
 		return json_null();
 	const struct header_cost *c = &g->cost;
 	return json_build("{s:s, s:s, s:o, s:o, s:o, s:o}", "headers", c->headers, "command_of", c->command_of, "host",
-			 number(c->host), "device", number(c->device), "base_host", number(c->base_host), "base_device",
-			 number(c->base_device));
+			 advise_json_number(c->host), "device", advise_json_number(c->device), "base_host", advise_json_number(c->base_host), "base_device",
+			 advise_json_number(c->base_device));
 }
 
 /* A TU's cost pointer as the index of the probe group that owns it. */
@@ -138,7 +138,7 @@ static json_t *group_index(const struct advise *ad, const struct header_cost *c)
 static json_t *tu_json(const struct advise *ad, const struct tu_facts *f)
 {
 	json_t *t = json_build("{s:I, s:o, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b}", "edge", (json_int_t)f->edge,
-			      "scale", number(f->scale), "kernel", f->kernel, "device_passes", f->device_passes, "binding",
+			      "scale", advise_json_number(f->scale), "kernel", f->kernel, "device_passes", f->device_passes, "binding",
 			      f->binding, "tensor_only", f->tensor_only, "generated", f->generated, "host_framework",
 			      f->host_framework, "device_framework", f->device_framework, "includes_framework",
 			      f->includes_framework, "probed", f->probed, "codegen_bound", f->codegen_bound);
@@ -148,16 +148,16 @@ static json_t *tu_json(const struct advise *ad, const struct tu_facts *f)
 	json_object_set_new(t, "host_lines", json_integer((json_int_t)f->host_lines));
 	json_object_set_new(t, "framework_lines", json_integer((json_int_t)f->framework_lines));
 	json_object_set_new(t, "cost", group_index(ad, f->cost));
-	json_object_set_new(t, "cost_lo", number(f->cost_lo));
-	json_object_set_new(t, "cost_hi", number(f->cost_hi));
-	json_object_set_new(t, "glue", number(f->glue));
+	json_object_set_new(t, "cost_lo", advise_json_number(f->cost_lo));
+	json_object_set_new(t, "cost_hi", advise_json_number(f->cost_hi));
+	json_object_set_new(t, "glue", advise_json_number(f->glue));
 	json_object_set_new(t, "table_entries", json_integer((json_int_t)f->table_entries));
-	json_object_set_new(t, "table_saving", number(f->table_saving));
+	json_object_set_new(t, "table_saving", advise_json_number(f->table_saving));
 	json_object_set_new(t, "narrow", group_index(ad, f->narrow));
 	json_object_set_new(t, "narrow_at", text_or_null(f->narrow_at));
 	json_object_set_new(t, "narrow_change", text_or_null(f->narrow_change));
 	json_object_set_new(t, "narrow_why_not", text_or_null(f->narrow_why_not));
-	json_object_set_new(t, "codegen_share", number(f->codegen_share));
+	json_object_set_new(t, "codegen_share", advise_json_number(f->codegen_share));
 	json_object_set_new(t, "codegen_pass", text_or_null(f->codegen_pass));
 	return t;
 }
@@ -168,12 +168,12 @@ static json_t *remote_json(const struct advise *ad)
 		return json_null();
 	size_t n = ad->build.n;
 	return json_build("{s:I, s:o, s:o, s:o, s:I, s:o, s:o}", "slots", (json_int_t)ad->cluster.remote.slots, "speed",
-			 number(ad->cluster.remote.speed), "share", numbers(ad->cluster.share, n), "from", text_or_null(ad->cluster.distcc_path),
+			 advise_json_number(ad->cluster.remote.speed), "share", numbers(ad->cluster.share, n), "from", text_or_null(ad->cluster.distcc_path),
 			 "local_probed", (json_int_t)ad->cluster.local_probed, "network",
 			 ad->cluster.network ? numbers(ad->cluster.network, n) : json_null(), "net",
 			 !ad->cluster.network ? json_null()
-				      : json_build("{s:o, s:o, s:I, s:I}", "fixed_s", number(ad->cluster.net.fixed_s), "per_byte_s",
-						  number(ad->cluster.net.per_byte_s), "probe_bytes", (json_int_t)ad->cluster.net.probe_bytes,
+				      : json_build("{s:o, s:o, s:I, s:I}", "fixed_s", advise_json_number(ad->cluster.net.fixed_s), "per_byte_s",
+						  advise_json_number(ad->cluster.net.per_byte_s), "probe_bytes", (json_int_t)ad->cluster.net.probe_bytes,
 						  "repeats", (json_int_t)ad->cluster.net.repeats));
 }
 
@@ -205,11 +205,11 @@ json_t *advise_input_json(const struct advise *ad)
 			       (json_int_t)ad->cpus, "repeats", (json_int_t)ad->repeats, "policy_why", ad->policy_why,
 			       "baseline_source", ad->base.source, "load_source", ad->load.source ? ad->load.source : "",
 			       "launcher", text_or_null(ad->cluster.launcher), "build_launcher", text_or_null(ad->cluster.build_launcher));
-	json_object_set_new(in, "recorded_wall_s", number(ad->base.recorded_wall));
-	json_object_set_new(in, "spread", json_build("{s:[o, o], s:[o, o], s:[o, o]}", "builds", number(ad->base.builds_lo),
-						    number(ad->base.builds_hi), "machine", number(ad->base.machine_lo),
-						    number(ad->base.machine_hi), "ranges", number(ad->base.spread_lo),
-						    number(ad->base.spread_hi)));
+	json_object_set_new(in, "recorded_wall_s", advise_json_number(ad->base.recorded_wall));
+	json_object_set_new(in, "spread", json_build("{s:[o, o], s:[o, o], s:[o, o]}", "builds", advise_json_number(ad->base.builds_lo),
+						    advise_json_number(ad->base.builds_hi), "machine", advise_json_number(ad->base.machine_lo),
+						    advise_json_number(ad->base.machine_hi), "ranges", advise_json_number(ad->base.spread_lo),
+						    advise_json_number(ad->base.spread_hi)));
 	json_object_set_new(in, "graph", graph);
 	json_object_set_new(in, "seconds", numbers(ad->base.seconds, b->n));
 	json_object_set_new(in, "load_curve", curve_json(&ad->load.curve));
@@ -217,8 +217,8 @@ json_t *advise_input_json(const struct advise *ad)
 	json_object_set_new(in, "header_costs", costs);
 	json_object_set_new(in, "tus", tus);
 	json_object_set_new(in, "fused", !ad->probes.fused_measured ? json_null()
-		: json_build("{s:o, s:o, s:o, s:I, s:I, s:b, s:s}", "glue", number(f->glue), "probe", number(f->probe),
-			    "headers", number(f->headers), "included", (json_int_t)f->included, "instances",
+		: json_build("{s:o, s:o, s:o, s:I, s:I, s:b, s:s}", "glue", advise_json_number(f->glue), "probe", advise_json_number(f->probe),
+			    "headers", advise_json_number(f->headers), "included", (json_int_t)f->included, "instances",
 			    (json_int_t)f->instances, "apart", f->apart, "command_of", f->command_of));
 	json_object_set_new(in, "fused_narrow", ad->probes.fused_narrow_group >= 0 && ad->probes.groups[ad->probes.fused_narrow_group].measured
 		? json_integer((json_int_t)ad->probes.fused_narrow_group) : json_null());

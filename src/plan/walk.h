@@ -214,6 +214,8 @@ json_t *advise_input_json(const struct advise *ad);
 /* x as the document holds it (BUILDWALL_JSON_DIGITS significant digits):
  * what a rule's read() does to its evidence's numbers. */
 void advise_held(double *x);
+/* x as the document writes it: a number at full precision, null for NaN. */
+json_t *advise_json_number(double x);
 /* Each of those inputs made what the document holds of it
  * (BUILDWALL_JSON_DIGITS significant digits): the walk calls it before the model, so that the plan it prints
  * is the plan --from computes from its document. */

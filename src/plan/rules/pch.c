@@ -475,11 +475,6 @@ static void conclude(const struct advice_input *in, struct advice *a, struct fix
 
 /* ---- saved and read back ---- */
 
-static json_t *number(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 /* The evidence as JSON: TUs by index (saved), or by name with each
  * saving (advise --json's entry: `ad` given). */
 static json_t *evidence_json(const struct pch_evidence *ev, const struct advise *ad)
@@ -490,23 +485,23 @@ static json_t *evidence_json(const struct pch_evidence *ev, const struct advise 
 		json_t *users = json_array();
 		for (size_t k = 0; k < pch->nusers; k++) {
 			const struct pch_user *u = &pch->users[k];
-			json_t *o = json_pack("{s:[o, o, o], s:[o, o, o], s:o}", "plain_s", number(u->plain_s),
-					      number(u->plain_lo), number(u->plain_hi), "with_s", number(u->with_s),
-					      number(u->with_lo), number(u->with_hi), "error",
+			json_t *o = json_pack("{s:[o, o, o], s:[o, o, o], s:o}", "plain_s", advise_json_number(u->plain_s),
+					      advise_json_number(u->plain_lo), advise_json_number(u->plain_hi), "with_s", advise_json_number(u->with_s),
+					      advise_json_number(u->with_lo), advise_json_number(u->with_hi), "error",
 					      u->error ? json_string(u->error) : json_null());
 			json_object_set_new(o, "measured", json_boolean(u->measured));
 			if (ad) {
 				json_object_set_new(o, "target", json_string(ad->tus[u->tu].f.name));
-				json_object_set_new(o, "saving_s", number(u->error ? NAN : saving_of(u)));
+				json_object_set_new(o, "saving_s", advise_json_number(u->error ? NAN : saving_of(u)));
 			} else {
 				json_object_set_new(o, "tu", json_integer((json_int_t)u->tu));
 			}
 			json_array_append_new(users, o);
 		}
 		json_t *o = json_pack("{s:s, s:o, s:[o, o, o], s:o, s:o, s:o}", "headers", pch->headers, "error",
-				      pch->error ? json_string(pch->error) : json_null(), "build_s", number(pch->build_s),
-				      number(pch->build_lo), number(pch->build_hi), "peak_mb", number(pch->peak_mb),
-				      "size_mb", number(pch->size_mb), "users", users);
+				      pch->error ? json_string(pch->error) : json_null(), "build_s", advise_json_number(pch->build_s),
+				      advise_json_number(pch->build_lo), advise_json_number(pch->build_hi), "peak_mb", advise_json_number(pch->peak_mb),
+				      "size_mb", advise_json_number(pch->size_mb), "users", users);
 		if (ad)
 			json_object_set_new(o, "built_with", json_string(ad->tus[pch->donor].f.name));
 		else
