@@ -240,6 +240,11 @@ static void test_load_refuses(void **state)
 		  "\"host_tus\": 2, \"device_tus\": 0}", "groups[0].users[0]: not a TU with its walls" },
 		{ "{\"groups\": [{\"donor\": 1, \"headers\": \"<x.h>\", \"error\": null, \"build_s\": [-1, 1, 1], "
 		  "\"peak_mb\": 1, \"size_mb\": 1, \"users\": []}], \"host_tus\": 2, \"device_tus\": 0}", "groups[0]: not a PCH group" },
+		/* one TU twice: its step's edges once counted past the fix's TUs */
+		{ "{\"groups\": [{\"donor\": 1, \"headers\": \"<x.h>\", \"error\": null, \"build_s\": [1, 1, 1], "
+		  "\"peak_mb\": 1, \"size_mb\": 1, \"users\": [{\"tu\": 1, \"plain_s\": [2, 2, 2], \"with_s\": [1, 1, 1]}, "
+		  "{\"tu\": 1, \"plain_s\": [2, 2, 2], \"with_s\": [1, 1, 1]}]}], \"host_tus\": 2, \"device_tus\": 0}",
+		  "groups[0].users[1]: TU 1 uses a PCH already" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		json_t *doc = json_loads(bad[i][0], 0, NULL);

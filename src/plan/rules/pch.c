@@ -415,6 +415,14 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 	strvec_clear(&failed);
 }
 
+static bool group_uses(const struct pch_group *pch, size_t tu)
+{
+	for (size_t k = 0; k < pch->nusers; k++)
+		if (pch->users[k].tu == tu)
+			return true;
+	return false;
+}
+
 /* Each PCH a step before the TUs that use it, where one still does (a
  * fix beside it that takes the framework out leaves it nothing). */
 static void add_pch_steps(struct fix_edit *e)
@@ -424,10 +432,11 @@ static void add_pch_steps(struct fix_edit *e)
 	for (size_t g = 0; g < ev->ngroups; g++) {
 		const struct pch_group *pch = &ev->groups[g];
 		size_t n = 0;
-		for (size_t k = 0; k < pch->nusers; k++)
-			for (size_t i = 0; i < e->f->ntus; i++)
-				if (e->f->tus[i] == pch->users[k].tu && !(e->parts[pch->users[k].tu] & PCH_EXCLUDED_BY))
-					edges[n++] = e->in->tus[pch->users[k].tu].edge;
+		for (size_t i = 0; i < e->f->ntus; i++) {
+			size_t tu = e->f->tus[i];
+			if (group_uses(pch, tu) && !(e->parts[tu] & PCH_EXCLUDED_BY))
+				edges[n++] = e->in->tus[tu].edge;
+		}
 		if (!n || pch->error)
 			continue;
 		double build = e->spread * pch->build_s * e->in->tus[pch->donor].scale;
@@ -595,16 +604,22 @@ static bool load(const json_t *saved, const struct advise *ad, void **evidence, 
 		pch->users = xcalloc(json_array_size(users) + 1, sizeof(*pch->users));
 		for (size_t k = 0; k < json_array_size(users); k++) {
 			json_t *u = json_array_get(users, k), *tu = json_object_get(u, "tu");
-			struct pch_user *pu = &pch->users[pch->nusers++];
-			*pu = (struct pch_user){ .plain = -1, .with = -1, .error = saved_text(json_object_get(u, "error")),
-						 .measured = !json_is_false(json_object_get(u, "measured")) };
+			struct pch_user pu = { .plain = -1, .with = -1, .measured = !json_is_false(json_object_get(u, "measured")) };
 			if (!json_is_integer(tu) || json_integer_value(tu) < 0 || (size_t)json_integer_value(tu) >= ad->ntus ||
-			    !saved_triple(json_object_get(u, "plain_s"), &pu->plain_s, &pu->plain_lo, &pu->plain_hi) ||
-			    !saved_triple(json_object_get(u, "with_s"), &pu->with_s, &pu->with_lo, &pu->with_hi)) {
+			    !saved_triple(json_object_get(u, "plain_s"), &pu.plain_s, &pu.plain_lo, &pu.plain_hi) ||
+			    !saved_triple(json_object_get(u, "with_s"), &pu.with_s, &pu.with_lo, &pu.with_hi)) {
 				*err = xasprintf("groups[%zu].users[%zu]: not a TU with its walls (tu, plain_s, with_s)", g, k);
 				return false;
 			}
-			pu->tu = (size_t)json_integer_value(tu);
+			pu.tu = (size_t)json_integer_value(tu);
+			/* a TU includes one PCH: a second use would count its saving twice */
+			for (size_t h = 0; h <= g; h++)
+				if (group_uses(&ev->groups[h], pu.tu)) {
+					*err = xasprintf("groups[%zu].users[%zu]: TU %zu uses a PCH already", g, k, pu.tu);
+					return false;
+				}
+			pu.error = saved_text(json_object_get(u, "error"));
+			pch->users[pch->nusers++] = pu;
 		}
 	}
 	return true;
