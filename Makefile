@@ -112,7 +112,9 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(INCLUDES) -D_GNU_SOURCE $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $< \
 		$(FUZZ_OBJ) $(LIBS) -o $@
 
-fuzz: deps-test $(FUZZ_BIN)
+# The harnesses build on every CPU, then run as many at once.
+fuzz: deps-test
+	@$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_BIN)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_BIN)
 
 demo: deps-demo
