@@ -118,7 +118,8 @@ check "advise --launcher: no local load curve, and why" [ "$(json "$T/advise-clu
 check "advise --launcher: the leak found as without it" [ "$(json "$T/advise-cluster.json" '"leak" in [f["fix"] for f in d["fixes"]]')" = True ]
 check "advise --launcher: on 3 slots the planted TU still sets the wall at the end" [ "$(json "$T/advise-cluster.json" 'd["final"]["critical_path"][0]')" = opus_gemm_bigtile.cuda.o ]
 check "advise --launcher leaves the tree byte-identical" [ "$(tree_hash "$D")" = "$built" ]
-run 0 "advise --launcher distcc, the table" "$BW" advise -C "$D" --launcher distcc --parallel 3 -j 3 -r 1
+# The table of that walk, from its document: nothing compiled a second time.
+run 0 "advise --launcher distcc, the table" "$BW" advise --from "$T/advise-cluster.json"
 contains "$T/out" "through distcc: 5 of 5 runs sent to the cluster, 0 kept here" "advise says where the baseline's runs went"
 contains "$T/out" "every TU timed on the cluster as rank --launcher distcc does" "advise says how the baseline was timed"
 contains "$T/out" "load curve (slowdown by jobs at once): none: the compiles run on the cluster's hosts" "advise says why it has no load curve"
