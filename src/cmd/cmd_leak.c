@@ -54,9 +54,14 @@ static void render_view(const struct leak_rule *o, const struct leak_view *v)
 	       o->groups.v[grp].title, lines);
 	printf("  %s\n", text);
 	if (v->fix >= 0) {
-		char *fix = leak_fix_text(v), *next = leak_link_name(v, first, (size_t)v->fix + 1);
+		char *fix = leak_fix_text(v), *next = leak_link_name(v, v->fix_chain, (size_t)v->fix + 1);
 		printf("line to fix: %s%s%s includes %s (the nearest project header on the chain)\n", c_bold(stdout), fix,
 		       c_reset(stdout), next);
+		if (v->fix_chain != first) {	/* the TU's own include came first */
+			char *via = leak_chain_text(v, v->fix_chain);
+			printf("  the chain: %s\n", via);
+			free(via);
+		}
 		free(fix);
 		free(next);
 	} else {
@@ -158,8 +163,9 @@ static json_t *json_view(const struct leak_rule *o, const struct leak_view *v)
 				  o->groups.v[header_classify(&o->groups, v->ctx, mf->name, mf->system)].name);
 		free(name);
 		if (v->fix >= 0) {
-			char *file = leak_link_name(v, first, (size_t)v->fix);
-			fix = json_build("{s:s, s:I}", "file", file, "line", (json_int_t)first->include_lines[v->fix + 1]);
+			char *file = leak_link_name(v, v->fix_chain, (size_t)v->fix);
+			fix = json_build("{s:s, s:I}", "file", file, "line",
+					 (json_int_t)v->fix_chain->include_lines[v->fix + 1]);
 			free(file);
 		}
 	}

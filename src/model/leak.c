@@ -90,6 +90,17 @@ char *leak_chain_text(const struct leak_view *v, const struct chain *ch)
 	return text;
 }
 
+/* The link nearest above ch's match that is a project file, -1: none. */
+static long nearest_project_link(const struct leak_view *v, const struct chain *ch)
+{
+	for (size_t i = ch->n - 1; i-- > 0;) {
+		const struct pp_file *f = &leak_view_section(v)->files[ch->files[i]];
+		if (header_in_project(v->ctx, f->name, f->system))
+			return (long)i;
+	}
+	return -1;
+}
+
 void leak_view_init(struct leak_view *v, const struct pp_source *src, size_t section)
 {
 	bool device;
@@ -102,13 +113,15 @@ void leak_view_init(struct leak_view *v, const struct pp_source *src, size_t sec
 			v->chains[v->nchains++] = &ls->finder.chains[c];
 	if (!v->nchains)
 		return;
-	/* The nearest project file above the match: its #include is the fix. */
-	const struct chain *first = v->chains[0];
-	for (size_t i = first->n - 1; i-- > 0;) {
-		const struct pp_file *f = &leak_view_section(v)->files[first->files[i]];
-		if (header_in_project(v->ctx, f->name, f->system)) {
-			v->fix = (long)i;
-			break;
+	/* The nearest project file above the match: its #include is the fix;
+	 * a project header's before the TU's own. */
+	v->fix_chain = v->chains[0];
+	v->fix = nearest_project_link(v, v->chains[0]);
+	for (size_t c = 0; c < v->nchains && v->fix < 1; c++) {
+		long link = nearest_project_link(v, v->chains[c]);
+		if (link >= 1 || (link == 0 && v->fix < 0)) {
+			v->fix_chain = v->chains[c];
+			v->fix = link;
 		}
 	}
 }
@@ -137,7 +150,7 @@ char *leak_rule_text(const struct leak_rule *o)
 /* "opus/tensor_args.h:13" */
 char *leak_fix_text(const struct leak_view *v)
 {
-	const struct chain *ch = v->chains[0];
+	const struct chain *ch = v->fix_chain;
 	char *name = leak_link_name(v, ch, (size_t)v->fix);
 	char *text = xasprintf("%s:%lu", name, ch->include_lines[v->fix + 1]);
 	free(name);

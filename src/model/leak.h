@@ -35,7 +35,13 @@ struct leak_view {
 	const struct header_context *ctx;	/* the scan's, for this section */
 	const struct chain **chains;
 	size_t nchains;
-	long fix;			/* link of the first chain to fix, -1: none */
+	/* The chain whose line to fix is a project header's: the first that
+	 * reaches its match through one (a TU's own #include <Python.h> on
+	 * line 1 does not hide the header that brings torch in after it),
+	 * else the first chain; and the link of that header (or the TU)
+	 * whose #include is the line, -1: none in the project. */
+	const struct chain *fix_chain;
+	long fix;
 };
 
 void leak_view_init(struct leak_view *v, const struct pp_source *src, size_t section);
@@ -43,7 +49,7 @@ void leak_view_free(struct leak_view *v);
 const struct pp_section *leak_view_section(const struct leak_view *v);
 /* Link i of a chain as the #includes spell it ("opus/tensor_args.h",
  * "<torch/extension.h>"); "a.cpp -> b.h -> <torch/extension.h>"; the
- * line to fix, "opus/tensor_args.h:13" (needs v->fix >= 0); what the rule
+ * line to fix on fix_chain, "opus/tensor_args.h:13" (needs v->fix >= 0); what the rule
  * looks for. All owned by the caller. */
 char *leak_link_name(const struct leak_view *v, const struct chain *ch, size_t i);
 char *leak_chain_text(const struct leak_view *v, const struct chain *ch);

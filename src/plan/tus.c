@@ -171,8 +171,9 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 		t->f.includes_framework = direct;
 		t->f.host_lines = sec->lines;
 		t->f.framework_lines = framework_lines;
-		if (!direct && v.fix > 0) {
-			t->f.leak_chain = leak_chain_text(&v, v.chains[0]);
+		/* the line that brings a framework in, whatever the TU includes itself */
+		if (v.fix > 0) {
+			t->f.leak_chain = leak_chain_text(&v, v.fix_chain);
 			t->f.leak_fix = leak_fix_text(&v);
 		}
 	} else {

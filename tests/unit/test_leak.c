@@ -68,10 +68,62 @@ static void test_chain_and_line_to_fix(void **state)
 	free(dir);
 }
 
+/* src/e.cpp includes <Python.h> itself on line 1, then opus/args.h,
+ * whose line 7 brings torch: the line to fix is that header's, not the
+ * TU's own (a TU's own include is what it chose; the header's it got). */
+static const char python_first[] =
+	"# 1 \"/proj/src/e.cpp\"\n"
+	"# 1 \"/usr/include/Python.h\" 1 3\n"
+	"int py;\n"
+	"# 2 \"/proj/src/e.cpp\" 2\n"
+	"# 1 \"/proj/include/opus/args.h\" 1\n"
+	"# 7 \"/proj/include/opus/args.h\"\n"
+	"# 1 \"/usr/include/torch/extension.h\" 1 3\n"
+	"int torch1;\nint torch2;\n"
+	"# 8 \"/proj/include/opus/args.h\" 2\n"
+	"# 3 \"/proj/src/e.cpp\" 2\n"
+	"int main_code;\n";
+
+static void test_own_include_first(void **state)
+{
+	(void)state;
+	char *dir = tmpdir_subdir("leak-own");
+	char *path = xasprintf("%s/e.ii", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(python_first, f);
+	fclose(f);
+	struct leak_rule rule = { .project = "/proj" };
+	header_groups_init(&rule.groups);
+	char *args[] = { path };
+	struct pp_request req = { .cmd = "leak", .dir = dir, .args = args, .nargs = 1, .jobs = 1, .hooks = leak_hooks,
+				  .ctx = &rule };
+	struct pp_sources ss;
+	pp_collect(&req, &ss);
+	assert_true(ss.n == 1 && ss.v[0].scanned);
+	struct leak_view v;
+	leak_view_init(&v, &ss.v[0], 0);
+	assert_int_equal(v.nchains, 2);
+	char *first = leak_chain_text(&v, v.chains[0]), *via = leak_chain_text(&v, v.fix_chain), *fix = leak_fix_text(&v);
+	assert_string_equal(first, "src/e.cpp -> <Python.h>");
+	assert_string_equal(via, "src/e.cpp -> include/opus/args.h -> <torch/extension.h>");
+	assert_string_equal(fix, "include/opus/args.h:7");
+	free(first);
+	free(via);
+	free(fix);
+	leak_view_free(&v);
+	leak_scan_free(ss.v[0].data);
+	pp_sources_free(&ss);
+	header_groups_free(&rule.groups);
+	free(path);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain_and_line_to_fix),
+		cmocka_unit_test(test_own_include_first),
 	};
 	return cmocka_run_group_tests_name("leak", tests, NULL, NULL);
 }
