@@ -190,6 +190,19 @@ void advise_render_table(const struct advise *ad)
 	printf(") with the header probes' least and most savings%s; they hold for this sitting: between sittings a "
 	       "machine may move every step alike (see a step's ratio to the baseline)\n",
 	       ad->load.spread ? ", each with the load curve at its flattest and steepest" : "");
+	for (size_t s = 0; s < a->nplan; s++)
+		if (a->fixes[a->plan[s].id].measured)
+			printf("step %zu (%s) is proven: its edit was made on a copy of the sources, compiled and timed\n", s + 1,
+			       a->fixes[a->plan[s].id].name);
+	for (size_t k = 0; k < ad->npatches; k++) {
+		const struct advise_patch *p = &ad->patches[k];
+		if (p->step)
+			printf("%spatch for step %zu (%s): %s (git apply, or patch -p1, in the project's root)\n",
+			       k ? "" : "\n", p->step, fix_rules[p->id]->name, p->path);
+		else
+			printf("%spatch for %s, not in the plan at -j %ld (it lowers no wall there): %s (git apply, or "
+			       "patch -p1, in the project's root)\n", k ? "" : "\n", fix_rules[p->id]->name, ad->jobs, p->path);
+	}
 	printf("at the end, the critical path (%.2f s):", a->final_critical);
 	for (size_t i = 0; i < a->nfinal; i++)
 		printf("%s %s", i ? " ->" : "", a->final_names[i]);
@@ -341,6 +354,7 @@ json_t *advise_render_json(const struct advise *ad)
 			"title", v[i]->title, "tus", tus, "added_s", json_seconds(v[i]->added),
 			"evidence", v[i]->evidence, "measured_by", v[i]->measured_by,
 			"predicted", json_prediction(&v[i]->alone, &v[i]->alone_range), "probes", rule_probes(ad, v[i]->id)));
+		json_object_set_new(json_array_get(fixes, json_array_size(fixes) - 1), "proven", json_boolean(v[i]->measured));
 	}
 	free(v);
 	for (int id = 0; id < NFIXES; id++)
@@ -350,12 +364,25 @@ json_t *advise_render_json(const struct advise *ad)
 	json_object_set_new(doc, "fixes", fixes);
 	json_object_set_new(doc, "not_applicable", checked);
 	json_t *plan = json_array();
-	for (size_t s = 0; s < a->nplan; s++)
-		json_array_append_new(plan, json_build("{s:i, s:s, s:o, s:o}", "step", (int)s + 1, "fix", a->fixes[a->plan[s].id].name,
-						       "predicted", json_prediction(&a->plan[s].after, &a->plan[s].range),
-						       "beyond_noise", !probes_repeated(ad) ? json_null()
-										 : json_boolean(a->plan[s].distinct)));
+	for (size_t s = 0; s < a->nplan; s++) {
+		json_t *patches = json_array();
+		for (size_t k = 0; k < ad->npatches; k++)
+			if (ad->patches[k].step == s + 1)
+				json_array_append_new(patches, json_string(ad->patches[k].path));
+		json_array_append_new(plan, json_build("{s:i, s:s, s:o, s:o, s:b, s:o}", "step", (int)s + 1, "fix",
+						       a->fixes[a->plan[s].id].name, "predicted",
+						       json_prediction(&a->plan[s].after, &a->plan[s].range), "beyond_noise",
+						       !probes_repeated(ad) ? json_null() : json_boolean(a->plan[s].distinct),
+						       "proven", a->fixes[a->plan[s].id].measured, "patches", patches));
+	}
 	json_object_set_new(doc, "plan", plan);
+	json_t *patches = json_array();
+	for (size_t k = 0; k < ad->npatches; k++)
+		json_array_append_new(patches, json_build("{s:s, s:o, s:s}", "fix", fix_rules[ad->patches[k].id]->name, "step",
+							  ad->patches[k].step ? json_integer((json_int_t)ad->patches[k].step)
+									      : json_null(),
+							  "path", ad->patches[k].path));
+	json_object_set_new(doc, "patches", patches);
 	json_t *chain = json_array(), *kernel = json_array(), *probes = json_array();
 	for (size_t i = 0; i < a->nfinal; i++)
 		json_array_append_new(chain, json_string(a->final_names[i]));

@@ -13,8 +13,10 @@
 static const char usage[] =
 	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
 	"                        [--parallel P] [-r R] [--timeout S] [--kernels] [--launcher distcc]\n"
-	"                        [--remote N[:SPEED] [--distcc-log FILE | --probe-net]] [--json]\n"
-	"       buildwall advise --from DOC.json [-j JOBS] [--policy manifest|critical] [--remote N[:SPEED]] [--json]\n"
+	"                        [--remote N[:SPEED] [--distcc-log FILE | --probe-net]] [--project DIR]\n"
+	"                        [--patch DIR] [--json]\n"
+	"       buildwall advise --from DOC.json [-j JOBS] [--policy manifest|critical] [--remote N[:SPEED]]\n"
+	"                        [--patch DIR] [--json]\n"
 	"\n"
 	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
 	"after it, predicted before anything is changed; then the plan (the fixes in the\n"
@@ -58,6 +60,17 @@ static const char usage[] =
 	"one a CPU (a single pass is not a compile distcc can send), and each saving is\n"
 	"scaled by its TU's time there over its time here.\n"
 	"\n"
+	"A fix that is an edit of the sources is proven, not inferred: the line that leaks\n"
+	"a framework into host TUs is edited on a private copy of the project's sources\n"
+	"(under --project DIR, default the common root of the TUs' sources and project\n"
+	"headers): removed, else its header replaced by a narrower one of the framework\n"
+	"(torch's entry headers and those the header includes, cheapest first by their\n"
+	"preprocessed lines), until one compiles with every TU that reaches the line; the\n"
+	"heaviest of them are timed with and without it, side by side, and the saving is\n"
+	"what the edit took out. --patch DIR writes each such edit there as a unified\n"
+	"diff (git apply, patch -p1), named STEP-RULE-FILE-LINE.patch by its plan step. The\n"
+	"sources are checked unchanged at the end (exit 4 if not).\n"
+	"\n"
 	"--from DOC.json re-plans from the measurements an earlier advise --json saved in\n"
 	"its document (model_input: the graph, each step's isolated time, the load curve,\n"
 	"every probe's cost), compiling nothing: the plan for another -j or --policy in a\n"
@@ -70,6 +83,7 @@ int cmd_advise(int argc, char **argv)
 {
 	struct advise_options o = { .cmd = "advise", .dir = ".", .parallel = cpu_count() };
 	bool json = false;
+	const char *patch_dir = NULL;
 	const struct opt opts[] = {
 		OPT_DIR(&o.dir),
 		OPT_BUILD_JOBS(&o.jobs, "the job count to predict the wall for (default $MAX_JOBS, else CPUs)"),
@@ -88,6 +102,9 @@ int cmd_advise(int argc, char **argv)
 		OPT_FLAG(0, "probe-net", &o.probe_net, "with --remote: time what sending a compile costs"),
 		OPT_LAUNCHER(&o.launcher, "time the baseline's TUs on the cluster through distcc"),
 		OPT_STRING(0, "from", &o.from, "DOC", "re-plan from a saved advise --json document; nothing compiled"),
+		OPT_STRING(0, "project", &o.project, "DIR", "the sources' root, where edits are proven on a copy\n"
+							     "(default: the TUs' sources' and project headers' common root)"),
+		OPT_STRING(0, "patch", &patch_dir, "DIR", "write each proven edit into DIR as a patch, named by its plan step"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -96,8 +113,9 @@ int cmd_advise(int argc, char **argv)
 	o.ntargets = (size_t)(argc - first);
 	/* What measures has nothing to do with saved measurements. */
 	if (o.from && (o.ntargets || o.repeats || o.kernels || o.launcher || o.timeout > 0 || o.distcc_log ||
-		       o.probe_net || o.parallel != cpu_count() || strcmp(o.dir, ".")))
-		usage_error("advise", "--from re-plans saved measurements: only -j, --policy, --remote and --json go with it");
+		       o.probe_net || o.project || o.parallel != cpu_count() || strcmp(o.dir, ".")))
+		usage_error("advise", "--from re-plans saved measurements: only -j, --policy, --remote, --patch and --json go "
+				      "with it");
 	if (o.distcc_log && !o.remote.slots)
 		usage_error("advise", "--distcc-log describes a cluster: give --remote N too");
 	if (o.probe_net && (!o.remote.slots || o.distcc_log))
@@ -106,6 +124,8 @@ int cmd_advise(int argc, char **argv)
 	if (!o.from && !o.jobs)
 		o.jobs = jobs_default("advise");
 	struct advise *ad = o.from ? advise_from(&o) : advise_collect(&o);
+	if (patch_dir)
+		advise_write_patches(ad, patch_dir);
 	if (json)
 		json_print(advise_render_json(ad));
 	else

@@ -45,6 +45,14 @@ static double floor_of(const struct tu_facts *t, double d)
  * end of its spread (the durations isolated by that end with it). */
 enum curve_end { CURVE_MEDIAN = -1, CURVE_FLAT = 0, CURVE_STEEP = 1 };
 
+/* A fix's own or measured savings at `bound`'s end: their most where the
+ * wall is at its least. */
+static double own_factor(const struct fix *f, enum bound bound)
+{
+	return bound == BOUND_LEAST || bound == BOUND_SAVINGS_MOST ? factor(f->own_hi)
+	     : bound == BOUND_MOST || bound == BOUND_SAVINGS_LEAST ? factor(f->own_lo) : 1;
+}
+
 /* The savings of its own a chosen rule (parts 0) gives t, at `bound`'s
  * end, unless a part it is excluded by is taken out of t beside it. */
 static double own_seconds_at(const struct advice_input *in, const struct advice *a, const bool *chosen, size_t tu,
@@ -55,11 +63,31 @@ static double own_seconds_at(const struct advice_input *in, const struct advice 
 		const struct fix *f = &a->fixes[id];
 		if (!chosen[id] || in->rules[id]->parts || (parts & in->rules[id]->excluded_by))
 			continue;
-		double k = bound == BOUND_LEAST || bound == BOUND_SAVINGS_MOST ? factor(f->own_hi)
-			 : bound == BOUND_MOST || bound == BOUND_SAVINGS_LEAST ? factor(f->own_lo) : 1;
+		double k = own_factor(f, bound);
 		for (size_t i = 0; i < f->ntus; i++)
 			if (f->tus[i] == tu)
 				s += f->saving[i] * k;
+	}
+	return s;
+}
+
+/* What chosen fixes whose savings were measured take out of t, at
+ * `bound`'s end; *covered: the parts they take (no probe counts them). */
+static double measured_seconds_at(const struct advice_input *in, const struct advice *a, const bool *chosen,
+				  size_t tu, enum bound bound, int *covered)
+{
+	double s = 0;
+	*covered = 0;
+	for (int id = 0; id < NFIXES; id++) {
+		const struct fix *f = &a->fixes[id];
+		if (!chosen[id] || !f->measured)
+			continue;
+		double k = own_factor(f, bound);
+		for (size_t i = 0; i < f->ntus; i++)
+			if (f->tus[i] == tu) {
+				s += f->saving[i] * k;
+				*covered |= in->rules[id]->parts;
+			}
 	}
 	return s;
 }
@@ -83,7 +111,10 @@ static void model_with(const struct advice_input *in, const struct advice *a, co
 	for (size_t i = 0; i < in->ntus; i++) {
 		const struct tu_facts *t = &in->tus[i];
 		double d = isnan(seconds[t->edge]) ? 0 : seconds[t->edge];
-		double saved = part_seconds_at(t, parts[i], bound) + own_seconds_at(in, a, chosen, i, parts[i], bound);
+		int covered;
+		double measured = measured_seconds_at(in, a, chosen, i, bound, &covered);
+		double saved = part_seconds_at(t, parts[i] & ~covered, bound) + measured +
+			       own_seconds_at(in, a, chosen, i, parts[i], bound);
 		double cut = d - spread * saved, least = floor_of(t, d);
 		seconds[t->edge] = cut > least ? cut : least;
 	}

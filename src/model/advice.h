@@ -163,8 +163,12 @@ struct fix {
 	char *evidence;		/* what was measured that makes it apply */
 	char *measured_by;	/* how its saving was derived */
 	char *not_applicable;	/* when it does not apply: what was checked, with the numbers */
-	double own_lo, own_hi;	/* a rule of savings of its own (parts 0): their least and
-				 * most over the median, as factors (0: no spread known) */
+	double own_lo, own_hi;	/* a rule of savings of its own (parts 0), or measured ones:
+				 * their least and most over the median, as factors (0: no
+				 * spread known) */
+	bool measured;		/* its savings were timed with the fix made: each TU's is
+				 * `saving`, not its parts' probe seconds (the parts still
+				 * say what it overlaps) */
 	struct prediction alone;	/* the wall with this fix alone */
 	struct range alone_range;
 };

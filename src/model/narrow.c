@@ -5,6 +5,12 @@
 
 static const char *const umbrellas[] = { "torch/extension.h", "torch/torch.h", "torch/all.h", "ATen/ATen.h" };
 
+/* torch's entry headers narrower than extension.h, each a whole API a TU
+ * may need part of: the tensor types and factories, the operators, the
+ * Tensor class, op registration, TorchScript. */
+const char *const narrow_entries[] = { "<torch/types.h>", "<ATen/ATen.h>", "<ATen/core/Tensor.h>",
+				       "<torch/library.h>", "<torch/script.h>", NULL };
+
 bool narrow_is_umbrella(const char *header)
 {
 	size_t len = strlen(header);

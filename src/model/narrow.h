@@ -22,6 +22,9 @@ struct narrowing {
 	char *why_not;		/* no headers: what the TU uses beyond them */
 };
 
+/* Known entry headers narrower than an umbrella, as an #include spells
+ * them; NULL-terminated. */
+extern const char *const narrow_entries[];
 /* An umbrella header as an #include spells it ("<torch/extension.h>"). */
 bool narrow_is_umbrella(const char *header);
 /* For a TU whose framework entry headers are `headers`, using `uses`:

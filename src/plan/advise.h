@@ -33,6 +33,8 @@ struct advise_options {
 	bool probe_net;		/* without it: time what sending a compile costs */
 	const char *launcher;	/* "distcc": the baseline timed on the cluster; NULL: here */
 	const char *from;	/* advise --from: a saved document to re-plan from */
+	const char *project;	/* --project: the root its edits are proven in; NULL: the
+				 * common root of the TUs' sources and project headers */
 };
 
 /* What a spread needs: runs of every header, empty and table probe, and
@@ -51,6 +53,11 @@ struct advise *advise_from(const struct advise_options *o);
  * ("PATH:LINE: what" or "PATH: model_input.FIELD: what", owned) on the
  * first thing wrong; else *out for advise_free. */
 bool advise_saved_parse(const char *text, size_t len, const char *path, struct advise **out, char **err);
+/* advise --patch DIR: each applying fix's proven edits written into dir
+ * (made if missing) as "STEP-RULE-NAME.patch", "RULE-NAME.patch" for a
+ * fix the plan leaves out, whole or not at all. Bad
+ * input (a dir that cannot be made) exits 2 with one line. */
+void advise_write_patches(struct advise *ad, const char *dir);
 /* Compiles and probes that failed (reported as they happened). */
 size_t advise_failures(const struct advise *ad);
 void advise_free(struct advise *ad);

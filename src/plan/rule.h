@@ -12,6 +12,7 @@
 #define BUILDWALL_RULE_H
 
 #include "advice.h"
+#include "util.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -31,8 +32,24 @@ struct rule_walk {
 	bool (*load)(const json_t *saved, const struct advise *ad, void **evidence, char **err);
 	/* Optional: its facts for its entry of advise --json's fixes. */
 	json_t *(*document)(const void *evidence, const struct advise *ad);
+	/* Optional, for a fix that is an edit of the sources made and proven:
+	 * each edit as a unified diff (`diffs`) and a name for its file
+	 * (`names`: "include_opus_tensor_args.h-13"), appended. */
+	void (*patches)(const void *evidence, struct strvec *names, struct strvec *diffs);
 	void (*free)(void *evidence);
 };
+
+/* What a rule's load() reads its evidence with (saved.c): a number or
+ * null (NaN), in seconds, lines or MB, none below 0 or past 1e9; three
+ * of them (a median, least and most); a string or null (NULL, else a
+ * copy the caller owns). */
+bool saved_number(const json_t *v, double *x);
+bool saved_triple(const json_t *v, double *a, double *b, double *c);
+char *saved_text(const json_t *v);
+/* A triple as save() writes it: [median, least, most], null for NaN;
+ * a string or null. */
+json_t *saved_triple_json(double a, double b, double c);
+json_t *saved_text_json(const char *s);
 
 /* The rules by id, from FIX_RULES. */
 extern const struct fix_rule *const fix_rules[NFIXES];

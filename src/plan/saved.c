@@ -88,6 +88,37 @@ void advise_hold_inputs(struct advise *ad)
 }
 
 /* A number at full precision; null for NaN (JSON has none). */
+bool saved_number(const json_t *v, double *x)
+{
+	if (json_is_null(v)) {
+		*x = NAN;
+		return true;
+	}
+	*x = json_number_value(v);
+	return json_is_number(v) && *x >= 0 && *x < 1e9;
+}
+
+bool saved_triple(const json_t *v, double *a, double *b, double *c)
+{
+	return json_is_array(v) && json_array_size(v) == 3 && saved_number(json_array_get(v, 0), a) &&
+	       saved_number(json_array_get(v, 1), b) && saved_number(json_array_get(v, 2), c);
+}
+
+char *saved_text(const json_t *v)
+{
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+json_t *saved_triple_json(double a, double b, double c)
+{
+	return json_pack("[o, o, o]", advise_json_number(a), advise_json_number(b), advise_json_number(c));
+}
+
+json_t *saved_text_json(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
 json_t *advise_json_number(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
@@ -101,10 +132,6 @@ static json_t *numbers(const double *v, size_t n)
 	return a;
 }
 
-static json_t *text_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
 
 static json_t *curve_json(const struct load_curve *c)
 {
@@ -142,9 +169,9 @@ static json_t *tu_json(const struct advise *ad, const struct tu_facts *f)
 			      f->binding, "tensor_only", f->tensor_only, "generated", f->generated, "host_framework",
 			      f->host_framework, "device_framework", f->device_framework, "includes_framework",
 			      f->includes_framework, "probed", f->probed, "codegen_bound", f->codegen_bound);
-	json_object_set_new(t, "frameworks", text_or_null(f->frameworks));
-	json_object_set_new(t, "leak_chain", text_or_null(f->leak_chain));
-	json_object_set_new(t, "leak_fix", text_or_null(f->leak_fix));
+	json_object_set_new(t, "frameworks", saved_text_json(f->frameworks));
+	json_object_set_new(t, "leak_chain", saved_text_json(f->leak_chain));
+	json_object_set_new(t, "leak_fix", saved_text_json(f->leak_fix));
 	json_object_set_new(t, "host_lines", json_integer((json_int_t)f->host_lines));
 	json_object_set_new(t, "framework_lines", json_integer((json_int_t)f->framework_lines));
 	json_object_set_new(t, "cost", group_index(ad, f->cost));
@@ -154,11 +181,11 @@ static json_t *tu_json(const struct advise *ad, const struct tu_facts *f)
 	json_object_set_new(t, "table_entries", json_integer((json_int_t)f->table_entries));
 	json_object_set_new(t, "table_saving", advise_json_number(f->table_saving));
 	json_object_set_new(t, "narrow", group_index(ad, f->narrow));
-	json_object_set_new(t, "narrow_at", text_or_null(f->narrow_at));
-	json_object_set_new(t, "narrow_change", text_or_null(f->narrow_change));
-	json_object_set_new(t, "narrow_why_not", text_or_null(f->narrow_why_not));
+	json_object_set_new(t, "narrow_at", saved_text_json(f->narrow_at));
+	json_object_set_new(t, "narrow_change", saved_text_json(f->narrow_change));
+	json_object_set_new(t, "narrow_why_not", saved_text_json(f->narrow_why_not));
 	json_object_set_new(t, "codegen_share", advise_json_number(f->codegen_share));
-	json_object_set_new(t, "codegen_pass", text_or_null(f->codegen_pass));
+	json_object_set_new(t, "codegen_pass", saved_text_json(f->codegen_pass));
 	return t;
 }
 
@@ -168,7 +195,7 @@ static json_t *remote_json(const struct advise *ad)
 		return json_null();
 	size_t n = ad->build.n;
 	return json_build("{s:I, s:o, s:o, s:o, s:I, s:o, s:o}", "slots", (json_int_t)ad->cluster.remote.slots, "speed",
-			 advise_json_number(ad->cluster.remote.speed), "share", numbers(ad->cluster.share, n), "from", text_or_null(ad->cluster.distcc_path),
+			 advise_json_number(ad->cluster.remote.speed), "share", numbers(ad->cluster.share, n), "from", saved_text_json(ad->cluster.distcc_path),
 			 "local_probed", (json_int_t)ad->cluster.local_probed, "network",
 			 ad->cluster.network ? numbers(ad->cluster.network, n) : json_null(), "net",
 			 !ad->cluster.network ? json_null()
@@ -204,7 +231,7 @@ json_t *advise_input_json(const struct advise *ad)
 	json_t *in = json_build("{s:i, s:I, s:I, s:s, s:s, s:s, s:o, s:o}", "format", ADVISE_INPUT_FORMAT, "cpus",
 			       (json_int_t)ad->cpus, "repeats", (json_int_t)ad->repeats, "policy_why", ad->policy_why,
 			       "baseline_source", ad->base.source, "load_source", ad->load.source ? ad->load.source : "",
-			       "launcher", text_or_null(ad->cluster.launcher), "build_launcher", text_or_null(ad->cluster.build_launcher));
+			       "launcher", saved_text_json(ad->cluster.launcher), "build_launcher", saved_text_json(ad->cluster.build_launcher));
 	json_object_set_new(in, "recorded_wall_s", advise_json_number(ad->base.recorded_wall));
 	json_object_set_new(in, "spread", json_build("{s:[o, o], s:[o, o], s:[o, o]}", "builds", advise_json_number(ad->base.builds_lo),
 						    advise_json_number(ad->base.builds_hi), "machine", advise_json_number(ad->base.machine_lo),

@@ -147,8 +147,17 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 		t->f.kernel |= compiles_kernel(ad, sec);
 	}
 	record_lines(t, pass, sec, &rule->groups, v.ctx);
+	/* every one, code or not: a header of #includes alone leads to the rest */
+	for (size_t f = 0; f < sec->nfiles; f++)
+		if (header_in_project(v.ctx, sec->files[f].name, sec->files[f].system) &&
+		    !strvec_contains(&ad->project_files, sec->files[f].name))
+			strvec_push(&ad->project_files, sec->files[f].name);
 	size_t framework_lines = 0;
 	bool direct = false;
+	/* Its own #include of the framework a project line leaks in (its own
+	 * <Python.h> says nothing of torch), or of any where none leaks. */
+	const struct pp_file *leaked = v.fix > 0 ? &sec->files[v.fix_chain->files[v.fix_chain->n - 1]] : NULL;
+	size_t leaked_group = leaked ? header_classify(&rule->groups, v.ctx, leaked->name, leaked->system) : 0;
 	for (size_t c = 0; c < v.nchains; c++) {
 		const struct chain *ch = v.chains[c];
 		const struct pp_file *match = &sec->files[ch->files[ch->n - 1]];
@@ -161,7 +170,7 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 		else
 			strvec_push_nodup(&t->headers, header);
 		framework_lines += ch->lines;
-		direct |= ch->n == 2;
+		direct |= ch->n == 2 && (!leaked || g == leaked_group);
 	}
 	if (device) {
 		t->f.device_framework |= v.nchains > 0;
@@ -175,6 +184,12 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 		if (v.fix > 0) {
 			t->f.leak_chain = leak_chain_text(&v, v.fix_chain);
 			t->f.leak_fix = leak_fix_text(&v);
+			t->leak_file = xstrdup(sec->files[v.fix_chain->files[v.fix]].name);
+			t->leak_line = v.fix_chain->include_lines[v.fix + 1];
+			/* as an #include can spell it: a header found in a -I dir is named bare */
+			char *header = leak_link_name(&v, v.fix_chain, (size_t)v.fix + 1);
+			t->leak_header = strchr("<\"", header[0]) ? xstrdup(header) : xasprintf("<%s>", header);
+			free(header);
 		}
 	} else {
 		t->f.host_lines = sec->lines;
@@ -280,6 +295,8 @@ void tus_free(struct advise_tu *tus, size_t n)
 		free(t->family);
 		narrowing_free(&t->narrow);
 		free(t->narrow_at);
+		free(t->leak_file);
+		free(t->leak_header);
 	}
 	free(tus);
 }

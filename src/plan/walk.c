@@ -57,6 +57,10 @@ void advise_free(struct advise *ad)
 	free(ad->curve);
 	strmap_free(&ad->file_index);
 	strvec_clear(&ad->file_names);
+	strvec_clear(&ad->project_files);
+	for (size_t i = 0; i < ad->npatches; i++)
+		free(ad->patches[i].path);
+	free(ad->patches);
 	free(ad->file_facts);
 	free(ad->policy_why);
 	ninja_build_free(&ad->build);
@@ -134,6 +138,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->cluster.probe_net = o->probe_net;
 	ad->cluster.launcher = o->launcher;
 	ad->spent_at = monotonic_seconds();
+	ad->project = o->project;
 	snapshot_guard(ad->dir);
 	if (ad->cluster.distcc_path) {	/* bad input before any probe */
 		char *err = NULL;

@@ -57,6 +57,12 @@ struct advise_tu {
 	bool umbrella;		/* it includes a framework's umbrella header */
 	char *narrow_at;	/* where: "opus/launcher.h:20" */
 	long narrow_group;	/* its narrow headers' probe group, -1: none */
+	/* The project line that brings a framework into its host pass (leak):
+	 * the file as the compiler named it, from the build dir; the line; what
+	 * the line includes as spelled ("<torch/extension.h>"). NULL: none. */
+	char *leak_file;
+	unsigned long leak_line;
+	char *leak_header;
 };
 
 /* The baseline: each step's duration, what it came from and its spread
@@ -142,6 +148,10 @@ struct advise {
 	struct strmap file_index;	/* project file -> its index in file_facts */
 	struct strvec file_names;	/* its keys */
 	struct source_facts *file_facts;	/* what each project file's text says */
+	struct strvec project_files;	/* every TU's source and project headers, as the
+					 * compiler named them from the build dir */
+	const char *project;	/* --project: the root of the sources edits are made
+				 * in; NULL: those files' common root */
 	struct advise_tu *tus;
 	size_t ntus;
 	struct advise_probes probes;
@@ -153,6 +163,13 @@ struct advise {
 	size_t ncurve;
 	size_t failures;
 	struct advise_cluster cluster;
+	/* --patch: the patches written, each fix's that applies */
+	struct advise_patch {
+		size_t step;	/* its plan step, from 1; 0: not in the plan */
+		enum fix_id id;
+		char *path;
+	} *patches;
+	size_t npatches;
 	/* advise's own wall, by what it spent it on: what a user waits for */
 	double spent[NSPENT];
 	double spent_at;	/* when the phase under way began (monotonic) */

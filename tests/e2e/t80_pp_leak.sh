@@ -1,5 +1,5 @@
 # pp and leak: the planted leak chain of the demo's dispatcher and its
-# line to fix, the kernel TUs whose device pass parses the framework (CUDA
+# line to fix (past the TU's own <Python.h>, which comes first), the kernel TUs whose device pass parses the framework (CUDA
 # and HIP), none of it in the optimized variant, preprocessed files and
 # stdin, counts against awk, bad input, a TU that fails to preprocess, and
 # the build dir left byte-identical.
@@ -14,10 +14,12 @@ before=$(tree_hash "$D")
 run 0 "leak on the dispatcher" "$BW" leak -C "$D" opus_dispatch.o
 contains "$T/out" "$chain" "the planted chain, down to the heavy header"
 contains "$T/out" "line to fix: opus/tensor_args.h:13 includes <torch/extension.h>" "names the planted project header and its line"
+contains "$T/out" "first match: <Python.h>" "the TU's own <Python.h> comes first"
+contains "$T/out" "  the chain: examples/demo-module/$chain" "and the line to fix is on torch's chain, past it"
 check "the include line is the one in the header" [ "$(sed -n 13p "$here/../../examples/demo-module/include/opus/tensor_args.h")" = "#include <torch/extension.h>" ]
 run 0 "leak --json" "$BW" leak -C "$D" opus_dispatch.o --json
-check "JSON: the fix and the chain's files" [ "$(json "$T/out" '(d["tus"][0]["passes"][0]["fix"], [l["file"] for l in d["tus"][0]["passes"][0]["chains"][0]["links"]][1:])')" = "({'file': 'opus/tensor_args.h', 'line': 13}, ['opus/dispatch.h', 'opus/instances.h', 'opus/tensor_args.h', '<torch/extension.h>'])" ]
-check "JSON: the match is torch, bringing in most of the TU" [ "$(json "$T/out" 'd["tus"][0]["passes"][0]["first_match"]["group"] == "torch" and d["tus"][0]["passes"][0]["chains"][0]["lines"] > 50000')" = True ]
+check "JSON: the fix, and the files of the chain it is on" [ "$(json "$T/out" '(d["tus"][0]["passes"][0]["fix"], [[l["file"] for l in c["links"]][1:] for c in d["tus"][0]["passes"][0]["chains"]][:2])')" = "({'file': 'opus/tensor_args.h', 'line': 13}, [['<Python.h>'], ['opus/dispatch.h', 'opus/instances.h', 'opus/tensor_args.h', '<torch/extension.h>']])" ]
+check "JSON: the first match is the TU's own Python; torch brings in most of the TU" [ "$(json "$T/out" 'd["tus"][0]["passes"][0]["first_match"]["group"] == "python" and d["tus"][0]["passes"][0]["chains"][1]["lines"] > 50000')" = True ]
 
 run 0 "pp --all" "$BW" pp -C "$D" --all
 contains "$T/out" "2 TUs parse a host-only framework in a device pass" "the kernel TUs whose device pass parses it are counted"

@@ -1,4 +1,5 @@
-# advise on the demo module: the planted fixes found with their evidence,
+# advise on the demo module: the planted fixes found with their evidence
+# (leak proven on a copy of the sources, its patch applied and built),
 # ranked into a plan; the table; the
 # plan made again from the document (--from) to the last digit; the tree
 # byte-identical, also after Ctrl-C. (The optimized variant's advice and
@@ -10,6 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
 before=$(tree_hash "$demo")
+src=$here/../../examples/demo-module
+sources=$(tree_hash "$src")
 # One run of each probe (-r 1): the repeats and their ranges are t92's
 # (small probes); here the predictions are checked against builds.
 run 0 "advise --json on the small baseline demo" "$BW" advise -C "$demo" -j 2 -r 1 --json
@@ -25,7 +28,7 @@ check "the five planted fixes apply and narrow, not raw (the dispatcher needs no
 # (one header probe): its PCH built with that command, and both compiled
 # with and without it. Whether it lowers the wall is the run's to say.
 pch() { json "$T/advise.json" "[c for c in d['fixes'] + d['not_applicable'] if c['fix'] == 'pch'][0]$1"; }
-check "pch: the framework's PCH built with the dispatcher's command, its time, peak and size" [ "$(pch "['probes']" | python3 -c 'import ast,sys; g=ast.literal_eval(sys.stdin.read()); print([(p["headers"], p["built_with"], p["error"], p["build_s"][0] > 0, p["peak_mb"] > 0, p["size_mb"] > 0) for p in g])')" = "[('<torch/extension.h>', 'opus_dispatch.o', None, True, True, True)]" ]
+check "pch: the framework's PCH built with the dispatcher's command, its time, peak and size" [ "$(pch "['probes']" | python3 -c 'import ast,sys; g=ast.literal_eval(sys.stdin.read()); print([(p["headers"], p["built_with"], p["error"], p["build_s"][0] > 0, p["peak_mb"] > 0, p["size_mb"] > 0) for p in g])')" = "[('<Python.h>, <torch/extension.h>', 'opus_dispatch.o', None, True, True, True)]" ]
 check "pch: both host TUs compiled with -include of it and without" [ "$(pch "['probes'][0]['users']" | python3 -c 'import ast,sys; print(sorted((t["target"], t["measured"], t["error"], t["plain_s"][0] > 0, t["with_s"][0] > 0) for t in ast.literal_eval(sys.stdin.read())))')" = "[('opus_dispatch.o', True, None, True, True), ('opus_pybind.o', True, None, True, True)]" ]
 pch_words=$(json "$T/advise.json" "[c.get('evidence') or c.get('checked') for c in d['fixes'] + d['not_applicable'] if c['fix'] == 'pch'][0]")
 case $pch_words in
@@ -42,11 +45,21 @@ check "flat: the dispatcher" [ "$(tus flat)" = "['opus_dispatch.o']" ]
 check "narrow: every TU that includes the umbrella, bigtile not" [ "$(tus narrow)" = "['opus_gemm_0.cuda.o', 'opus_epilogue.cuda.o', 'opus_dispatch.o', 'opus_pybind.o']" ]
 narrowed() { json "$T/advise.json" "[(t['narrow']['at'], t['narrow']['headers'], t['narrow']['change'] is not None) for t in d['tus'] if t['target'] == '$1'][0]"; }
 check "narrow: the instance's umbrella in its launcher header, to <ATen/core/Tensor.h>" [ "$(narrowed opus_gemm_0.cuda.o)" = "('opus/launcher.h:24', ['<ATen/core/Tensor.h>'], False)" ]
-check "narrow: the binding to TORCH_LIBRARY with <torch/library.h>, said as a change" [ "$(narrowed opus_pybind.o)" = "('examples/demo-module/src/opus_pybind.cpp:7', ['<torch/library.h>', '<ATen/core/Tensor.h>'], True)" ]
+check "narrow: the binding to TORCH_LIBRARY with <torch/library.h>, said as a change" [ "$(narrowed opus_pybind.o)" = "('examples/demo-module/src/opus_pybind.cpp:8', ['<torch/library.h>', '<ATen/core/Tensor.h>'], True)" ]
 check "narrow: the binding's saving said to be at least that (its registration code goes too)" [ "$(json "$T/advise.json" '[f["measured_by"].endswith("opus_pybind.o'"'"'s saving counts the headers alone, not the registration code the change replaces: at least that") for f in d["fixes"] if f["fix"] == "narrow"]')" = "[True]" ]
 check "narrow: its probes ran; with one command, the narrow headers cost less than the umbrella, and more than nothing" [ "$(json "$T/advise.json" '(lambda w: len([k for k in w if k[0] == "narrow probe"]) == 3 and all(0 < w[("narrow probe", c)] < w[("header probe", c)] for c in ("opus_gemm_0.cuda.o", "opus_dispatch.o")))({(p["probe"].split(" ")[0] + " probe", p["probe"].split("(")[1].split("'"'"'s")[0]): p["wall_s"] for p in d["probes"] if p["status"] == "ok" and p["probe"].split(" ")[0] in ("narrow", "header")})')" = True ]
 evidence() { json "$T/advise.json" "[f['evidence'] for f in d['fixes'] if f['fix'] == '$1'][0]"; }
-case $(evidence leak) in *"line to fix: opus/tensor_args.h:13"*) ok "leak: the line to fix" ;; *) not_ok "leak: the line to fix" "$(evidence leak)" ;; esac
+case $(evidence leak) in *"line to fix: include/opus/tensor_args.h:13: <ATen/core/Tensor.h> in place of <torch/extension.h> compiles with its 1 TU"*) ok "leak: the line to fix, and the edit that compiled" ;; *) not_ok "leak: the line to fix, and the edit that compiled" "$(evidence leak)" ;; esac
+# leak, proven: the line edited on a copy of the demo's sources (the
+# generated instances stay in the build dir), removal first: tensor_args.h
+# names at::Tensor, so only a narrower header that declares it compiles.
+leak() { json "$T/advise.json" "[f for f in d['fixes'] if f['fix'] == 'leak'][0]$1"; }
+check "leak: proven on a copy of the demo's sources" [ "$(leak "['proven'], d['model_input']['rules']['leak']['root'].endswith('examples/demo-module')")" = "(True, True)" ]
+check "leak: the line, the header it includes, the TU that reaches it" [ "$(leak "['probes']['sites'][0]" | python3 -c 'import ast,sys; s=ast.literal_eval(sys.stdin.read()); print((s["file"], s["line"], s["text"], s["header"], s["tus"]))')" = "('include/opus/tensor_args.h', 13, '#include <torch/extension.h>', '<torch/extension.h>', ['opus_dispatch.o'])" ]
+check "leak: the line removed fails with the compiler's error; then the cheapest narrower header, which compiles, wins" [ "$(leak "['probes']['sites'][0]" | python3 -c 'import ast,sys; s=ast.literal_eval(sys.stdin.read()); c=s["candidates"]; print((c[0]["header"], c[0]["tried"], c[0]["error"].startswith("opus_dispatch.o: ") and "error" in c[0]["error"], s["chosen"], c[1]["header"], c[1]["error"], [x["lines"] for x in c] == sorted(x["lines"] for x in c)))')" = "(None, True, True, 1, '<ATen/core/Tensor.h>', None, True)" ]
+check "leak: the dispatcher timed as it is and edited, side by side" [ "$(leak "['probes']['sites'][0]['walls']" | python3 -c 'import ast,sys; print([(w["target"], w["measured"], w["plain_s"][0] > 0, w["edited_s"][0] > 0) for w in ast.literal_eval(sys.stdin.read())])')" = "[('opus_dispatch.o', True, True, True)]" ]
+check "leak: its saving is the dispatcher's measured share of its baseline" [ "$(json "$T/advise.json" '(lambda f, mi: (lambda w, i: abs(f["tus"][0]["saving_s"] - max(0, 1 - w["edited_s"][0] / w["plain_s"][0]) * mi["seconds"][mi["tus"][i]["edge"]]) < 0.01)(mi["rules"]["leak"]["sites"][0]["walls"][0], mi["rules"]["leak"]["sites"][0]["tus"][0]))([f for f in d["fixes"] if f["fix"] == "leak"][0], d["model_input"])')" = True ]
+check "leak: the patch replaces the line" [ "$(leak "['probes']['sites'][0]['patch']" | grep -c '^-#include <torch/extension.h>$\|^+#include <ATen/core/Tensor.h>$\|^--- a/include/opus/tensor_args.h$')" = 3 ]
 case $(evidence flat) in *"with 40 entries"*) ok "flat: the table's 40 entries counted" ;; *) not_ok "flat: the table's 40 entries counted" "$(evidence flat)" ;; esac
 case $(evidence split) in *"torch/ATen/c10"*) ok "split: names the framework" ;; *) not_ok "split: names the framework" "$(evidence split)" ;; esac
 check "every saving is measured: positive, below the TU's own time" [ "$(json "$T/advise.json" 'all(0 < t["saving_s"] < 30 for f in d["fixes"] for t in f["tus"])')" = True ]
@@ -92,10 +105,23 @@ check "more jobs: checked, with the numbers" [ "$(json "$T/advise.json" '[c["che
 
 # The table, from the document (what it prints is the same walk's).
 run 0 "advise table" "$BW" advise --from "$T/advise.json"
-contains "$T/out" "line to fix: opus/tensor_args.h:13" "the table carries the evidence"
+contains "$T/out" "line to fix: include/opus/tensor_args.h:13" "the table carries the evidence"
 contains "$T/out" "plan (predicted" "the table has the plan"
 contains "$T/out" "checked, does not apply:" "the table says what does not apply"
 contains "$T/out" "load curve (slowdown by jobs at once): 1 job 1.00, 2 jobs" "the table shows the load curve"
+# --patch: the plan's proven edit written as a patch; applied to a copy of
+# the demo's sources it applies and the TU it touches builds.
+run 0 "advise --from --patch" "$BW" advise --from "$T/advise.json" --patch "$T/patches"
+# (named by its plan step where the plan at -j 2 takes it, which turns on
+# the run: t96 has the plans on fixed numbers)
+set -- "$T"/patches/*leak-include_opus_tensor_args.h-13.patch
+check "--patch: one file for leak's line" [ $# = 1 -a -f "$1" ]
+contains "$T/out" "leak-include_opus_tensor_args.h-13.patch (git apply, or patch -p1, in the project's root)" "the table names the patch"
+cp -r "$src" "$T/patched"
+check "the patch applies to the demo's sources (git apply)" sh -c "cd '$T/patched' && git apply --check '$1' && git apply '$1'"
+check "the patched line" [ "$(sed -n 13p "$T/patched/include/opus/tensor_args.h")" = "#include <ATen/core/Tensor.h>" ]
+check "the patched dispatcher builds" sh -c "'$T/patched/configure' --size small '$T/patched-build' >/dev/null && ninja -C '$T/patched-build' opus_dispatch.o >'$T/patched.log' 2>&1"
+
 # TARGET limits the TUs considered: the dispatcher alone has no kernel to
 # split, and no other TU to share a PCH with. (With the probes repeated
 # each plan step says whether it is beyond noise: t92's.)
@@ -103,6 +129,7 @@ run 0 "advise on one TU" "$BW" advise -C "$demo" -j 2 -r 1 opus_dispatch.o
 contains "$T/out" "split: no kernel TUs" "TARGET limits the TUs considered"
 contains "$T/out" "pch: each framework is parsed by one host TU a command (1 in all)" "pch: one TU is no PCH's"
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
+check "and the demo's sources (its edits were a copy's)" [ "$(tree_hash "$src")" = "$sources" ]
 
 # Ctrl-C midway: exit 130, nothing left running or behind.
 interrupt_midway INT advise "$demo" "$before" "$BW" advise -C "$demo"

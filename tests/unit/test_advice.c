@@ -5,6 +5,7 @@
 #include "unit.h"
 #include "advice.h"
 #include "rule.h"
+#include "edit_probe.h"
 #include "ninja.h"
 
 #include <math.h>
@@ -121,6 +122,82 @@ static void test_rules_and_savings(void **state)
 	assert_non_null(strstr(a.fixes[FIX_NARROW].not_applicable, "no TU includes a framework's umbrella header"));
 	for (int id = 0; id < FIX_NARROW; id++)
 		assert_true(a.fixes[id].alone.wall < a.baseline.wall);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
+/* The advice with `ev` as leak's evidence; its leak fix. */
+static const struct fix *with_leak_evidence(struct module *mod, const struct edit_evidence *ev, struct advice *a)
+{
+	static const void *evidence[NFIXES];
+	evidence[FIX_LEAK] = ev;
+	mod->in.evidence = evidence;
+	advice_build(&mod->in, a);
+	return &a->fixes[FIX_LEAK];
+}
+
+/* leak proven: the line edited on a copy reaches disp.o and bind.o
+ * (which includes <Python.h> itself, and still counts); disp.o timed 6 ->
+ * 3 s, bind.o carries that median share of its 5 s. A line no edit
+ * compiled for says what each candidate's compile said. */
+static void test_leak_proven(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	size_t tus[] = { tu_index("disp.o"), tu_index("bind.o") };
+	struct edit_candidate cands[] = { { .header = NULL, .tried = true, .error = "disp.o: error: 'at' has not been declared" },
+					  { .header = "<ATen/core/Tensor.h>", .lines = 900, .tried = true } };
+	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain = -1, .edited = -1, .plain_s = 6, .plain_lo = 5.5,
+				       .plain_hi = 6.5, .edited_s = 3, .edited_lo = 2.8, .edited_hi = 3.3 },
+				     { .tu = tus[1], .plain = -1, .edited = -1, .plain_s = NAN, .edited_s = NAN } };
+	struct edit_site site = { .file = "include/opus/args.h", .line = 13, .header = "<torch/extension.h>", .tus = tus,
+				  .ntus = 2, .cands = cands, .ncands = 2, .chosen = 1, .walls = walls, .nwalls = 2 };
+	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
+	struct advice a;
+	const struct fix *leak = with_leak_evidence(&mod, &ev, &a);
+	assert_true(leak->applies && leak->measured);
+	assert_int_equal(leak->ntus, 2);
+	assert_int_equal(leak->tus[0], tus[0]);
+	assert_true(fabs(leak->saving[0] - 3) < 1e-9);
+	assert_true(fabs(leak->saving[1] - 2.5) < 1e-9);
+	/* the measured savings, not the header probe's 4 s (nor bind.o's 4) */
+	assert_true(fabs(leak->alone.work - (58 - 3 - 2.5) / 2) < 1e-9);
+	assert_non_null(strstr(leak->evidence, "disp.o: disp.cpp -> opus/args.h -> <torch/extension.h>; line to fix: "
+					      "include/opus/args.h:13: <ATen/core/Tensor.h> in place of <torch/extension.h> "
+					      "compiles with its 2 TUs"));
+	assert_non_null(strstr(leak->evidence, "disp.o 6.00 -> 3.00 s"));
+	assert_non_null(strstr(leak->measured_by, "proven on a copy of the sources (9 files under /proj)"));
+	/* its range: the walls' ends (least saved 1 - 3.3/5.5, most 1 - 2.8/6.5) */
+	assert_true(fabs(leak->own_lo - (1 - 3.3 / 5.5) / 0.5) < 1e-9);
+	assert_true(fabs(leak->own_hi - (1 - 2.8 / 6.5) / 0.5) < 1e-9);
+	advice_free(&a);
+
+	site.chosen = -1;
+	cands[1].error = "bind.o: error: 'PYBIND11_MODULE' was not declared";
+	advice_build(&mod.in, &a);
+	leak = &a.fixes[FIX_LEAK];
+	assert_false(leak->applies);
+	assert_non_null(strstr(leak->not_applicable, "include/opus/args.h:13 (<torch/extension.h>): no edit compiles with "
+						      "its 2 TUs (removed: disp.o: error: 'at' has not been declared; "
+						      "<ATen/core/Tensor.h>: bind.o: error"));
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
+/* No proof (no copy could be made): the header probe's seconds, said as
+ * inferred and why. */
+static void test_leak_inferred_says_why(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	struct edit_evidence ev = { .why_not = "the TUs' sources share no directory but /: name it with --project DIR" };
+	struct advice a;
+	const struct fix *leak = with_leak_evidence(&mod, &ev, &a);
+	assert_true(leak->applies && !leak->measured);
+	assert_true(fabs(leak->saving[0] - 4) < 1e-9);
+	assert_non_null(strstr(leak->measured_by, "inferred, not proven (the TUs' sources share no directory"));
 	advice_free(&a);
 	ninja_build_free(&mod.b);
 }
@@ -517,6 +594,8 @@ int main(void)
 		cmocka_unit_test(test_scale_capped_at_the_headers),
 		cmocka_unit_test(test_fused_probe),
 		cmocka_unit_test(test_rules_and_savings),
+		cmocka_unit_test(test_leak_proven),
+		cmocka_unit_test(test_leak_inferred_says_why),
 		cmocka_unit_test(test_plan_does_not_count_twice),
 		cmocka_unit_test(test_more_jobs),
 		cmocka_unit_test(test_cluster_network),

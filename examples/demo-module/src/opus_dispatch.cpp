@@ -5,6 +5,14 @@
 // framework arrives through the include chain documented in
 // opus/tensor_args.h (THE LEAK, fixed by OPUS_FIX_LEAK). OPUS_FIX_FLAT: a
 // sorted constexpr array searched with std::lower_bound.
+//
+// It includes <Python.h> itself first, as extensions that define their own
+// module init do: its own include says nothing of torch, which still comes
+// in through opus/tensor_args.h, the line leak names. Fixed, the
+// dispatcher is framework-free and has no use for it either.
+#ifndef OPUS_FIX_LEAK
+#include <Python.h>
+#endif
 #include "opus/dispatch.h"
 
 #ifndef OPUS_FIX_FLAT

@@ -4,6 +4,7 @@
 #ifdef OPUS_FIX_NARROW
 #include <torch/library.h>
 #else
+#include <Python.h> // first, as pybind11 asks of a module's TUs
 #include <torch/extension.h>
 #endif
 #include "opus/dispatch.h"

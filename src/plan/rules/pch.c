@@ -494,9 +494,8 @@ static json_t *evidence_json(const struct pch_evidence *ev, const struct advise 
 		json_t *users = json_array();
 		for (size_t k = 0; k < pch->nusers; k++) {
 			const struct pch_user *u = &pch->users[k];
-			json_t *o = json_pack("{s:[o, o, o], s:[o, o, o], s:o}", "plain_s", advise_json_number(u->plain_s),
-					      advise_json_number(u->plain_lo), advise_json_number(u->plain_hi), "with_s", advise_json_number(u->with_s),
-					      advise_json_number(u->with_lo), advise_json_number(u->with_hi), "error",
+			json_t *o = json_pack("{s:o, s:o, s:o}", "plain_s", saved_triple_json(u->plain_s, u->plain_lo, u->plain_hi),
+					      "with_s", saved_triple_json(u->with_s, u->with_lo, u->with_hi), "error",
 					      u->error ? json_string(u->error) : json_null());
 			json_object_set_new(o, "measured", json_boolean(u->measured));
 			if (ad) {
@@ -507,10 +506,10 @@ static json_t *evidence_json(const struct pch_evidence *ev, const struct advise 
 			}
 			json_array_append_new(users, o);
 		}
-		json_t *o = json_pack("{s:s, s:o, s:[o, o, o], s:o, s:o, s:o}", "headers", pch->headers, "error",
-				      pch->error ? json_string(pch->error) : json_null(), "build_s", advise_json_number(pch->build_s),
-				      advise_json_number(pch->build_lo), advise_json_number(pch->build_hi), "peak_mb", advise_json_number(pch->peak_mb),
-				      "size_mb", advise_json_number(pch->size_mb), "users", users);
+		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "headers", pch->headers, "error",
+				      pch->error ? json_string(pch->error) : json_null(), "build_s",
+				      saved_triple_json(pch->build_s, pch->build_lo, pch->build_hi), "peak_mb",
+				      advise_json_number(pch->peak_mb), "size_mb", advise_json_number(pch->size_mb), "users", users);
 		if (ad)
 			json_object_set_new(o, "built_with", json_string(ad->tus[pch->donor].f.name));
 		else
@@ -542,28 +541,6 @@ static void free_evidence(void *evidence)
 	}
 	free(ev->groups);
 	free(ev);
-}
-
-/* A number or null (NaN), in seconds or MB: none below 0. */
-static bool saved_number(json_t *v, double *x)
-{
-	if (json_is_null(v)) {
-		*x = NAN;
-		return true;
-	}
-	*x = json_number_value(v);
-	return json_is_number(v) && *x >= 0 && *x < 1e9;
-}
-
-static bool saved_triple(json_t *v, double *a, double *b, double *c)
-{
-	return json_is_array(v) && json_array_size(v) == 3 && saved_number(json_array_get(v, 0), a) &&
-	       saved_number(json_array_get(v, 1), b) && saved_number(json_array_get(v, 2), c);
-}
-
-static char *saved_text(json_t *v)
-{
-	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
 }
 
 static bool load(const json_t *saved, const struct advise *ad, void **evidence, char **err)

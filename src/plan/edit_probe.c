@@ -1,0 +1,700 @@
+#define _GNU_SOURCE
+#include "edit_probe.h"
+#include "walk.h"
+#include "rule.h"
+#include "headers.h"
+#include "line_patch.h"
+#include "narrow.h"
+#include "preprocess.h"
+#include "progress.h"
+#include "stats.h"
+#include "steps.h"
+#include "tmpdir.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the sites and the copy ---- */
+
+static struct edit_site *site_of(struct edit_evidence *ev, const char *file, unsigned long line)
+{
+	for (size_t s = 0; s < ev->nsites; s++)
+		if (ev->sites[s].line == line && !strcmp(ev->sites[s].file, file))
+			return &ev->sites[s];
+	return NULL;
+}
+
+/* Each TU's leak line, as a file under the root; TUs that share a line
+ * share its site. */
+static void find_sites(struct advise *ad, struct edit_evidence *ev, const size_t *tus, size_t ntus)
+{
+	for (size_t k = 0; k < ntus; k++) {
+		const struct advise_tu *t = &ad->tus[tus[k]];
+		char *joined = path_in(ad->dir, t->leak_file), *real = realpath(joined, NULL);
+		const char *rel = real ? path_below(real, ev->root) : NULL;
+		if (rel && *rel && ev->nsites < EDIT_SITES_MAX) {
+			struct edit_site *s = site_of(ev, rel, t->leak_line);
+			if (!s) {
+				ev->sites = xrealloc(ev->sites, (ev->nsites + 1) * sizeof(*ev->sites));
+				s = &ev->sites[ev->nsites++];
+				*s = (struct edit_site){ .file = xstrdup(rel), .line = t->leak_line,
+							 .header = xstrdup(t->leak_header), .chosen = -1 };
+			}
+			s->tus = xrealloc(s->tus, (s->ntus + 1) * sizeof(size_t));
+			s->tus[s->ntus++] = tus[k];
+		}
+		free(real);
+		free(joined);
+	}
+}
+
+/* The line as the copy holds it. */
+static char *line_text(const struct source_copy *sc, const char *file, unsigned long line)
+{
+	char *path = xasprintf("%s/%s", sc->dir, file), *text = read_text_file(path), *found = NULL;
+	free(path);
+	const char *at = text;
+	for (unsigned long k = 1; at && k < line; k++) {
+		at = strchr(at, '\n');
+		at = at ? at + 1 : NULL;
+	}
+	if (at)
+		found = xstrndup(at, strcspn(at, "\r\n"));
+	free(text);
+	return found;
+}
+
+/* ---- the candidates: their headers, and what each preprocesses to ---- */
+
+/* A header's probe with a TU's command: "#include H" preprocessed as its
+ * host pass (-H: with the tree of what it includes, on stderr). */
+struct header_run {
+	const char *header;
+	char *dir, *source, *log;
+	struct compile_command cmd;
+	struct pp_plan plan;
+	bool planned, tree, started, failed;
+	double lines;
+};
+
+static void plan_header_run(struct advise *ad, const struct advise_tu *donor, struct header_run *r, const char *name)
+{
+	r->dir = tmpdir_subdir(name);
+	r->source = xasprintf("%s/probe.cpp", r->dir);
+	r->log = xasprintf("%s/probe.log", r->dir);
+	r->lines = NAN;
+	FILE *f = fopen(r->source, "w");
+	if (!f)
+		die(EXIT_INTERNAL, "cannot write %s: %s", r->source, strerror(errno));
+	fprintf(f, "#include %s\n", r->header);
+	fclose(f);
+	char *err = NULL, *sub = xasprintf("%s-out", name);
+	if (probe_command(ad, donor, sub, r->source, &r->cmd)) {
+		r->planned = preprocess_plan(&r->cmd, ad->dir, false, r->dir, r->log, ad->timeout, &r->plan, &err);
+		free(err);
+		if (r->planned && r->tree)
+			strvec_push(&r->plan.v[0].argv, "-H");
+	}
+	free(sub);
+}
+
+struct header_runs {
+	struct header_run **v;	/* NULL-terminated */
+	const char *cwd;
+	double timeout;
+};
+
+static long next_header_run(void *ctx, struct proc *p)
+{
+	struct header_runs *rs = ctx;
+	for (size_t i = 0; rs->v[i]; i++) {
+		struct header_run *r = rs->v[i];
+		if (!r->planned || r->started)
+			continue;
+		r->started = true;
+		*p = (struct proc){ .argv = r->plan.v[0].argv.v, .env_extra = r->plan.v[0].env.v, .cwd = rs->cwd,
+				    .err_path = r->log, .timeout_s = rs->timeout };
+		return (long)i;
+	}
+	return -1;
+}
+
+static double count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NAN;
+	char buf[65536];
+	size_t n;
+	double lines = 0;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+	fclose(f);
+	return lines;
+}
+
+static void header_run_done(void *ctx, long task, struct proc *p)
+{
+	struct header_run *r = ((struct header_runs *)ctx)->v[task];
+	r->failed = !proc_succeeded(p);
+	if (!r->failed)
+		r->lines = count_lines(r->plan.v[0].output);
+	remove(r->plan.v[0].output);
+}
+
+/* The planned runs (NULL-terminated), as many at once as probes. */
+static void run_headers(struct advise *ad, struct header_run **runs)
+{
+	struct header_runs rs = { .v = runs, .cwd = ad->dir, .timeout = ad->timeout };
+	struct proc_pool pool = { .next = next_header_run, .finished = header_run_done, .ctx = &rs };
+	proc_run_parallel(ad->parallel, &pool);
+	proc_exit_if_interrupted();
+	for (size_t i = 0; runs[i]; i++)
+		runs[i]->failed |= !runs[i]->planned;
+}
+
+static void header_run_free(struct header_run *r)
+{
+	if (r->planned)
+		pp_plan_free(&r->plan);
+	compile_command_clear(&r->cmd);
+	if (r->dir)
+		remove_tree(r->dir);
+	free(r->dir);
+	free(r->source);
+	free(r->log);
+}
+
+/* The headers two and three levels below the umbrella in its -H tree
+ * that belong to its group, as an #include spells them. */
+static void tree_headers(const struct header_run *r, const char *cwd, struct strvec *out)
+{
+	FILE *f = fopen(r->log, "r");
+	if (!f)
+		return;
+	struct header_groups groups;
+	header_groups_init(&groups);
+	struct header_context ctx;
+	header_context_init(&ctx, cwd, r->source, NULL, &r->plan.v[0].user_dirs, &r->plan.v[0].system_dirs);
+	char *line = NULL;
+	size_t cap = 0;
+	long umbrella_group = -1;
+	while (getline(&line, &cap, f) > 0) {
+		size_t depth = strspn(line, ".");
+		if (!depth || line[depth] != ' ' || depth > 3)
+			continue;
+		char *path = line + depth + 1;
+		path[strcspn(path, "\n")] = '\0';
+		long group = (long)header_classify(&groups, &ctx, path, true);
+		if (depth == 1) {
+			umbrella_group = umbrella_group < 0 ? group : umbrella_group;
+			continue;
+		}
+		char *spelled = header_display(&ctx, path, true, false);
+		if (group == umbrella_group && spelled[0] == '<' && !strvec_contains(out, spelled))
+			strvec_push(out, spelled);
+		free(spelled);
+	}
+	free(line);
+	fclose(f);
+	header_context_free(&ctx);
+	header_groups_free(&groups);
+}
+
+static int by_lines(const void *a, const void *b)
+{
+	const struct edit_candidate *x = a, *y = b;
+	return (x->lines > y->lines) - (x->lines < y->lines);
+}
+
+/* The line removed, then the known narrower headers and those of the
+ * header's own tree, each that preprocesses to fewer lines than the
+ * header itself, cheapest first. */
+static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
+{
+	const struct advise_tu *donor = &ad->tus[s->tus[0]];
+	size_t site = (size_t)(s - ev->sites);
+	char *name = xasprintf("edit-%zu-header", site);
+	struct header_run umbrella = { .header = s->header, .tree = true };
+	plan_header_run(ad, donor, &umbrella, name);
+	free(name);
+	struct header_run *one[] = { &umbrella, NULL };
+	progress_set("advise: the headers %s includes", s->header);
+	run_headers(ad, one);
+	struct strvec names = { 0 };
+	for (size_t k = 0; narrow_is_umbrella(s->header) && narrow_entries[k]; k++)
+		strvec_push(&names, narrow_entries[k]);
+	if (!umbrella.failed)
+		tree_headers(&umbrella, ad->dir, &names);
+	struct header_run *runs = xcalloc(names.n + 1, sizeof(*runs));
+	struct header_run **order = xcalloc(names.n + 1, sizeof(*order));
+	size_t n = 0;
+	for (size_t k = 0; k < names.n; k++)
+		if (strcmp(names.v[k], s->header)) {
+			runs[n] = (struct header_run){ .header = names.v[k] };
+			name = xasprintf("edit-%zu-header-%zu", site, k);
+			plan_header_run(ad, donor, &runs[n], name);
+			free(name);
+			order[n] = &runs[n];
+			n++;
+		}
+	progress_set("advise: what %zu headers narrower than %s cost", n, s->header);
+	run_headers(ad, order);
+	progress_clear();
+	s->cands = xcalloc(n + 1, sizeof(*s->cands));
+	s->cands[s->ncands++] = (struct edit_candidate){ .lines = 0 };
+	for (size_t k = 0; k < n; k++)
+		if (!runs[k].failed && !isnan(runs[k].lines) && (umbrella.failed || runs[k].lines < umbrella.lines))
+			s->cands[s->ncands++] = (struct edit_candidate){ .header = xstrdup(runs[k].header),
+									 .lines = runs[k].lines };
+	qsort(s->cands, s->ncands, sizeof(*s->cands), by_lines);
+	for (size_t k = 0; k < n; k++)
+		header_run_free(&runs[k]);
+	header_run_free(&umbrella);
+	free(runs);
+	free(order);
+	strvec_clear(&names);
+}
+
+/* ---- the trials: a candidate compiled with every TU of its site ---- */
+
+/* t's command as the build runs it, reading `copy`, outputs in the temp
+ * dir; with `check`, only as far as its first error (gcc and clang: a
+ * syntax check; other compilers compile). */
+static struct compile_command copy_command(struct advise *ad, const struct advise_tu *t, const struct source_copy *copy,
+					   const char *sub, bool check)
+{
+	struct compile_command cmd = { 0 };
+	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
+	source_copy_command(copy, ad->dir, &cmd.argv);
+	if (check && cmd.compiler == COMPILER_GCC) {
+		strvec_push(&cmd.argv, "-fsyntax-only");
+		strvec_push(&cmd.argv, "-fmax-errors=1");
+	} else if (check && cmd.compiler == COMPILER_CLANG) {
+		strvec_push(&cmd.argv, "-fsyntax-only");
+		strvec_push(&cmd.argv, "-ferror-limit=1");
+	}
+	return cmd;
+}
+
+struct trial {
+	struct compile_command cmd;
+	char *log;
+	bool started, failed;
+	char *error;
+};
+
+struct trials {
+	struct trial *v;
+	size_t n;
+	const char *cwd;
+	double timeout;
+};
+
+static long next_trial(void *ctx, struct proc *p)
+{
+	struct trials *ts = ctx;
+	for (size_t i = 0; i < ts->n; i++)
+		if (!ts->v[i].started) {
+			ts->v[i].started = true;
+			*p = (struct proc){ .argv = ts->v[i].cmd.argv.v, .env_extra = ts->v[i].cmd.env.v, .cwd = ts->cwd,
+					    .out_path = ts->v[i].log, .timeout_s = ts->timeout };
+			return (long)i;
+		}
+	return -1;
+}
+
+static void trial_done(void *ctx, long task, struct proc *p)
+{
+	struct trial *t = &((struct trials *)ctx)->v[task];
+	t->failed = !proc_succeeded(p);
+	if (t->failed) {
+		t->error = file_first_error_line(t->log);
+		if (!t->error)
+			t->error = proc_failure(p);
+	}
+}
+
+/* Compile every TU of the site with candidate c on a copy of its own:
+ * true when all did; else c's error names the first that did not. */
+static bool try_candidate(struct advise *ad, struct edit_evidence *ev, struct edit_site *s, size_t c)
+{
+	struct edit_candidate *cand = &s->cands[c];
+	cand->tried = true;
+	char *name = xasprintf("edit-%zu-%zu", (size_t)(s - ev->sites), c), *err = NULL;
+	struct source_copy copy;
+	char *with = cand->header ? xasprintf("#include %s", cand->header) : NULL;
+	if (!source_copy_clone(&ev->pristine, name, &copy, &err) ||
+	    !source_copy_edit(&copy, s->file, s->line, with, &err)) {
+		cand->error = err;
+		free(with);
+		free(name);
+		source_copy_free(&copy);
+		return false;
+	}
+	struct trials ts = { .v = xcalloc(s->ntus, sizeof(struct trial)), .n = s->ntus, .cwd = ad->dir,
+			     .timeout = ad->timeout };
+	for (size_t k = 0; k < s->ntus; k++) {
+		char *sub = xasprintf("%s-tu-%zu", name, k);
+		ts.v[k].cmd = copy_command(ad, &ad->tus[s->tus[k]], &copy, sub, true);
+		ts.v[k].log = xasprintf("%s/%s.log", tmpdir_path(), sub);
+		free(sub);
+	}
+	char *words = cand->header ? xasprintf("%s in its place", cand->header) : xstrdup("the line removed");
+	progress_set("advise: %s:%lu with %s, compiling its %zu TU%s", s->file, s->line, words, s->ntus,
+		     s->ntus == 1 ? "" : "s");
+	struct proc_pool pool = { .next = next_trial, .finished = trial_done, .ctx = &ts };
+	proc_run_parallel(ad->parallel, &pool);
+	progress_clear();
+	proc_exit_if_interrupted();
+	bool all = true;
+	for (size_t k = 0; k < s->ntus; k++) {
+		struct trial *t = &ts.v[k];
+		if (t->failed && all) {
+			cand->error = xasprintf("%s: %s", ad->tus[s->tus[k]].f.name, t->error ? t->error : "it failed");
+			all = false;
+		}
+		remove(t->log);
+		free(t->log);
+		free(t->error);
+		compile_command_clear(&t->cmd);
+	}
+	free(ts.v);
+	free(words);
+	free(with);
+	free(name);
+	if (all)
+		s->edited = copy;
+	else
+		source_copy_free(&copy);
+	return all;
+}
+
+static bool heavier(const struct advise *ad, size_t a, size_t b)
+{
+	double sa = ad->base.seconds[ad->tus[a].f.edge], sb = ad->base.seconds[ad->tus[b].f.edge];
+	return !isnan(sa) && (isnan(sb) || sa > sb);
+}
+
+/* The winner's walls: the heaviest TUs with and without it, side by side
+ * in the walk's pass probe; the rest carry their median. */
+static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
+{
+	size_t *order = xcalloc(s->ntus, sizeof(size_t));
+	memcpy(order, s->tus, s->ntus * sizeof(size_t));
+	for (size_t a = 1; a < s->ntus; a++)
+		for (size_t b = a; b > 0 && heavier(ad, order[b], order[b - 1]); b--) {
+			size_t x = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = x;
+		}
+	s->walls = xcalloc(s->ntus, sizeof(*s->walls));
+	for (size_t k = 0; k < s->ntus; k++) {
+		struct edit_wall *w = &s->walls[s->nwalls++];
+		*w = (struct edit_wall){ .tu = order[k], .plain = -1, .edited = -1, .plain_s = NAN, .edited_s = NAN };
+		if (k >= EDIT_MEASURED)
+			continue;
+		const struct advise_tu *t = &ad->tus[order[k]];
+		double expected = isnan(ad->base.seconds[t->f.edge]) ? 0 : ad->base.seconds[t->f.edge];
+		size_t site = (size_t)(s - ev->sites);
+		char *plain_sub = xasprintf("edit-%zu-plain-%zu", site, k), *edited_sub = xasprintf("edit-%zu-with-%zu", site, k);
+		struct compile_command plain = copy_command(ad, t, &ev->pristine, plain_sub, false),
+				       edited = copy_command(ad, t, &s->edited, edited_sub, false);
+		char *name = xasprintf("edit: %s as it is", t->f.name);
+		struct pass_tu *p = pass_probe_add(&ad->probes.pass, name, t->f.edge, &plain);
+		p->walls_only = true;
+		p->expect_s = expected;
+		free(name);
+		name = xasprintf("edit: %s with %s:%lu edited", t->f.name, s->file, s->line);
+		p = pass_probe_add(&ad->probes.pass, name, t->f.edge, &edited);
+		p->walls_only = p->may_fail = true;
+		p->expect_s = expected;
+		free(name);
+		w->measured = true;
+		w->plain = (long)ad->probes.pass.ntus - 2;
+		w->edited = (long)ad->probes.pass.ntus - 1;
+		free(plain_sub);
+		free(edited_sub);
+	}
+	free(order);
+}
+
+struct edit_evidence *edit_probe_ask(struct advise *ad, const size_t *tus, size_t ntus)
+{
+	struct edit_evidence *ev = xcalloc(1, sizeof(*ev));
+	if (!ntus)
+		return ev;
+	/* The root is the sources': what the build generates into its own dir
+	 * (aiter's blob/, the demo's gen/) is read where it is unless under it. */
+	struct strvec paths = { 0 }, sources = { 0 };
+	char *build = realpath(ad->dir, NULL);
+	for (size_t i = 0; i < ad->project_files.n + ad->ntus; i++) {
+		const char *path = i < ad->project_files.n ? ad->project_files.v[i]
+							   : tu_source(ad, &ad->tus[i - ad->project_files.n]);
+		strvec_push(&paths, path);
+		char *joined = path_in(ad->dir, path), *real = realpath(joined, NULL);
+		if (real && build && !path_below(real, build))
+			strvec_push(&sources, path);
+		free(real);
+		free(joined);
+	}
+	free(build);
+	ev->root = ad->project ? realpath(ad->project, NULL) : source_copy_common_root(&sources, ad->dir);
+	strvec_clear(&sources);
+	char *err = NULL;
+	if (!ev->root) {
+		ev->why_not = ad->project ? xasprintf("--project %s: %s", ad->project, strerror(errno))
+					  : xstrdup("the TUs' sources share no directory but /: name it with --project DIR");
+	} else if (!source_copy_make(ev->root, &paths, ad->dir, "edit-sources", &ev->pristine, &err)) {
+		ev->why_not = err;
+	} else {
+		ev->copied = ev->pristine.files.n;
+		find_sites(ad, ev, tus, ntus);
+	}
+	strvec_clear(&paths);
+	for (size_t s = 0; s < ev->nsites; s++) {
+		struct edit_site *site = &ev->sites[s];
+		site->text = line_text(&ev->pristine, site->file, site->line);
+		find_candidates(ad, ev, site);
+		for (size_t c = 0; c < site->ncands && c < EDIT_TRIALS_MAX && site->chosen < 0; c++)
+			if (try_candidate(ad, ev, site, c))
+				site->chosen = (long)c;
+		if (site->chosen >= 0)
+			plan_walls(ad, ev, site);
+	}
+	return ev;
+}
+
+/* ---- after the pass probe ---- */
+
+void edit_probe_read(struct advise *ad, struct edit_evidence *ev)
+{
+	for (size_t s = 0; s < ev->nsites; s++) {
+		struct edit_site *site = &ev->sites[s];
+		for (size_t k = 0; k < site->nwalls; k++) {
+			struct edit_wall *w = &site->walls[k];
+			if (!w->measured)
+				continue;
+			const struct pass_tu *plain = probed(ad, w->plain), *edited = &ad->probes.pass.tus[w->edited];
+			if (!plain)
+				continue;
+			w->plain_s = plain->wall.median, w->plain_lo = plain->wall.min, w->plain_hi = plain->wall.max;
+			if (!edited->failed)
+				w->edited_s = edited->wall.median, w->edited_lo = edited->wall.min, w->edited_hi = edited->wall.max;
+			double *held[] = { &w->plain_s, &w->plain_lo, &w->plain_hi, &w->edited_s, &w->edited_lo, &w->edited_hi };
+			for (size_t h = 0; h < sizeof(held) / sizeof(*held); h++)
+				advise_held(held[h]);
+		}
+		if (site->chosen >= 0) {
+			const struct edit_candidate *c = &site->cands[site->chosen];
+			char *path = xasprintf("%s/%s", ev->pristine.dir, site->file), *text = read_text_file(path), *err = NULL;
+			char *with = c->header ? xasprintf("#include %s", c->header) : NULL;
+			if (!text || !line_patch(text, strlen(text), site->line, with, site->file, &site->patch, &err))
+				warn("%s:%lu: no patch: %s", site->file, site->line, err ? err : strerror(errno));
+			free(err);
+			free(with);
+			free(text);
+			free(path);
+		}
+		source_copy_free(&site->edited);
+	}
+	char *err = NULL;
+	if (ev->pristine.dir && !source_copy_unchanged(&ev->pristine, &err))
+		die(EXIT_INTERNAL, "advise: %s (its probes read a copy)", err);
+	source_copy_free(&ev->pristine);
+}
+
+/* ---- the model's side ---- */
+
+static double share_of(const struct edit_wall *w)
+{
+	if (isnan(w->plain_s) || isnan(w->edited_s) || w->plain_s <= 0)
+		return NAN;
+	double share = (w->plain_s - w->edited_s) / w->plain_s;
+	return share > 0 ? share : 0;
+}
+
+static double median_share(const struct edit_site *s)
+{
+	double *shares = xcalloc(s->nwalls + 1, sizeof(double));
+	size_t n = 0;
+	for (size_t k = 0; k < s->nwalls; k++)
+		if (!isnan(share_of(&s->walls[k])))
+			shares[n++] = share_of(&s->walls[k]);
+	double m = n ? median_of(shares, n) : NAN;
+	free(shares);
+	return m;
+}
+
+double edit_share(const struct edit_site *s, size_t k)
+{
+	if (s->chosen < 0 || k >= s->nwalls)
+		return NAN;
+	double own = share_of(&s->walls[k]);
+	return isnan(own) ? median_share(s) : own;
+}
+
+void edit_spread(const struct edit_site *s, double *lo, double *hi)
+{
+	*lo = *hi = 0;
+	double m = median_share(s), least = INFINITY, most = 0;
+	for (size_t k = 0; k < s->nwalls; k++) {
+		const struct edit_wall *w = &s->walls[k];
+		if (isnan(share_of(w)) || w->plain_hi <= 0 || w->plain_lo <= 0)
+			continue;
+		/* the share at the walls' ends: least saved, most saved */
+		double a = 1 - w->edited_hi / w->plain_lo, b = 1 - w->edited_lo / w->plain_hi;
+		least = fmin(least, fmax(b < a ? b : a, 0));
+		most = fmax(most, a > b ? a : b);
+	}
+	if (m > 0 && isfinite(least)) {
+		*lo = least / m;
+		*hi = most / m;
+	}
+}
+
+char *edit_words(const struct edit_site *s)
+{
+	if (s->chosen < 0)
+		return xstrdup("no edit compiled");
+	const struct edit_candidate *c = &s->cands[s->chosen];
+	return c->header ? xasprintf("%s in place of %s", c->header, s->header)
+			 : xasprintf("%s removed", s->header);
+}
+
+/* ---- saved in advise --json's model_input, and read back ---- */
+
+json_t *edit_probe_save(const struct edit_evidence *ev)
+{
+	json_t *sites = json_array();
+	for (size_t s = 0; s < ev->nsites; s++) {
+		const struct edit_site *site = &ev->sites[s];
+		json_t *tus = json_array(), *cands = json_array(), *walls = json_array();
+		for (size_t k = 0; k < site->ntus; k++)
+			json_array_append_new(tus, json_integer((json_int_t)site->tus[k]));
+		for (size_t c = 0; c < site->ncands; c++) {
+			const struct edit_candidate *cand = &site->cands[c];
+			json_array_append_new(cands, json_pack("{s:o, s:o, s:b, s:o}", "header", saved_text_json(cand->header),
+							       "lines", advise_json_number(cand->lines), "tried", cand->tried,
+							       "error", saved_text_json(cand->error)));
+		}
+		for (size_t k = 0; k < site->nwalls; k++) {
+			const struct edit_wall *w = &site->walls[k];
+			json_array_append_new(walls, json_pack("{s:I, s:b, s:o, s:o}", "tu", (json_int_t)w->tu, "measured",
+							       w->measured, "plain_s",
+							       saved_triple_json(w->plain_s, w->plain_lo, w->plain_hi),
+							       "edited_s",
+							       saved_triple_json(w->edited_s, w->edited_lo, w->edited_hi)));
+		}
+		json_array_append_new(sites, json_pack("{s:s, s:I, s:o, s:s, s:o, s:o, s:I, s:o, s:o}", "file", site->file,
+						       "line", (json_int_t)site->line, "text", saved_text_json(site->text),
+						       "header", site->header, "tus", tus, "candidates", cands, "chosen",
+						       (json_int_t)site->chosen, "walls", walls, "patch",
+						       saved_text_json(site->patch)));
+	}
+	return json_pack("{s:o, s:o, s:I, s:o}", "root", saved_text_json(ev->root), "why_not", saved_text_json(ev->why_not),
+			 "copied", (json_int_t)ev->copied, "sites", sites);
+}
+
+static bool tu_index(const json_t *v, size_t ntus, size_t *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || (size_t)json_integer_value(v) >= ntus)
+		return false;
+	*out = (size_t)json_integer_value(v);
+	return true;
+}
+
+static bool load_site(const json_t *o, size_t ntus, struct edit_site *site, char **err, size_t s)
+{
+	const json_t *line = json_object_get(o, "line"), *tus = json_object_get(o, "tus"),
+		     *cands = json_object_get(o, "candidates"), *chosen = json_object_get(o, "chosen"),
+		     *walls = json_object_get(o, "walls");
+	site->file = saved_text(json_object_get(o, "file"));
+	site->header = saved_text(json_object_get(o, "header"));
+	site->text = saved_text(json_object_get(o, "text"));
+	site->patch = saved_text(json_object_get(o, "patch"));
+	site->chosen = -1;
+	if (!site->file || !site->header || !json_is_integer(line) || json_integer_value(line) < 1 || !json_is_array(tus) ||
+	    !json_array_size(tus) || json_array_size(tus) > EDIT_TUS_MAX || !json_is_array(cands) ||
+	    json_array_size(cands) > EDIT_TUS_MAX || !json_is_integer(chosen) || json_integer_value(chosen) < -1 ||
+	    json_integer_value(chosen) >= (json_int_t)json_array_size(cands) || !json_is_array(walls) ||
+	    json_array_size(walls) > json_array_size(tus))
+		return fail_with(err, xasprintf("sites[%zu]: not an edit site (file, line, header, tus, candidates, chosen, "
+						"walls)", s));
+	site->line = (unsigned long)json_integer_value(line);
+	site->chosen = (long)json_integer_value(chosen);
+	site->tus = xcalloc(json_array_size(tus), sizeof(size_t));
+	for (size_t k = 0; k < json_array_size(tus); k++, site->ntus++)
+		if (!tu_index(json_array_get(tus, k), ntus, &site->tus[k]))
+			return fail_with(err, xasprintf("sites[%zu].tus[%zu]: not a TU", s, k));
+	site->cands = xcalloc(json_array_size(cands) + 1, sizeof(*site->cands));
+	for (size_t c = 0; c < json_array_size(cands); c++) {
+		const json_t *v = json_array_get(cands, c);
+		struct edit_candidate *cand = &site->cands[site->ncands++];
+		cand->header = saved_text(json_object_get(v, "header"));
+		cand->error = saved_text(json_object_get(v, "error"));
+		cand->tried = json_is_true(json_object_get(v, "tried"));
+		if (!saved_number(json_object_get(v, "lines"), &cand->lines))
+			return fail_with(err, xasprintf("sites[%zu].candidates[%zu]: not a candidate (header, lines)", s, c));
+	}
+	site->walls = xcalloc(json_array_size(walls) + 1, sizeof(*site->walls));
+	for (size_t k = 0; k < json_array_size(walls); k++) {
+		const json_t *v = json_array_get(walls, k);
+		struct edit_wall *w = &site->walls[site->nwalls++];
+		*w = (struct edit_wall){ .plain = -1, .edited = -1, .measured = json_is_true(json_object_get(v, "measured")) };
+		if (!tu_index(json_object_get(v, "tu"), ntus, &w->tu) ||
+		    !saved_triple(json_object_get(v, "plain_s"), &w->plain_s, &w->plain_lo, &w->plain_hi) ||
+		    !saved_triple(json_object_get(v, "edited_s"), &w->edited_s, &w->edited_lo, &w->edited_hi))
+			return fail_with(err, xasprintf("sites[%zu].walls[%zu]: not a TU's walls (tu, plain_s, edited_s)", s, k));
+	}
+	return true;
+}
+
+bool edit_probe_load(const json_t *saved, size_t ntus, struct edit_evidence **out, char **err)
+{
+	struct edit_evidence *ev = xcalloc(1, sizeof(*ev));
+	*out = ev;
+	const json_t *sites = json_object_get(saved, "sites"), *copied = json_object_get(saved, "copied");
+	if (!json_is_array(sites) || json_array_size(sites) > EDIT_SITES_MAX || !json_is_integer(copied) ||
+	    json_integer_value(copied) < 0)
+		return fail_with(err, xasprintf("not sites and copied (at most %d sites)", EDIT_SITES_MAX));
+	ev->root = saved_text(json_object_get(saved, "root"));
+	ev->why_not = saved_text(json_object_get(saved, "why_not"));
+	ev->copied = (size_t)json_integer_value(copied);
+	ev->sites = xcalloc(json_array_size(sites) + 1, sizeof(*ev->sites));
+	for (size_t s = 0; s < json_array_size(sites); s++)
+		if (!load_site(json_array_get(sites, s), ntus, &ev->sites[ev->nsites++], err, s))
+			return false;
+	return true;
+}
+
+void edit_probe_free(struct edit_evidence *ev)
+{
+	if (!ev)
+		return;
+	for (size_t s = 0; s < ev->nsites; s++) {
+		struct edit_site *site = &ev->sites[s];
+		free(site->file);
+		free(site->text);
+		free(site->header);
+		free(site->tus);
+		for (size_t c = 0; c < site->ncands; c++) {
+			free(site->cands[c].header);
+			free(site->cands[c].error);
+		}
+		free(site->cands);
+		free(site->walls);
+		free(site->patch);
+		source_copy_free(&site->edited);
+	}
+	free(ev->sites);
+	source_copy_free(&ev->pristine);
+	free(ev->root);
+	free(ev->why_not);
+	free(ev);
+}

@@ -1,0 +1,93 @@
+/* The edit probe: a fix that is an edit of the sources proven by making
+ * it. For each project line that brings a framework's header into host
+ * TUs (a site), on a private copy of the project's sources
+ * (source_copy.h): the candidates (the line removed, or its header
+ * replaced by a narrower one of the same framework: torch's known entry
+ * headers and those the header itself includes, cheapest first by their
+ * preprocessed lines with the site's command), each compiled with every
+ * TU that reaches the line until one compiles for all; then the
+ * heaviest TUs timed with it and without, side by side in the walk's
+ * pass probe. The winner is handed back as a patch (line_patch.h).
+ *
+ * Ownership: the evidence owns everything in it; edit_probe_free frees
+ * it and removes its copies. */
+#ifndef BUILDWALL_EDIT_PROBE_H
+#define BUILDWALL_EDIT_PROBE_H
+
+#include "source_copy.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct advise;
+
+/* Candidates compiled at most, a site (the cheapest first); TUs of a site
+ * timed with and without the edit (the heaviest); the rest of its TUs
+ * carry the median saving of those, as a share of their baseline. */
+#define EDIT_TRIALS_MAX 6
+#define EDIT_MEASURED 2
+/* At most this many sites, and TUs a site, in a saved document. */
+#define EDIT_SITES_MAX 64
+#define EDIT_TUS_MAX 4096
+
+struct edit_candidate {
+	char *header;		/* the narrower header, as spelled ("<torch/types.h>"); NULL: the line removed */
+	double lines;		/* what it preprocesses to alone with the site's command; 0 removed */
+	bool tried;
+	char *error;		/* tried and failed: "TU: the compiler's first error line" */
+};
+
+struct edit_wall {
+	size_t tu;		/* index into the walk's TUs */
+	bool measured;		/* timed with and without; else it carries the median */
+	long plain, edited;	/* in the walk's pass probe, -1: none */
+	double plain_s, plain_lo, plain_hi, edited_s, edited_lo, edited_hi;	/* median, least, most; NaN: none */
+};
+
+struct edit_site {
+	char *file;		/* from the project's root */
+	unsigned long line;
+	char *text;		/* the line as it is */
+	char *header;		/* what it includes, as spelled */
+	size_t *tus;		/* every TU whose host pass reaches the framework through it */
+	size_t ntus;
+	struct edit_candidate *cands;
+	size_t ncands;
+	long chosen;		/* the candidate that compiled with all its TUs, -1: none */
+	struct edit_wall *walls;
+	size_t nwalls;
+	char *patch;		/* the chosen edit as a unified diff; NULL: none */
+	struct source_copy edited;	/* during the walk: the copy with it */
+};
+
+struct edit_evidence {
+	char *root;		/* the project's root the edits are made in */
+	char *why_not;		/* no proof was made: why; NULL: it was */
+	size_t copied;		/* files in the copy */
+	struct edit_site *sites;
+	size_t nsites;
+	struct source_copy pristine;	/* during the walk */
+};
+
+/* The sites of the walk's TUs `tus` (their leak lines), each proven:
+ * the copy made, the candidates tried now, the winner's timing planned
+ * into the walk's pass probe. */
+struct edit_evidence *edit_probe_ask(struct advise *ad, const size_t *tus, size_t ntus);
+/* After the pass probe ran: the walls read, the patches written out of
+ * the copy, the user's sources checked as copied (exit 4 if not). */
+void edit_probe_read(struct advise *ad, struct edit_evidence *ev);
+/* The share of TU k's wall (of the site's) the edit takes out: its own
+ * where it was timed, else the median of those timed (never below 0).
+ * NaN: the site has no winner, or none was timed. */
+double edit_share(const struct edit_site *s, size_t k);
+/* The least and most of those shares over their median (0: no spread). */
+void edit_spread(const struct edit_site *s, double *lo, double *hi);
+/* "<ATen/core/Tensor.h> in place of <torch/extension.h>", "the line removed" */
+char *edit_words(const struct edit_site *s);
+
+json_t *edit_probe_save(const struct edit_evidence *ev);
+bool edit_probe_load(const json_t *saved, size_t ntus, struct edit_evidence **ev, char **err);
+void edit_probe_free(struct edit_evidence *ev);
+
+#endif
