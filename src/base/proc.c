@@ -410,14 +410,6 @@ void print_file_tail(const char *path, int lines)
 	}
 }
 
-void proc_warn_if_loaded(void)
-{
-	double load;
-	int cpus = cpu_count();
-	if (getloadavg(&load, 1) == 1 && load > cpus)
-		warn("the machine is already loaded (load average %.2f on %d CPUs): timings will be inflated", load, cpus);
-}
-
 char *file_first_error_line(const char *path)
 {
 	FILE *f = fopen(path, "rb");

@@ -86,8 +86,6 @@ char *proc_report_failure(const struct proc *p, const char *log, const char *fmt
  * 130 on an interrupt. For the short questions asked of tools (a
  * --version, git rev-parse). */
 char *proc_capture(char *const *argv, const char *cwd, char *const *env_extra, double timeout_s);
-/* Warn when the load average already exceeds the CPU count. */
-void proc_warn_if_loaded(void);
 double monotonic_seconds(void);
 
 #endif

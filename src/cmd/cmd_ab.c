@@ -6,6 +6,7 @@
  * dir byte-identical; whole builds rebuild their trees, as wall does. */
 #define _GNU_SOURCE
 #include "abstats.h"
+#include "busy.h"
 #include "cli.h"
 #include "cmdline.h"
 #include "match.h"
@@ -250,7 +251,7 @@ static void compare(struct ab *ab)
  * on until the interval is narrow enough or --max pairs. */
 static void run_all(struct ab *ab)
 {
-	proc_warn_if_loaded();
+	warn_if_busy();
 	for (long w = 0; w < ab->warmup; w++) {
 		run_once(ab, 1, false);
 		run_once(ab, 0, false);

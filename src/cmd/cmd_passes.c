@@ -4,6 +4,7 @@
  * host-pass or device-pass dominant. The build directory is only read. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "busy.h"
 #include "jobs.h"
 #include "ninja.h"
 #include "ninja_log.h"
@@ -592,7 +593,7 @@ int cmd_passes(int argc, char **argv)
 	ninja_load(ps.dir, &ps.build);
 	ps.probe.dir = ps.dir;
 	ps.probe.build = &ps.build;
-	proc_warn_if_loaded();
+	warn_if_busy();
 	select_tus(&ps, argv + first, npatterns);
 	steps_note_stripped(&ps.stripped);
 	pass_probe_run(&ps.probe);

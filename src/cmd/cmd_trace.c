@@ -4,6 +4,7 @@
  * way the traces are streamed and summed per pass (trace_model.h). */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "busy.h"
 #include "headers.h"
 #include "ninja.h"
 #include "options.h"
@@ -215,7 +216,7 @@ static void probe_tus(struct trace_cmd *c, char **patterns, size_t npatterns)
 	}
 	free(selected);
 	steps_note_stripped(&c->stripped);
-	proc_warn_if_loaded();
+	warn_if_busy();
 	trace_probe_run(&c->probe);
 	if (c->untraced.ntus) {
 		note("gcc writes no time trace: %zu TU%s get%s passes' phases (-ftime-report) instead", c->untraced.ntus,

@@ -1,6 +1,7 @@
 /* buildwall wall: how long a clean rebuild really takes, over N trials. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "busy.h"
 #include "cluster.h"
 #include "cluster_trials.h"
 #include "driver.h"
@@ -315,7 +316,7 @@ int cmd_wall(int argc, char **argv)
 	if (w.seen.cache)
 		warn("%s is in use: clean rebuilds may be cache hits, not compiles (set CCACHE_DISABLE=1 or remove it to "
 		     "time real builds)", w.seen.cache);
-	proc_warn_if_loaded();
+	warn_if_busy();
 	measure_trials(&w);
 	if (w.json)
 		render_json(&w);

@@ -1,6 +1,7 @@
 /* rank's measurement, callable by any command: see measure.h. */
 #define _GNU_SOURCE
 #include "measure.h"
+#include "busy.h"
 #include "distcc_log.h"
 #include "ninja_log.h"
 #include "proc.h"
@@ -162,7 +163,7 @@ static void measure(struct measurement *m)
 {
 	struct measuring run = { .m = m, .total = m->ntus * (size_t)m->opt.repeats };
 	run.started = xcalloc(run.total, sizeof(bool));
-	proc_warn_if_loaded();
+	warn_if_busy();
 	const struct proc_pool pool = { next_job, job_finished, &run };
 	proc_run_parallel(m->opt.parallel, &pool);
 	free(run.started);
