@@ -206,7 +206,7 @@ int cmd_report(int argc, char **argv)
 
 	struct advise *ad = NULL;
 	struct log_view lv = { 0 };
-	char *log_path = NULL;
+	char *log_path = NULL, *dir_real = NULL;
 	if (gather) {
 		o.dir = r.dir;
 		o.targets = argv + first;
@@ -224,6 +224,8 @@ int cmd_report(int argc, char **argv)
 			r.docs.log = r.loaded[r.nloaded++] = log_view_document(&lv);
 		}
 		r.docs.machine = r.loaded[r.nloaded++] = machine();
+		dir_real = realpath(r.dir, NULL);
+		r.docs.dir_name = dir_real ? base_name(dir_real) : NULL;
 		if ((r.docs.history = history_of(r.dir, db_option)))
 			r.loaded[r.nloaded++] = r.docs.history;
 		if (!json)
@@ -270,5 +272,6 @@ int cmd_report(int argc, char **argv)
 	if (r.docs.log && gather)
 		log_view_free(&lv);
 	free(log_path);
+	free(dir_real);
 	return status;
 }

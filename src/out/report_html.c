@@ -81,16 +81,34 @@ static void missing(FILE *f, const char *what)
 
 /* ---- the headline ---- */
 
+/* What the page is of: the library the build links and its build dir by
+ * name, "opus_demo.so (demo)", not "." for -C .; NULL: nothing says. */
+static char *module_title(const struct report_docs *d)
+{
+	const char *dir = d->dir_name                 ? d->dir_name
+			: d->advise && str(d->advise, "build_dir") ? str(d->advise, "build_dir")
+			: d->log && str(d->log, "build_dir")     ? str(d->log, "build_dir")
+			: d->log                                  ? str(d->log, "log")
+								  : NULL;
+	const char *lib = NULL;
+	json_t *steps = d->log ? arr(d->log, "steps") : NULL;
+	for (size_t i = 0; steps && i < json_array_size(steps); i++) {
+		const char *out = str(json_array_get(steps, i), "output");
+		if (out && (has_suffix(out, ".so") || has_suffix(out, ".pyd") || has_suffix(out, ".dylib")))
+			lib = base_name(out);
+	}
+	return lib && dir ? xasprintf("%s (%s)", lib, dir) : lib ? xstrdup(lib) : dir ? xstrdup(dir) : NULL;
+}
+
 static void headline(FILE *f, const struct report_docs *d)
 {
-	const char *module = d->advise ? str(d->advise, "build_dir") : d->log ? str(d->log, "build_dir") : NULL;
-	if (!module && d->log)
-		module = str(d->log, "log");
+	char *module = module_title(d);
 	fputs("<header><h1>buildwall report", f);
 	if (module) {
 		fputs(": ", f);
 		html_text(f, module);
 	}
+	free(module);
 	fputs("</h1>\n<dl class=\"headline\">", f);
 	const json_t *base = d->advise ? json_object_get(d->advise, "baseline") : NULL;
 	double recorded = base ? num(base, "recorded_wall_s") : NAN;
@@ -928,8 +946,9 @@ static void page_end(FILE *f)
 
 void report_html_write(FILE *f, const struct report_docs *d)
 {
-	const char *module = d->advise ? str(d->advise, "build_dir") : d->log ? str(d->log, "build_dir") : NULL;
+	char *module = module_title(d);
 	page_start(f, "report", module);
+	free(module);
 	headline(f, d);
 	timeline(f, d->log);
 	passes_chart(f, d);

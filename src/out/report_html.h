@@ -17,6 +17,8 @@ struct report_docs {
 	size_t ntrials;
 	json_t *machine;	/* {cpus, system, ninja}: where report ran; NULL */
 	json_t *history;	/* a history document: the walls over time; NULL */
+	const char *dir_name;	/* the build dir's own name ("demo" for -C .); NULL:
+				 * the documents' build_dir as they give it */
 };
 
 /* Steps drawn one bar each at most; the rest are summed per slot and

@@ -43,6 +43,8 @@ before=$xss_tree
 run 0 "report on the <script> toy" "$BW" report -C "$X" -o "$T/xss.html" -j 2
 check "report leaves the tree byte-identical" [ "$(tree_hash "$X")" = "$before" ]
 contains "$T/out" "report: $T/xss.html" "says where the page is"
+(cd "$X" && "$BW" report -o "$T/dot.html" -j 2 >/dev/null 2>&1)
+contains "$T/dot.html" "<title>buildwall report: lib.so ($(basename "$X"))</title>" "-C .: the title names the library and the build dir, not ."
 check "the page is there, no temp file beside it" [ -s "$T/xss.html" -a "$(ls "$T" | grep -c 'xss.html.tmp')" = 0 ]
 check "the page's mode is a new file's under this umask, not the temp file's 0600" [ "$(stat -c %a "$T/xss.html")" = "$(printf '%o' $((0666 & ~$(umask))))" ]
 check "no raw <script>alert in the page" sh -c "! grep -qF '<script>alert' '$T/xss.html'"
