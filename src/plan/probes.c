@@ -350,6 +350,9 @@ void probes_plan_fused(struct advise *ad)
 							"fused probe (%zu instance%s, %s's command)", sources.n,
 							sources.n == 1 ? "" : "s", d->f.name);
 			ad->probes.pass.tus[ad->probes.fused_tu].host_only = true;
+			/* instances that define one name each do not share a TU: an
+			 * outcome, said in one line, not a compiler's errors */
+			ad->probes.pass.tus[ad->probes.fused_tu].may_fail = sources.n > 1;
 			expect(ad, ad->probes.fused_tu, ad->base.seconds[d->f.edge]);
 		}
 		if (ad->probes.fused_tu >= 0 && sources.n > 1) {
@@ -450,9 +453,8 @@ static void read_fused_probe(struct advise *ad)
 	const struct pass_tu *fp = &ad->probes.pass.tus[ad->probes.fused_tu];
 	const struct pass_tu *h = probed(ad, ad->probes.groups[ad->tus[ad->probes.fused_donor].group].headers_tu);
 	if (fp->failed && ad->probes.fused.included > 1) {
-		ad->failures--;
-		warn("the %zu instances do not compile as one TU (the compiler's output above); the glue is measured on the "
-		     "first alone and carried to all", ad->probes.fused.included);
+		note("the %zu instances do not compile as one TU (%s); the glue is measured on the first alone and carried "
+		     "to all", ad->probes.fused.included, fp->failure ? fp->failure : "it failed");
 		fp = &ad->probes.pass.tus[ad->probes.fused_one_tu];
 		ad->probes.fused.included = 1;
 		ad->probes.fused.apart = true;
