@@ -429,13 +429,16 @@ struct edit_evidence *edit_probe_ask(struct advise *ad, const size_t *tus, size_
 	struct edit_evidence *ev = xcalloc(1, sizeof(*ev));
 	if (!ntus)
 		return ev;
-	/* The root is the sources': what the build generates into its own dir
-	 * (aiter's blob/, the demo's gen/) is read where it is unless under it. */
+	/* The root holds the TUs' sources and the lines to edit; what the build
+	 * generates into its own dir (aiter's blob/, the demo's gen/) is read
+	 * where it is, and a header the copy lacks from where it is too (each
+	 * include dir's copy is searched before it). */
 	struct strvec paths = { 0 }, sources = { 0 };
 	char *build = realpath(ad->dir, NULL);
-	for (size_t i = 0; i < ad->project_files.n + ad->ntus; i++) {
-		const char *path = i < ad->project_files.n ? ad->project_files.v[i]
-							   : tu_source(ad, &ad->tus[i - ad->project_files.n]);
+	for (size_t i = 0; i < ad->project_files.n; i++)
+		strvec_push(&paths, ad->project_files.v[i]);
+	for (size_t i = 0; i < ad->ntus + ntus; i++) {
+		const char *path = i < ad->ntus ? tu_source(ad, &ad->tus[i]) : ad->tus[tus[i - ad->ntus]].leak_file;
 		strvec_push(&paths, path);
 		char *joined = path_in(ad->dir, path), *real = realpath(joined, NULL);
 		if (real && build && !path_below(real, build))

@@ -113,10 +113,12 @@ static void apply_inferred(const struct advice_input *in, const struct edit_evid
 					t->name, t->leak_chain, t->leak_fix, t->framework_lines, t->host_lines,
 					t->device_passes ? " (its device passes parse it too)" : "");
 		char *cost = rule_cost_words(t->cost, t->device_passes ? "host and device passes" : "host pass");
-		f->measured_by = xasprintf("%s; inferred, not proven (%s)", cost,
-					   !ev ? "a document made before the proof" : ev->why_not ? ev->why_not
-										   : "no line to edit under the project's root");
-		free(cost);
+		/* a document made before the proof keeps its own words */
+		f->measured_by = !ev ? cost
+				     : xasprintf("%s; inferred, not proven (%s)", cost,
+						 ev->why_not ? ev->why_not : "no line to edit under the project's root");
+		if (ev)
+			free(cost);
 	}
 	free(need);
 	strvec_clear(&needing);
