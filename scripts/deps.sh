@@ -8,8 +8,9 @@
 #          playwright-core from npm into tests/browser (the driver)
 #   demo:  + pybind11 and Python headers for the demo module
 #   man:   lowdown (the man pages from docs/, for make install)
-#   bench: + Debian's torch for Python, and its build helpers (bench/real_modules.sh
-#          JIT-builds public extensions with torch.utils.cpp_extension)
+#   bench: + Debian's torch for Python, its headers (libtorch-dev) and its
+#          build helpers (bench/real_modules.sh JIT-builds public extensions
+#          with torch.utils.cpp_extension)
 #   (clang-19 for the HIP demo: always for test, for demo without nvcc;
 #   hipcc for test: the aiter-shaped tree whose .cu dispatcher it compiles;
 #   distcc for test: a cluster of loopback daemons the launcher tests build on)
@@ -21,7 +22,7 @@ build) ;;
 test) pkgs="$pkgs libcmocka-dev python3 pybind11-dev python3-dev procps chromium nodejs lowdown man-db" ;;
 demo) pkgs="$pkgs pybind11-dev python3-dev" ;;
 man) pkgs="$pkgs lowdown" ;;
-bench) pkgs="$pkgs python3-torch python3-setuptools python3-dev git" ;;
+bench) pkgs="$pkgs python3-torch libtorch-dev python3-setuptools python3-dev git" ;;
 *) echo "deps.sh: unknown set '$what'" >&2; exit 2 ;;
 esac
 # The demo's kernels need a GPU compiler: nvcc when it is there (CUDA is not
