@@ -4,9 +4,10 @@
 # JIT-built into one module with Debian's python3-torch
 # (torch.utils.cpp_extension.load, is_python_module=False: its ops
 # registered, -O3, MAX_JOBS=JOBS; the build dir is load()'s, one
-# build.ninja with every TU), advise -j JOBS --patch on that build, each
-# patch applied to a second copy (git apply), that copy built the same way
-# and its op called from Python, then ab of the two builds (clean
+# build.ninja with every TU), advise -j JOBS --project CHECKOUT --patch on
+# that build, each patch applied to a second copy (git apply), that copy
+# built the same way and its op called from Python, then ab of the two
+# builds (clean
 # rebuilds, ABBA, PAIRS pairs). Per module: the proven fix, the TUs it
 # counted, its predicted ratio against ab's and whether it lies in the
 # range, and what advise cost in builds. Known checkouts (their sources
@@ -67,7 +68,8 @@ for checkout in "$@"; do
 	jit_build "$a" "$a-build" >"$work/$name-a.log" 2>&1 || { tail -n 20 "$work/$name-a.log" >&2; exit 3; }
 	t1=$(now)
 	op_runs "$a" "$a-build" || { cat "$work/op.err" >&2; exit 3; }
-	"$bw" advise -C "$a-build" -j "$jobs" --patch "$work/$name-patches" --json >"$work/$name-advise.json"
+	# the checkout is the project: its patches apply from its root
+	"$bw" advise -C "$a-build" -j "$jobs" --project "$a" --patch "$work/$name-patches" --json >"$work/$name-advise.json"
 	t2=$(now)
 	ntus=$(field "$work/$name-advise.json" 'len(d["tus"])')
 	proven=$(field "$work/$name-advise.json" '"; ".join("%s: %s:%d, %s, %d TUs" % (f["fix"], s["file"], s["line"], s["candidates"][s["chosen"]]["header"] or "removed", len(s["tus"])) for f in d["fixes"] if f.get("proven") for s in f["probes"]["sites"] if s["chosen"] >= 0) or "none"')
