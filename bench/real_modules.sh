@@ -7,10 +7,9 @@
 # build.ninja with every TU), advise -j JOBS --project CHECKOUT --patch on
 # that build, each patch applied to a second copy (git apply), that copy
 # built the same way and its op called from Python, then ab of the two
-# builds (clean
-# rebuilds, ABBA, PAIRS pairs). Per module: the proven fix, the TUs it
-# counted, its predicted ratio against ab's and whether it lies in the
-# range, and what advise cost in builds. Known checkouts (their sources
+# builds (clean rebuilds, ABBA, PAIRS pairs). Per module: the proven
+# fix, the TUs it counted, its predicted ratio against ab's and whether it
+# lies in the range, and what advise cost in builds. Known checkouts (their sources
 # and an op to call): rusty1s/pytorch_scatter (tag 2.1.0, CPU ops) and
 # pytorch/extension-cpp. JOBS (2), PAIRS (3).
 #   bench/real_modules.sh ~/src/pytorch_scatter ~/src/extension-cpp
