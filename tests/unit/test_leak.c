@@ -25,24 +25,40 @@ static const char ii[] =
 	"# 5 \"/proj/src/d.cpp\" 2\n"
 	"int main_code;\n";
 
+/* One preprocessed file scanned as leak scans a pass: its source in
+ * *ss, the rule's groups in *rule (project /proj); free with scanned_free. */
+static void scan(const char *name, const char *text, struct leak_rule *rule, struct pp_sources *ss)
+{
+	char *dir = tmpdir_subdir(name);
+	char *path = xasprintf("%s/%s.ii", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	*rule = (struct leak_rule){ .project = "/proj" };
+	header_groups_init(&rule->groups);
+	char *args[] = { path };
+	struct pp_request req = { .cmd = "leak", .dir = dir, .args = args, .nargs = 1, .jobs = 1, .hooks = leak_hooks,
+				  .ctx = rule };
+	pp_collect(&req, ss);
+	assert_true(ss->n == 1 && ss->v[0].scanned);
+	free(path);
+	free(dir);
+}
+
+static void scanned_free(struct leak_rule *rule, struct pp_sources *ss)
+{
+	leak_scan_free(ss->v[0].data);
+	pp_sources_free(ss);
+	header_groups_free(&rule->groups);
+}
+
 static void test_chain_and_line_to_fix(void **state)
 {
 	(void)state;
-	char *dir = tmpdir_subdir("leak");
-	char *path = xasprintf("%s/d.ii", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(ii, f);
-	fclose(f);
-	struct leak_rule rule = { .project = "/proj" };
-	header_groups_init(&rule.groups);
-	char *args[] = { path };
-	struct pp_request req = { .cmd = "leak", .dir = dir, .args = args, .nargs = 1, .jobs = 1, .hooks = leak_hooks,
-				  .ctx = &rule };
+	struct leak_rule rule;
 	struct pp_sources ss;
-	pp_collect(&req, &ss);
-	assert_int_equal(ss.n, 1);
-	assert_true(ss.v[0].scanned);
+	scan("leak", ii, &rule, &ss);
 	struct leak_view v;
 	leak_view_init(&v, &ss.v[0], 0);
 	assert_int_equal(v.nchains, 2);
@@ -61,11 +77,7 @@ static void test_chain_and_line_to_fix(void **state)
 	free(chain);
 	free(fix);
 	leak_view_free(&v);
-	leak_scan_free(ss.v[0].data);
-	pp_sources_free(&ss);
-	header_groups_free(&rule.groups);
-	free(path);
-	free(dir);
+	scanned_free(&rule, &ss);
 }
 
 /* src/e.cpp includes <Python.h> itself on line 1, then opus/args.h,
@@ -87,20 +99,9 @@ static const char python_first[] =
 static void test_own_include_first(void **state)
 {
 	(void)state;
-	char *dir = tmpdir_subdir("leak-own");
-	char *path = xasprintf("%s/e.ii", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(python_first, f);
-	fclose(f);
-	struct leak_rule rule = { .project = "/proj" };
-	header_groups_init(&rule.groups);
-	char *args[] = { path };
-	struct pp_request req = { .cmd = "leak", .dir = dir, .args = args, .nargs = 1, .jobs = 1, .hooks = leak_hooks,
-				  .ctx = &rule };
+	struct leak_rule rule;
 	struct pp_sources ss;
-	pp_collect(&req, &ss);
-	assert_true(ss.n == 1 && ss.v[0].scanned);
+	scan("leak-own", python_first, &rule, &ss);
 	struct leak_view v;
 	leak_view_init(&v, &ss.v[0], 0);
 	assert_int_equal(v.nchains, 2);
@@ -112,11 +113,7 @@ static void test_own_include_first(void **state)
 	free(via);
 	free(fix);
 	leak_view_free(&v);
-	leak_scan_free(ss.v[0].data);
-	pp_sources_free(&ss);
-	header_groups_free(&rule.groups);
-	free(path);
-	free(dir);
+	scanned_free(&rule, &ss);
 }
 
 int main(void)
