@@ -11,7 +11,8 @@
 # fix, the TUs it counted, its predicted ratio against ab's and whether it
 # lies in the range, and what advise cost in builds. Known checkouts (their sources
 # and an op to call): rusty1s/pytorch_scatter (tag 2.1.0, CPU ops) and
-# pytorch/extension-cpp. JOBS (2), PAIRS (3).
+# pytorch/extension-cpp. JOBS (2), PAIRS (3); KEEP=DIR keeps each
+# module's advise document there.
 #   bench/real_modules.sh ~/src/pytorch_scatter ~/src/extension-cpp
 . "$(dirname "$0")/lib.sh"
 jobs=${JOBS:-2} pairs=${PAIRS:-3}
@@ -71,7 +72,9 @@ for checkout in "$@"; do
 	"$bw" advise -C "$a-build" -j "$jobs" --project "$a" --patch "$work/$name-patches" --json >"$work/$name-advise.json"
 	t2=$(now)
 	ntus=$(field "$work/$name-advise.json" 'len(d["tus"])')
-	proven=$(field "$work/$name-advise.json" '"; ".join("%s: %s:%d, %s, %d TUs" % (f["fix"], s["file"], s["line"], s["candidates"][s["chosen"]]["header"] or "removed", len(s["tus"])) for f in d["fixes"] if f.get("proven") for s in f["probes"]["sites"] if s["chosen"] >= 0) or "none"')
+	# none proven: what leak said instead (its line, or why it does not apply)
+	proven=$(field "$work/$name-advise.json" '"; ".join("%s: %s:%d, %s, %d TUs" % (f["fix"], s["file"], s["line"], s["candidates"][s["chosen"]]["header"] or "removed", len(s["tus"])) for f in d["fixes"] if f.get("proven") for s in f["probes"]["sites"] if s["chosen"] >= 0) or "none: " + " ".join((c.get("checked") or c.get("measured_by") or "").replace("|", "/") for c in d["fixes"] + d["not_applicable"] if c["fix"] == "leak")')
+	cp "$work/$name-advise.json" "${KEEP:-$work}/" 2>/dev/null || :
 	applied=yes
 	for p in "$work/$name-patches"/*.patch; do
 		[ -f "$p" ] || { applied="no patch"; break; }
