@@ -85,9 +85,14 @@ interrupt_midway() {
 	mkdir -p "$T/tmp"
 	TMPDIR="$T/tmp" "$@" >"$T/out" 2>"$T/err" &
 	_pid=$!
-	_i=0
-	while [ $_i -lt 1200 ] && ! compile_child "$_pid"; do sleep 0.1; _i=$((_i + 1)); done
-	check "$_label, SIG$_sig: a compile was running" compile_child "$_pid"
+	_i=0 _seen=no
+	# what the loop saw: asked again, a short compile may have ended since
+	while [ $_i -lt 1200 ]; do
+		if compile_child "$_pid"; then _seen=yes; break; fi
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	check "$_label, SIG$_sig: a compile was running" [ "$_seen" = yes ]
 	sleep 1
 	kill -"$_sig" "$_pid"
 	wait "$_pid"
