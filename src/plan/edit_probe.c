@@ -375,24 +375,13 @@ static bool try_candidate(struct advise *ad, struct edit_evidence *ev, struct ed
 	return all;
 }
 
-static bool heavier(const struct advise *ad, size_t a, size_t b)
-{
-	double sa = ad->base.seconds[ad->tus[a].f.edge], sb = ad->base.seconds[ad->tus[b].f.edge];
-	return !isnan(sa) && (isnan(sb) || sa > sb);
-}
-
 /* The winner's walls: the heaviest TUs with and without it, side by side
  * in the walk's pass probe; the rest carry their median. */
 static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
 {
 	size_t *order = xcalloc(s->ntus, sizeof(size_t));
 	memcpy(order, s->tus, s->ntus * sizeof(size_t));
-	for (size_t a = 1; a < s->ntus; a++)
-		for (size_t b = a; b > 0 && heavier(ad, order[b], order[b - 1]); b--) {
-			size_t x = order[b];
-			order[b] = order[b - 1];
-			order[b - 1] = x;
-		}
+	tus_heaviest_first(ad, order, s->ntus);
 	s->walls = xcalloc(s->ntus, sizeof(*s->walls));
 	for (size_t k = 0; k < s->ntus; k++) {
 		struct edit_wall *w = &s->walls[s->nwalls++];

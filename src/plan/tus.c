@@ -276,6 +276,19 @@ void tus_read_sources(struct advise *ad)
 	}
 }
 
+void tus_heaviest_first(const struct advise *ad, size_t *tus, size_t n)
+{
+	for (size_t a = 1; a < n; a++)
+		for (size_t b = a; b > 0; b--) {
+			double sb = ad->base.seconds[ad->tus[tus[b]].f.edge], sp = ad->base.seconds[ad->tus[tus[b - 1]].f.edge];
+			if (isnan(sb) || (!isnan(sp) && sb <= sp))
+				break;
+			size_t x = tus[b];
+			tus[b] = tus[b - 1];
+			tus[b - 1] = x;
+		}
+}
+
 void tus_free(struct advise_tu *tus, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -190,6 +190,9 @@ void tus_preprocess(struct advise *ad);
 void tus_mark_generated(struct advise *ad);
 void tus_read_sources(struct advise *ad);
 void tus_free(struct advise_tu *tus, size_t n);
+/* TU indexes sorted by baseline seconds, the heaviest first (a TU with
+ * none last): the ones a probe that samples measures. */
+void tus_heaviest_first(const struct advise *ad, size_t *tus, size_t n);
 /* t's source, as its edge names it. */
 const char *tu_source(const struct advise *ad, const struct advise_tu *t);
 

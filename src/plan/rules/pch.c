@@ -172,12 +172,6 @@ static void build_pch(struct advise *ad, struct pch_group *g, const struct compi
 /* The TUs a group's PCH would serve: host TUs of gcc or clang that parse
  * the framework, in that header probe's group (one command shape, one
  * set of headers). */
-static bool heavier(const struct advise *ad, size_t a, size_t b)
-{
-	double sa = ad->base.seconds[ad->tus[a].f.edge], sb = ad->base.seconds[ad->tus[b].f.edge];
-	return !isnan(sa) && (isnan(sb) || sa > sb);
-}
-
 static size_t group_users(struct advise *ad, size_t g, struct pch_evidence *ev, size_t *users)
 {
 	size_t n = 0;
@@ -196,13 +190,7 @@ static size_t group_users(struct advise *ad, size_t g, struct pch_evidence *ev, 
 		}
 		users[n++] = i;
 	}
-	/* The heaviest first: they are measured. */
-	for (size_t a = 1; a < n; a++)
-		for (size_t b = a; b > 0 && heavier(ad, users[b], users[b - 1]); b--) {
-			size_t x = users[b];
-			users[b] = users[b - 1];
-			users[b - 1] = x;
-		}
+	tus_heaviest_first(ad, users, n);	/* they are measured */
 	return n;
 }
 
