@@ -17,9 +17,13 @@ finish() { echo "$pass $fail" >>"$RESULTS"; }
 run() {
 	_want=$1 _desc=$2
 	shift 2
+	_start=$(date +%s)
 	"$@" >"$T/out" 2>"$T/err"
 	_rc=$?
 	if [ "$_rc" -eq "$_want" ]; then ok "$_desc"; else not_ok "$_desc (exit $_rc, want $_want)" "$(tail -n 5 "$T/err")"; fi
+	# Where a script's time goes, for trimming it: the runs of 5 s or more.
+	_took=$(($(date +%s) - _start))
+	[ "$_took" -lt 5 ] || echo "# ($_took s)"
 }
 # run_rss CODE DESC CMD...: run, and put the command's peak RSS (KiB) in
 # $T/rss (an address-space ulimit would break sanitizer builds).

@@ -57,6 +57,8 @@ run 0 "rank by glob and basename" "$BW" rank -C "$T/toy" --json 'a*.o' b.o
 check "glob + basename select two TUs" [ "$(json "$T/out" 'sorted(t["target"] for t in d["tus"])')" = "['a.o', 'b.o']" ]
 run 0 "rank --parallel" "$BW" rank -C "$T/toy" --parallel 2 -r 2
 contains "$T/out" "contention" "--parallel warns about contention"
+run 0 "rank --parallel, contention measured" "$BW" rank -C "$T/toy" -j 2 --parallel 2 --json
+check "contention measured side by side, on every TU" [ "$(json "$T/out" '(d["prediction"]["contention"]["samples"], d["prediction"]["contention"]["source"].startswith("a side-by-side pass"))')" = "(3, True)" ]
 
 # Without .ninja_log the link is re-run on the temp objects.
 cp -a "$T/toy" "$T/nolog"

@@ -122,10 +122,10 @@ check "the patch applies to the demo's sources (git apply)" sh -c "cd '$T/patche
 check "the patched line" [ "$(sed -n 13p "$T/patched/include/opus/tensor_args.h")" = "#include <ATen/core/Tensor.h>" ]
 check "the patched dispatcher builds" sh -c "'$T/patched/configure' --size small '$T/patched-build' >/dev/null && ninja -C '$T/patched-build' opus_dispatch.o >'$T/patched.log' 2>&1"
 
-# TARGET limits the TUs considered: the dispatcher alone has no kernel to
+# TARGET limits the TUs considered: the binding alone has no kernel to
 # split, and no other TU to share a PCH with. (With the probes repeated
 # each plan step says whether it is beyond noise: t92's.)
-run 0 "advise on one TU" "$BW" advise -C "$demo" -j 2 -r 1 opus_dispatch.o
+run 0 "advise on one TU" "$BW" advise -C "$demo" -j 2 -r 1 opus_pybind.o
 contains "$T/out" "split: no kernel TUs" "TARGET limits the TUs considered"
 contains "$T/out" "pch: each framework is parsed by one host TU a command (1 in all)" "pch: one TU is no PCH's"
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]

@@ -29,9 +29,13 @@ static struct pass_tu *add_compiled(struct pass_probe *ps, const char *dir, cons
 }
 
 /* C++ that takes a second or so to compile: rounds long enough to time. */
-static const char heavy[] = "#include <regex>\n#include <map>\n#include <string>\n"
+static const char heavy[] = "#include <algorithm>\n#include <map>\n#include <sstream>\n#include <string>\n"
+			    "#include <unordered_map>\n#include <vector>\n"
 			    "int f(const char *s) { std::map<std::string, int> m; m[s] = 1;\n"
-			    "  return std::regex_match(s, std::regex(\"a+b\")) + (int)m.size(); }\n";
+			    "  std::unordered_map<std::string, std::vector<int>> u; u[s].push_back(2);\n"
+			    "  std::vector<std::string> v{s, s}; std::sort(v.begin(), v.end());\n"
+			    "  std::ostringstream o; o << s << m.size() << u.size() << v[0];\n"
+			    "  return (int)o.str().size(); }\n";
 
 static void add_probe(struct pass_probe *ps, const char *dir, const char *name, const char *text)
 {
