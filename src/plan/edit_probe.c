@@ -78,6 +78,7 @@ struct header_run {
 	struct compile_command cmd;
 	struct pp_plan plan;
 	bool planned, tree, started, failed;
+	bool entry;		/* one of the framework's known entry headers */
 	double lines;
 };
 
@@ -206,15 +207,21 @@ static void tree_headers(const struct header_run *r, const char *cwd, struct str
 	header_groups_free(&groups);
 }
 
-static int by_lines(const void *a, const void *b)
+/* The line removed, the known entry headers, then the tree's; each
+ * cheapest first. The entries are whole APIs a TU may need part of;
+ * the tree's cheapest are parts (a version header, one API's options)
+ * that code which needs one of those rarely compiles with. */
+static int by_kind_then_lines(const void *a, const void *b)
 {
 	const struct edit_candidate *x = a, *y = b;
+	if (x->entry != y->entry)
+		return x->entry ? -1 : 1;
 	return (x->lines > y->lines) - (x->lines < y->lines);
 }
 
 /* The line removed, then the known narrower headers and those of the
  * header's own tree, each that preprocesses to fewer lines than the
- * header itself, cheapest first. */
+ * header itself, in by_kind_then_lines's order. */
 static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
 {
 	const struct advise_tu *donor = &ad->tus[s->tus[0]];
@@ -229,6 +236,7 @@ static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct 
 	struct strvec names = { 0 };
 	for (size_t k = 0; narrow_is_umbrella(s->header) && narrow_entries[k]; k++)
 		strvec_push(&names, narrow_entries[k]);
+	size_t entries = names.n;
 	if (!umbrella.failed)
 		tree_headers(&umbrella, ad->dir, &names);
 	struct header_run *runs = xcalloc(names.n + 1, sizeof(*runs));
@@ -236,7 +244,7 @@ static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct 
 	size_t n = 0;
 	for (size_t k = 0; k < names.n; k++)
 		if (strcmp(names.v[k], s->header)) {
-			runs[n] = (struct header_run){ .header = names.v[k] };
+			runs[n] = (struct header_run){ .header = names.v[k], .entry = k < entries };
 			name = xasprintf("edit-%zu-header-%zu", site, k);
 			plan_header_run(ad, donor, &runs[n], name);
 			free(name);
@@ -247,12 +255,12 @@ static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct 
 	run_headers(ad, order);
 	progress_clear();
 	s->cands = xcalloc(n + 1, sizeof(*s->cands));
-	s->cands[s->ncands++] = (struct edit_candidate){ .lines = 0 };
+	s->cands[s->ncands++] = (struct edit_candidate){ .lines = 0, .entry = true };
 	for (size_t k = 0; k < n; k++)
 		if (!runs[k].failed && !isnan(runs[k].lines) && (umbrella.failed || runs[k].lines < umbrella.lines))
 			s->cands[s->ncands++] = (struct edit_candidate){ .header = xstrdup(runs[k].header),
-									 .lines = runs[k].lines };
-	qsort(s->cands, s->ncands, sizeof(*s->cands), by_lines);
+									 .lines = runs[k].lines, .entry = runs[k].entry };
+	qsort(s->cands, s->ncands, sizeof(*s->cands), by_kind_then_lines);
 	for (size_t k = 0; k < n; k++)
 		header_run_free(&runs[k]);
 	header_run_free(&umbrella);
@@ -294,12 +302,13 @@ struct trials {
 	size_t n;
 	const char *cwd;
 	double timeout;
+	bool failed;		/* one TU failed: the candidate did, start no more */
 };
 
 static long next_trial(void *ctx, struct proc *p)
 {
 	struct trials *ts = ctx;
-	for (size_t i = 0; i < ts->n; i++)
+	for (size_t i = 0; i < ts->n && !ts->failed; i++)
 		if (!ts->v[i].started) {
 			ts->v[i].started = true;
 			*p = (struct proc){ .argv = ts->v[i].cmd.argv.v, .env_extra = ts->v[i].cmd.env.v, .cwd = ts->cwd,
@@ -311,8 +320,10 @@ static long next_trial(void *ctx, struct proc *p)
 
 static void trial_done(void *ctx, long task, struct proc *p)
 {
-	struct trial *t = &((struct trials *)ctx)->v[task];
+	struct trials *ts = ctx;
+	struct trial *t = &ts->v[task];
 	t->failed = !proc_succeeded(p);
+	ts->failed |= t->failed;
 	if (t->failed) {
 		t->error = file_first_error_line(t->log);
 		if (!t->error)
@@ -321,7 +332,9 @@ static void trial_done(void *ctx, long task, struct proc *p)
 }
 
 /* Compile every TU of the site with candidate c on a copy of its own:
- * true when all did; else c's error names the first that did not. */
+ * true when all did; else c's error names the first that did not. The
+ * TU that failed the last candidate goes first, and none starts after
+ * one failed: a failing candidate costs about one compile. */
 static bool try_candidate(struct advise *ad, struct edit_evidence *ev, struct edit_site *s, size_t c)
 {
 	struct edit_candidate *cand = &s->cands[c];
@@ -341,7 +354,7 @@ static bool try_candidate(struct advise *ad, struct edit_evidence *ev, struct ed
 			     .timeout = ad->timeout };
 	for (size_t k = 0; k < s->ntus; k++) {
 		char *sub = xasprintf("%s-tu-%zu", name, k);
-		ts.v[k].cmd = copy_command(ad, &ad->tus[s->tus[k]], &copy, sub, true);
+		ts.v[k].cmd = copy_command(ad, &ad->tus[s->tus[(k + s->fails_first) % s->ntus]], &copy, sub, true);
 		ts.v[k].log = xasprintf("%s/%s.log", tmpdir_path(), sub);
 		free(sub);
 	}
@@ -353,10 +366,13 @@ static bool try_candidate(struct advise *ad, struct edit_evidence *ev, struct ed
 	progress_clear();
 	proc_exit_if_interrupted();
 	bool all = true;
+	size_t first = s->fails_first;
 	for (size_t k = 0; k < s->ntus; k++) {
 		struct trial *t = &ts.v[k];
+		size_t at = (k + first) % s->ntus;
 		if (t->failed && all) {
-			cand->error = xasprintf("%s: %s", ad->tus[s->tus[k]].f.name, t->error ? t->error : "it failed");
+			cand->error = xasprintf("%s: %s", ad->tus[s->tus[at]].f.name, t->error ? t->error : "it failed");
+			s->fails_first = at;
 			all = false;
 		}
 		remove(t->log);
@@ -571,9 +587,10 @@ json_t *edit_probe_save(const struct edit_evidence *ev)
 			json_array_append_new(tus, json_integer((json_int_t)site->tus[k]));
 		for (size_t c = 0; c < site->ncands; c++) {
 			const struct edit_candidate *cand = &site->cands[c];
-			json_array_append_new(cands, json_pack("{s:o, s:o, s:b, s:o}", "header", saved_text_json(cand->header),
-							       "lines", advise_json_number(cand->lines), "tried", cand->tried,
-							       "error", saved_text_json(cand->error)));
+			json_array_append_new(cands, json_pack("{s:o, s:o, s:b, s:b, s:o}", "header",
+							       saved_text_json(cand->header), "lines",
+							       advise_json_number(cand->lines), "entry", cand->entry, "tried",
+							       cand->tried, "error", saved_text_json(cand->error)));
 		}
 		for (size_t k = 0; k < site->nwalls; k++) {
 			const struct edit_wall *w = &site->walls[k];
@@ -631,6 +648,7 @@ static bool load_site(const json_t *o, size_t ntus, struct edit_site *site, char
 		cand->header = saved_text(json_object_get(v, "header"));
 		cand->error = saved_text(json_object_get(v, "error"));
 		cand->tried = json_is_true(json_object_get(v, "tried"));
+		cand->entry = json_is_true(json_object_get(v, "entry"));
 		if (!saved_number(json_object_get(v, "lines"), &cand->lines))
 			return fail_with(err, xasprintf("sites[%zu].candidates[%zu]: not a candidate (header, lines)", s, c));
 	}

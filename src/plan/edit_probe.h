@@ -22,7 +22,8 @@
 
 struct advise;
 
-/* Candidates compiled at most, a site (the cheapest first); TUs of a site
+/* Candidates compiled at most, a site (the line removed, the known entry
+ * headers, then the tree's; each cheapest first); TUs of a site
  * timed with and without the edit (the heaviest); the rest of its TUs
  * carry the median saving of those, as a share of their baseline. */
 #define EDIT_TRIALS_MAX 6
@@ -36,6 +37,7 @@ struct edit_candidate {
 	double lines;		/* what it preprocesses to alone with the site's command; 0 removed */
 	bool tried;
 	char *error;		/* tried and failed: "TU: the compiler's first error line" */
+	bool entry;		/* the line removed or a known entry header: tried before the tree's */
 };
 
 struct edit_wall {
@@ -59,6 +61,7 @@ struct edit_site {
 	size_t nwalls;
 	char *patch;		/* the chosen edit as a unified diff; NULL: none */
 	struct source_copy edited;	/* during the walk: the copy with it */
+	size_t fails_first;	/* during the walk: the TU (of tus) that failed the last candidate */
 };
 
 struct edit_evidence {
