@@ -348,8 +348,9 @@ json_t *advise_render_json(const struct advise *ad)
 	for (size_t i = 0; i < n; i++) {
 		json_t *tus = json_array();
 		for (size_t k = 0; k < v[i]->ntus; k++)
-			json_array_append_new(tus, json_build("{s:s, s:o}", "target", tu_name(ad, v[i]->tus[k]),
-							      "saving_s", json_seconds(v[i]->saving[k])));
+			json_array_append_new(tus, json_build("{s:s, s:o, s:b}", "target", tu_name(ad, v[i]->tus[k]),
+							      "saving_s", json_seconds(v[i]->saving[k]), "proven",
+							      v[i]->proven && v[i]->proven[k]));
 		json_array_append_new(fixes, json_build("{s:s, s:s, s:o, s:o, s:s, s:s, s:o, s:o}", "fix", v[i]->name,
 			"title", v[i]->title, "tus", tus, "added_s", json_seconds(v[i]->added),
 			"evidence", v[i]->evidence, "measured_by", v[i]->measured_by,

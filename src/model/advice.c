@@ -80,11 +80,11 @@ static double measured_seconds_at(const struct advice_input *in, const struct ad
 	*covered = 0;
 	for (int id = 0; id < NFIXES; id++) {
 		const struct fix *f = &a->fixes[id];
-		if (!chosen[id] || !f->measured)
+		if (!chosen[id] || !f->proven)
 			continue;
 		double k = own_factor(f, bound);
 		for (size_t i = 0; i < f->ntus; i++)
-			if (f->tus[i] == tu) {
+			if (f->tus[i] == tu && f->proven[i]) {
 				s += f->saving[i] * k;
 				*covered |= in->rules[id]->parts;
 			}
@@ -270,6 +270,7 @@ void advice_free(struct advice *a)
 		struct fix *f = &a->fixes[id];
 		free(f->tus);
 		free(f->saving);
+		free(f->proven);
 		free(f->evidence);
 		free(f->measured_by);
 		free(f->not_applicable);

@@ -166,9 +166,10 @@ struct fix {
 	double own_lo, own_hi;	/* a rule of savings of its own (parts 0), or measured ones:
 				 * their least and most over the median, as factors (0: no
 				 * spread known) */
-	bool measured;		/* its savings were timed with the fix made: each TU's is
-				 * `saving`, not its parts' probe seconds (the parts still
-				 * say what it overlaps) */
+	bool measured;		/* some of its savings were timed with the fix made */
+	bool *proven;		/* per listed TU (NULL: none): its saving was timed with the
+				 * fix made, and is `saving`, not its parts' probe seconds
+				 * (the parts still say what it overlaps) */
 	struct prediction alone;	/* the wall with this fix alone */
 	struct range alone_range;
 };

@@ -35,12 +35,29 @@ double rule_part_seconds(const struct tu_facts *t, int parts)
 	return s * t->scale;
 }
 
-void rule_add_tu(struct fix *f, size_t tu, double saving)
+static void add(struct fix *f, size_t tu, double saving, bool proven)
 {
 	f->tus = xrealloc(f->tus, (f->ntus + 1) * sizeof(size_t));
 	f->saving = xrealloc(f->saving, (f->ntus + 1) * sizeof(double));
+	if (proven && !f->proven)
+		f->proven = xcalloc(f->ntus + 1, sizeof(bool));
+	else if (f->proven)
+		f->proven = xrealloc(f->proven, (f->ntus + 1) * sizeof(bool));
+	if (f->proven)
+		f->proven[f->ntus] = proven;
+	f->measured |= proven;
 	f->tus[f->ntus] = tu;
 	f->saving[f->ntus++] = saving;
+}
+
+void rule_add_tu(struct fix *f, size_t tu, double saving)
+{
+	add(f, tu, saving, false);
+}
+
+void rule_add_proven(struct fix *f, size_t tu, double saving)
+{
+	add(f, tu, saving, true);
 }
 
 char *rule_tu_list(const struct advice_input *in, const struct fix *f)

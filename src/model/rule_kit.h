@@ -15,6 +15,8 @@ int rule_parts_present(const struct tu_facts *t);
 double rule_part_seconds(const struct tu_facts *t, int parts);
 /* f lists TU `tu` (an index into the input's tus), saving `saving` s. */
 void rule_add_tu(struct fix *f, size_t tu, double saving);
+/* The same, a saving timed with the fix made (f becomes measured). */
+void rule_add_proven(struct fix *f, size_t tu, double saving);
 /* The first three TUs f lists, "and N more" past them. */
 char *rule_tu_list(const struct advice_input *in, const struct fix *f);
 /* The first TU f lists. */

@@ -2,6 +2,7 @@
 #include "edit_probe.h"
 #include "walk.h"
 #include "rule.h"
+#include "rule_kit.h"
 #include "headers.h"
 #include "line_patch.h"
 #include "narrow.h"
@@ -28,21 +29,21 @@ static struct edit_site *site_of(struct edit_evidence *ev, const char *file, uns
 	return NULL;
 }
 
-/* Each TU's leak line, as a file under the root; TUs that share a line
- * share its site. */
-static void find_sites(struct advise *ad, struct edit_evidence *ev, const size_t *tus, size_t ntus)
+/* Each TU's line, as a file under the root; TUs that share a line share
+ * its site. */
+static void find_sites(struct advise *ad, struct edit_evidence *ev, const size_t *tus,
+		       const struct include_site *const *lines, size_t ntus)
 {
 	for (size_t k = 0; k < ntus; k++) {
-		const struct advise_tu *t = &ad->tus[tus[k]];
-		char *joined = path_in(ad->dir, t->leak_file), *real = realpath(joined, NULL);
+		char *joined = path_in(ad->dir, lines[k]->file), *real = realpath(joined, NULL);
 		const char *rel = real ? path_below(real, ev->root) : NULL;
 		if (rel && *rel && ev->nsites < EDIT_SITES_MAX) {
-			struct edit_site *s = site_of(ev, rel, t->leak_line);
+			struct edit_site *s = site_of(ev, rel, lines[k]->line);
 			if (!s) {
 				ev->sites = xrealloc(ev->sites, (ev->nsites + 1) * sizeof(*ev->sites));
 				s = &ev->sites[ev->nsites++];
-				*s = (struct edit_site){ .file = xstrdup(rel), .line = t->leak_line,
-							 .header = xstrdup(t->leak_header), .chosen = -1 };
+				*s = (struct edit_site){ .file = xstrdup(rel), .line = lines[k]->line,
+							 .header = xstrdup(lines[k]->header), .chosen = -1 };
 			}
 			s->tus = xrealloc(s->tus, (s->ntus + 1) * sizeof(size_t));
 			s->tus[s->ntus++] = tus[k];
@@ -226,7 +227,7 @@ static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct 
 {
 	const struct advise_tu *donor = &ad->tus[s->tus[0]];
 	size_t site = (size_t)(s - ev->sites);
-	char *name = xasprintf("edit-%zu-header", site);
+	char *name = xasprintf("%s-%zu-header", ev->rule, site);
 	struct header_run umbrella = { .header = s->header, .tree = true };
 	plan_header_run(ad, donor, &umbrella, name);
 	free(name);
@@ -245,7 +246,7 @@ static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct 
 	for (size_t k = 0; k < names.n; k++)
 		if (strcmp(names.v[k], s->header)) {
 			runs[n] = (struct header_run){ .header = names.v[k], .entry = k < entries };
-			name = xasprintf("edit-%zu-header-%zu", site, k);
+			name = xasprintf("%s-%zu-header-%zu", ev->rule, site, k);
 			plan_header_run(ad, donor, &runs[n], name);
 			free(name);
 			order[n] = &runs[n];
@@ -339,7 +340,7 @@ static bool try_candidate(struct advise *ad, struct edit_evidence *ev, struct ed
 {
 	struct edit_candidate *cand = &s->cands[c];
 	cand->tried = true;
-	char *name = xasprintf("edit-%zu-%zu", (size_t)(s - ev->sites), c), *err = NULL;
+	char *name = xasprintf("%s-%zu-%zu", ev->rule, (size_t)(s - ev->sites), c), *err = NULL;
 	struct source_copy copy;
 	char *with = cand->header ? xasprintf("#include %s", cand->header) : NULL;
 	if (!source_copy_clone(&ev->pristine, name, &copy, &err) ||
@@ -407,15 +408,16 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 		const struct advise_tu *t = &ad->tus[order[k]];
 		double expected = isnan(ad->base.seconds[t->f.edge]) ? 0 : ad->base.seconds[t->f.edge];
 		size_t site = (size_t)(s - ev->sites);
-		char *plain_sub = xasprintf("edit-%zu-plain-%zu", site, k), *edited_sub = xasprintf("edit-%zu-with-%zu", site, k);
+		char *plain_sub = xasprintf("%s-%zu-plain-%zu", ev->rule, site, k),
+		     *edited_sub = xasprintf("%s-%zu-with-%zu", ev->rule, site, k);
 		struct compile_command plain = copy_command(ad, t, &ev->pristine, plain_sub, false),
 				       edited = copy_command(ad, t, &s->edited, edited_sub, false);
-		char *name = xasprintf("edit: %s as it is", t->f.name);
+		char *name = xasprintf("%s edit: %s as it is", ev->rule, t->f.name);
 		struct pass_tu *p = pass_probe_add(&ad->probes.pass, name, t->f.edge, &plain);
 		p->walls_only = true;
 		p->expect_s = expected;
 		free(name);
-		name = xasprintf("edit: %s with %s:%lu edited", t->f.name, s->file, s->line);
+		name = xasprintf("%s edit: %s with %s:%lu edited", ev->rule, t->f.name, s->file, s->line);
 		p = pass_probe_add(&ad->probes.pass, name, t->f.edge, &edited);
 		p->walls_only = p->may_fail = true;
 		p->expect_s = expected;
@@ -429,9 +431,11 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 	free(order);
 }
 
-struct edit_evidence *edit_probe_ask(struct advise *ad, const size_t *tus, size_t ntus)
+static struct edit_evidence *ask_lines(struct advise *ad, const char *rule, const size_t *tus,
+				      const struct include_site *const *lines, size_t ntus)
 {
 	struct edit_evidence *ev = xcalloc(1, sizeof(*ev));
+	ev->rule = rule;
 	if (!ntus)
 		return ev;
 	/* The root holds the TUs' sources and the lines to edit; what the build
@@ -443,7 +447,7 @@ struct edit_evidence *edit_probe_ask(struct advise *ad, const size_t *tus, size_
 	for (size_t i = 0; i < ad->project_files.n; i++)
 		strvec_push(&paths, ad->project_files.v[i]);
 	for (size_t i = 0; i < ad->ntus + ntus; i++) {
-		const char *path = i < ad->ntus ? tu_source(ad, &ad->tus[i]) : ad->tus[tus[i - ad->ntus]].leak_file;
+		const char *path = i < ad->ntus ? tu_source(ad, &ad->tus[i]) : lines[i - ad->ntus]->file;
 		strvec_push(&paths, path);
 		char *joined = path_in(ad->dir, path), *real = realpath(joined, NULL);
 		if (real && build && !path_below(real, build))
@@ -454,16 +458,17 @@ struct edit_evidence *edit_probe_ask(struct advise *ad, const size_t *tus, size_
 	free(build);
 	ev->root = ad->project ? realpath(ad->project, NULL) : source_copy_common_root(&sources, ad->dir);
 	strvec_clear(&sources);
-	char *err = NULL;
+	char *err = NULL, *copy = xasprintf("%s-sources", rule);
 	if (!ev->root) {
 		ev->why_not = ad->project ? xasprintf("--project %s: %s", ad->project, strerror(errno))
 					  : xstrdup("the TUs' sources share no directory but /: name it with --project DIR");
-	} else if (!source_copy_make(ev->root, &paths, ad->dir, "edit-sources", &ev->pristine, &err)) {
+	} else if (!source_copy_make(ev->root, &paths, ad->dir, copy, &ev->pristine, &err)) {
 		ev->why_not = err;
 	} else {
 		ev->copied = ev->pristine.files.n;
-		find_sites(ad, ev, tus, ntus);
+		find_sites(ad, ev, tus, lines, ntus);
 	}
+	free(copy);
 	strvec_clear(&paths);
 	for (size_t s = 0; s < ev->nsites; s++) {
 		struct edit_site *site = &ev->sites[s];
@@ -475,6 +480,20 @@ struct edit_evidence *edit_probe_ask(struct advise *ad, const size_t *tus, size_
 		if (site->chosen >= 0)
 			plan_walls(ad, ev, site);
 	}
+	return ev;
+}
+
+struct edit_evidence *edit_probe_ask(struct advise *ad, const char *rule,
+				     const struct include_site *(*line_of)(const struct advise_tu *t))
+{
+	size_t *tus = xcalloc(ad->ntus + 1, sizeof(size_t)), n = 0;
+	const struct include_site **lines = xcalloc(ad->ntus + 1, sizeof(*lines));
+	for (size_t i = 0; i < ad->ntus; i++)
+		if ((lines[n] = line_of(&ad->tus[i])))
+			tus[n++] = i;
+	struct edit_evidence *ev = ask_lines(ad, rule, tus, lines, n);
+	free(lines);
+	free(tus);
 	return ev;
 }
 
@@ -573,6 +592,132 @@ char *edit_words(const struct edit_site *s)
 	const struct edit_candidate *c = &s->cands[s->chosen];
 	return c->header ? xasprintf("%s in place of %s", c->header, s->header)
 			 : xasprintf("%s removed", s->header);
+}
+
+void edit_apply(const struct advice_input *in, const struct edit_evidence *ev, struct fix *f, struct edit_said *said)
+{
+	*said = (struct edit_said){ .sites = xcalloc(ev->nsites + 1, sizeof(char *)) };
+	struct strvec failed = { 0 };
+	double lo = INFINITY, hi = 0;
+	for (size_t s = 0; s < ev->nsites; s++) {
+		const struct edit_site *site = &ev->sites[s];
+		if (site->chosen < 0) {
+			struct strvec tried = { 0 };
+			for (size_t c = 0; c < site->ncands; c++)
+				if (site->cands[c].tried)
+					strvec_pushf(&tried, "%s: %s", site->cands[c].header ? site->cands[c].header : "removed",
+						     site->cands[c].error);
+			char *list = strvec_join(&tried, "; ");
+			strvec_pushf(&failed, "%s:%lu (%s): no edit compiles with its %zu TU%s (%s)", site->file, site->line,
+				     site->header, site->ntus, rule_plural(site->ntus), list);
+			free(list);
+			strvec_clear(&tried);
+			continue;
+		}
+		for (size_t k = 0; k < site->nwalls; k++) {
+			size_t tu = site->walls[k].tu;
+			double share = edit_share(site, k), base = in->seconds[in->tus[tu].edge];
+			if (!isnan(share) && !isnan(base))
+				rule_add_proven(f, tu, share * base);
+		}
+		double slo, shi;
+		edit_spread(site, &slo, &shi);
+		if (slo > 0) {
+			lo = fmin(lo, slo);
+			hi = fmax(hi, shi);
+		}
+		char *words = edit_words(site);
+		struct strvec walls = { 0 };
+		for (size_t k = 0; k < site->nwalls; k++)
+			if (site->walls[k].measured && !isnan(site->walls[k].edited_s))
+				strvec_pushf(&walls, "%s %.2f -> %.2f s", in->tus[site->walls[k].tu].name,
+					     site->walls[k].plain_s, site->walls[k].edited_s);
+		char *timed = walls.n ? strvec_join(&walls, ", ") : xstrdup("none timed");
+		said->sites[s] = xasprintf("%s:%lu: %s compiles with its %zu TU%s (%s)", site->file, site->line, words,
+					   site->ntus, rule_plural(site->ntus), timed);
+		free(timed);
+		free(words);
+		strvec_clear(&walls);
+	}
+	if (f->ntus) {
+		f->own_lo = isfinite(lo) ? lo : 0;
+		f->own_hi = isfinite(lo) ? hi : 0;
+	}
+	said->failed = failed.n ? strvec_join(&failed, "; ") : NULL;
+	strvec_clear(&failed);
+}
+
+void edit_said_free(struct edit_said *said, const struct edit_evidence *ev)
+{
+	for (size_t s = 0; s < ev->nsites; s++)
+		free(said->sites[s]);
+	free(said->sites);
+	free(said->failed);
+}
+
+char *edit_measured_by(const struct edit_evidence *ev)
+{
+	return xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that reaches it "
+			 "compiled with the edit; the %d heaviest of a line's TUs timed with and without it side by side, "
+			 "the rest carry their median share of the baseline", ev->copied, ev->root, EDIT_MEASURED);
+}
+
+/* ---- a rule's walk that proves edits (EDIT_RULE_WALK) ---- */
+
+void edit_walk_read(struct advise *ad, void *evidence)
+{
+	edit_probe_read(ad, evidence);
+}
+
+json_t *edit_walk_save(const void *evidence)
+{
+	return edit_probe_save(evidence);
+}
+
+bool edit_walk_load(const json_t *saved, const struct advise *ad, void **evidence, char **err)
+{
+	struct edit_evidence *ev = NULL;
+	bool ok = edit_probe_load(saved, ad->ntus, &ev, err);
+	*evidence = ev;
+	return ok;
+}
+
+json_t *edit_walk_document(const void *evidence, const struct advise *ad)
+{
+	json_t *doc = edit_probe_save(evidence);
+	json_t *sites = json_object_get(doc, "sites");
+	for (size_t s = 0; s < json_array_size(sites); s++) {
+		json_t *site = json_array_get(sites, s), *tus = json_object_get(site, "tus"),
+		       *walls = json_object_get(site, "walls");
+		for (size_t k = 0; k < json_array_size(tus); k++)
+			json_array_set_new(tus, k, json_string(ad->tus[json_integer_value(json_array_get(tus, k))].f.name));
+		for (size_t k = 0; k < json_array_size(walls); k++) {
+			json_t *w = json_array_get(walls, k);
+			json_object_set_new(w, "target", json_string(ad->tus[json_integer_value(json_object_get(w, "tu"))].f.name));
+			json_object_del(w, "tu");
+		}
+	}
+	return doc;
+}
+
+void edit_walk_patches(const void *evidence, struct strvec *names, struct strvec *diffs)
+{
+	const struct edit_evidence *ev = evidence;
+	for (size_t s = 0; s < ev->nsites; s++) {
+		const struct edit_site *site = &ev->sites[s];
+		if (site->chosen < 0 || !site->patch)
+			continue;
+		char *name = xasprintf("%s-%lu", site->file, site->line);
+		for (char *c = name; *c; c++)
+			*c = *c == '/' ? '_' : *c;
+		strvec_push_nodup(names, name);
+		strvec_push(diffs, site->patch);
+	}
+}
+
+void edit_walk_free(void *evidence)
+{
+	edit_probe_free(evidence);
 }
 
 /* ---- saved in advise --json's model_input, and read back ---- */

@@ -14,6 +14,7 @@
 #ifndef BUILDWALL_EDIT_PROBE_H
 #define BUILDWALL_EDIT_PROBE_H
 
+#include "advice.h"
 #include "source_copy.h"
 
 #include <jansson.h>
@@ -21,6 +22,8 @@
 #include <stddef.h>
 
 struct advise;
+struct advise_tu;
+struct include_site;
 
 /* Candidates compiled at most, a site (the line removed, the known entry
  * headers, then the tree's; each cheapest first); TUs of a site
@@ -65,6 +68,7 @@ struct edit_site {
 };
 
 struct edit_evidence {
+	const char *rule;	/* during the walk: whose ("leak") */
 	char *root;		/* the project's root the edits are made in */
 	char *why_not;		/* no proof was made: why; NULL: it was */
 	size_t copied;		/* files in the copy */
@@ -73,10 +77,12 @@ struct edit_evidence {
 	struct source_copy pristine;	/* during the walk */
 };
 
-/* The sites of the walk's TUs `tus` (their leak lines), each proven:
- * the copy made, the candidates tried now, the winner's timing planned
- * into the walk's pass probe. */
-struct edit_evidence *edit_probe_ask(struct advise *ad, const size_t *tus, size_t ntus);
+/* The sites of the walk's TUs that line_of gives a line to edit (NULL:
+ * none), each proven for `rule` (static: it names the probes and the
+ * temp dirs): the copy made, the candidates tried now, the winner's timing
+ * planned into the walk's pass probe. */
+struct edit_evidence *edit_probe_ask(struct advise *ad, const char *rule,
+				     const struct include_site *(*line_of)(const struct advise_tu *t));
 /* After the pass probe ran: the walls read, the patches written out of
  * the copy, the user's sources checked as copied (exit 4 if not). */
 void edit_probe_read(struct advise *ad, struct edit_evidence *ev);
@@ -88,6 +94,33 @@ double edit_share(const struct edit_site *s, size_t k);
 void edit_spread(const struct edit_site *s, double *lo, double *hi);
 /* "<ATen/core/Tensor.h> in place of <torch/extension.h>", "the line removed" */
 char *edit_words(const struct edit_site *s);
+
+/* What a rule proven by edits (leak, narrow) makes of them: each proven
+ * site's TUs added to f with the share of their baseline the edit took
+ * out (rule_add_proven), f's spread from the walls' ends; in *said, per
+ * site "FILE:LINE: <edit> compiles with its N TUs (<walls>)" (NULL: no
+ * winner) and every site with no winner, with what each candidate's
+ * compile said (NULL: none). */
+struct edit_said {
+	char **sites;
+	char *failed;
+};
+void edit_apply(const struct advice_input *in, const struct edit_evidence *ev, struct fix *f, struct edit_said *said);
+void edit_said_free(struct edit_said *said, const struct edit_evidence *ev);
+/* "proven on a copy of the sources (N files under ROOT): …" */
+char *edit_measured_by(const struct edit_evidence *ev);
+
+/* A rule_walk (rule.h) whose evidence is an edit_evidence: `ask` picks
+ * the TUs and their lines (edit_probe_ask); the rest is shared. */
+void edit_walk_read(struct advise *ad, void *evidence);
+json_t *edit_walk_save(const void *evidence);
+bool edit_walk_load(const json_t *saved, const struct advise *ad, void **evidence, char **err);
+json_t *edit_walk_document(const void *evidence, const struct advise *ad);
+void edit_walk_patches(const void *evidence, struct strvec *names, struct strvec *diffs);
+void edit_walk_free(void *evidence);
+#define EDIT_RULE_WALK(ask_fn)                                                                              \
+	{ .ask = (ask_fn), .read = edit_walk_read, .save = edit_walk_save, .load = edit_walk_load,          \
+	  .document = edit_walk_document, .patches = edit_walk_patches, .free = edit_walk_free }
 
 json_t *edit_probe_save(const struct edit_evidence *ev);
 bool edit_probe_load(const json_t *saved, size_t ntus, struct edit_evidence **ev, char **err);

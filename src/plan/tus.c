@@ -117,6 +117,19 @@ static bool compiles_kernel(struct advise *ad, const struct pp_section *sec)
 
 /* What the host pass's project files name, for narrowing, and where the
  * first chain opens an umbrella header. */
+/* The line of chain ch that includes its link k: the file that holds it,
+ * the line, the header as an #include spells it (a header found in a -I
+ * dir is named bare by the view). */
+static void include_site_of(const struct leak_view *v, const struct pp_section *sec, const struct chain *ch, size_t k,
+			    struct include_site *site)
+{
+	site->file = xstrdup(sec->files[ch->files[k - 1]].name);
+	site->line = ch->include_lines[k];
+	char *header = leak_link_name(v, ch, k);
+	site->header = strchr("<\"", header[0]) ? xstrdup(header) : xasprintf("<%s>", header);
+	free(header);
+}
+
 static void read_uses(struct advise *ad, struct advise_tu *t, const struct leak_view *v, const struct pp_section *sec)
 {
 	for (size_t f = 0; f < sec->nfiles; f++)
@@ -129,6 +142,7 @@ static void read_uses(struct advise *ad, struct advise_tu *t, const struct leak_
 			char *from = leak_link_name(v, ch, ch->n - 2);
 			t->narrow_at = xasprintf("%s:%lu", from, ch->include_lines[ch->n - 1]);
 			free(from);
+			include_site_of(v, sec, ch, ch->n - 1, &t->narrow_site);
 		}
 		free(header);
 	}
@@ -184,12 +198,7 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 		if (v.fix > 0) {
 			t->f.leak_chain = leak_chain_text(&v, v.fix_chain);
 			t->f.leak_fix = leak_fix_text(&v);
-			t->leak_file = xstrdup(sec->files[v.fix_chain->files[v.fix]].name);
-			t->leak_line = v.fix_chain->include_lines[v.fix + 1];
-			/* as an #include can spell it: a header found in a -I dir is named bare */
-			char *header = leak_link_name(&v, v.fix_chain, (size_t)v.fix + 1);
-			t->leak_header = strchr("<\"", header[0]) ? xstrdup(header) : xasprintf("<%s>", header);
-			free(header);
+			include_site_of(&v, sec, v.fix_chain, (size_t)v.fix + 1, &t->leak);
 		}
 	} else {
 		t->f.host_lines = sec->lines;
@@ -308,8 +317,10 @@ void tus_free(struct advise_tu *tus, size_t n)
 		free(t->family);
 		narrowing_free(&t->narrow);
 		free(t->narrow_at);
-		free(t->leak_file);
-		free(t->leak_header);
+		free(t->leak.file);
+		free(t->leak.header);
+		free(t->narrow_site.file);
+		free(t->narrow_site.header);
 	}
 	free(tus);
 }

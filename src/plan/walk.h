@@ -42,6 +42,15 @@ struct pass_lines {
 	size_t *group_lines;
 };
 
+/* A line that includes a framework's header: the file as the compiler
+ * named it, from the build dir; the line; what it includes as spelled
+ * ("<torch/extension.h>"). file NULL: none. */
+struct include_site {
+	char *file;
+	unsigned long line;
+	char *header;
+};
+
 struct advise_tu {
 	struct tu_facts f;
 	struct pass_lines *lines;
@@ -57,12 +66,8 @@ struct advise_tu {
 	bool umbrella;		/* it includes a framework's umbrella header */
 	char *narrow_at;	/* where: "opus/launcher.h:20" */
 	long narrow_group;	/* its narrow headers' probe group, -1: none */
-	/* The project line that brings a framework into its host pass (leak):
-	 * the file as the compiler named it, from the build dir; the line; what
-	 * the line includes as spelled ("<torch/extension.h>"). NULL: none. */
-	char *leak_file;
-	unsigned long leak_line;
-	char *leak_header;
+	struct include_site leak;	/* the project line that brings a framework into its host pass */
+	struct include_site narrow_site;	/* the line that includes its umbrella (narrow_at) */
 };
 
 /* The baseline: each step's duration, what it came from and its spread

@@ -146,6 +146,19 @@ case $(evidence leak) in
 esac
 run 0 "leak on the same dispatcher" "$BW" leak -C "$B" dispatch.cuda.o
 contains "$T/out" "line to fix: tensor_util.h:2 includes <torch/extension.h>" "leak names the same line"
+# narrow, proven: select.cu's own umbrella line edited on a copy of the
+# tree's sources (the framework's narrower header compiles in its place),
+# select timed as it is and edited; its patch applies and the TU builds.
+narrow_site() { json "$T/advise.json" "[(s['file'], s['line'], s['header'], s['chosen'] >= 0 and s['candidates'][s['chosen']]['header'], s['tus'], [w['target'] for w in s['walls'] if w['measured']]) for f in d['fixes'] if f['fix'] == 'narrow' for s in f['probes']['sites']]"; }
+check "narrow: select's umbrella line proven: <torch/tensor.h> in its place, select timed with it" [ "$(narrow_site)" = "[('select.cu', 3, '<torch/extension.h>', '<torch/tensor.h>', ['select.cuda.o'], ['select.cuda.o'])]" ]
+check "narrow: select's saving the proof's, the fix proven" [ "$(json "$T/advise.json" '[(f["proven"], "select.cuda.o" in [t["target"] for t in f["tus"]], f["evidence"].startswith("select.cuda.o: select.cu:3: <torch/tensor.h> in place of <torch/extension.h> compiles with its 1 TU")) for f in d["fixes"] if f["fix"] == "narrow"]')" = "[(True, True, True)]" ]
+run 0 "advise --from --patch: narrow's patch" "$BW" advise --from "$T/advise.json" --patch "$T/patches"
+set -- "$T"/patches/*narrow-select.cu-3.patch
+check "--patch: one file for narrow's line" [ $# = 1 -a -f "$1" ]
+cp -r "$A" "$T/patched"
+sed -i "s|$A|$T/patched|g" "$T/patched/build/build.ninja"
+check "narrow's patch applies (git apply, from the project's root)" sh -c "cd '$T/patched/csrc' && git apply '$1'"
+check "the patched select builds" sh -c "ninja -C '$T/patched/build' -t clean >/dev/null && ninja -C '$T/patched/build' select.cuda.o >'$T/patched.log' 2>&1"
 check "raw: the dispatcher that needs the framework for its signatures only" [ "$(tus raw)" = "['select.cuda.o']" ]
 case $(evidence raw) in *"only as Tensor"*) ok "raw: says why" ;; *) not_ok "raw: says why" "$(evidence raw)" ;; esac
 check "split: nothing (no kernel TU's device pass parses the framework)" [ "$(tus split)" = "[]" ]
@@ -161,8 +174,11 @@ check "advise leaves the tree byte-identical" [ "$(tree_hash "$A")" = "$before" 
 # On a machine of many CPUs the curve's at-once level runs among the
 # probes (BUILDWALL_CPUS stands in for one: 5 TUs at -j 8): two copies at
 # once in rounds of their own, alone read off the line, and the copies
-# beside the probes, the pool no wider than the level (5).
-run 0 "advise as on 8 CPUs" env BUILDWALL_CPUS=8 "$BW" advise -C "$B" -j 8 -r 1 --json
+# beside the probes, the pool no wider than the level (5). (A project
+# root that holds none of the sources: no edits proven, which the run
+# above checked.)
+mkdir "$T/elsewhere"
+run 0 "advise as on 8 CPUs" env BUILDWALL_CPUS=8 "$BW" advise -C "$B" -j 8 -r 1 --project "$T/elsewhere" --json
 check "many CPUs: 2 at once in a round of its own, 3 copies among the probes, alone read off the line" [ "$(json "$T/out" '(lambda c: ([l["walls"] for l in c["levels"]], [l["jobs"] for l in c["levels"]][:2], 2.5 <= c["levels"][2]["jobs"] <= 5, "3 copies among the probes" in c["measured_by"], "alone where the line" in c["measured_by"]))(d["baseline"]["load_curve"])')" = "([0, 2, 3], [1.0, 2.0], True, True, True)" ]
 check "many CPUs: the copies are no probe of the document's" [ "$(json "$T/out" 'any(p["probe"].startswith("load curve copy") for p in d["probes"])')" = False ]
 check "many CPUs: every predicted wall lies in its range" [ "$(json "$T/out" 'all(p["range_s"][0] <= p["wall_s"] <= p["range_s"][1] for p in [d["baseline"]["predicted"]] + [s["predicted"] for s in d["plan"]])')" = True ]

@@ -185,6 +185,53 @@ static void test_leak_proven(void **state)
 	ninja_build_free(&mod.b);
 }
 
+/* narrow proven: disp.o's umbrella line edited on a copy, a narrower
+ * header in its place; its code's names said it needs more, the proof
+ * says it does not: disp.o timed 6 -> 4 s. A line no edit compiles for
+ * keeps its TU whole, with what each candidate said. */
+static void test_narrow_proven(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	mod.tus[tu_index("disp.o")].narrow_why_not = "its code uses torch::optional beyond tensors and their registration";
+	size_t tus[] = { tu_index("disp.o") };
+	struct edit_candidate cands[] = { { .header = NULL, .tried = true, .error = "disp.o: error: 'at' has not been declared" },
+					  { .header = "<torch/types.h>", .lines = 240000, .tried = true } };
+	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain = -1, .edited = -1, .plain_s = 6, .plain_lo = 6,
+				       .plain_hi = 6, .edited_s = 4, .edited_lo = 4, .edited_hi = 4 } };
+	struct edit_site site = { .file = "disp.cpp", .line = 3, .header = "<torch/torch.h>", .tus = tus, .ntus = 1,
+				  .cands = cands, .ncands = 2, .chosen = 1, .walls = walls, .nwalls = 1 };
+	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
+	static const void *evidence[NFIXES];
+	evidence[FIX_NARROW] = &ev;
+	mod.in.evidence = evidence;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	const struct fix *narrow = &a.fixes[FIX_NARROW];
+	assert_true(narrow->applies && narrow->measured);
+	assert_int_equal(narrow->ntus, 1);
+	assert_true(narrow->proven && narrow->proven[0]);
+	assert_true(fabs(narrow->saving[0] - 2) < 1e-9);
+	assert_true(fabs(narrow->alone.work - (58 - 2) / 2.0) < 1e-9);
+	assert_non_null(strstr(narrow->evidence, "disp.o: disp.cpp:3: <torch/types.h> in place of <torch/torch.h> compiles "
+						 "with its 1 TU (disp.o 6.00 -> 4.00 s)"));
+	assert_null(strstr(narrow->evidence, "torch::optional"));
+	assert_non_null(strstr(narrow->measured_by, "proven on a copy of the sources (9 files under /proj)"));
+	advice_free(&a);
+
+	site.chosen = -1;
+	cands[1].error = "disp.o: error: 'optional' is not a member of 'torch'";
+	advice_build(&mod.in, &a);
+	narrow = &a.fixes[FIX_NARROW];
+	assert_false(narrow->applies);
+	assert_non_null(strstr(narrow->not_applicable, "disp.cpp:3 (<torch/torch.h>): no edit compiles with its 1 TU "
+							"(removed: disp.o: error: 'at' has not been declared; "
+							"<torch/types.h>: disp.o: error: 'optional'"));
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
 /* No proof (no copy could be made): the header probe's seconds, said as
  * inferred and why. */
 static void test_leak_inferred_says_why(void **state)
@@ -595,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_fused_probe),
 		cmocka_unit_test(test_rules_and_savings),
 		cmocka_unit_test(test_leak_proven),
+		cmocka_unit_test(test_narrow_proven),
 		cmocka_unit_test(test_leak_inferred_says_why),
 		cmocka_unit_test(test_plan_does_not_count_twice),
 		cmocka_unit_test(test_more_jobs),
