@@ -115,8 +115,6 @@ static bool compiles_kernel(struct advise *ad, const struct pp_section *sec)
 	return false;
 }
 
-/* What the host pass's project files name, for narrowing, and where the
- * first chain opens an umbrella header. */
 /* The line of chain ch that includes its link k: the file that holds it,
  * the line, the header as an #include spells it (a header found in a -I
  * dir is named bare by the view). */
@@ -130,6 +128,8 @@ static void include_site_of(const struct leak_view *v, const struct pp_section *
 	free(header);
 }
 
+/* What the host pass's project files name, for narrowing, and where the
+ * first chain opens an umbrella header (the line that includes it). */
 static void read_uses(struct advise *ad, struct advise_tu *t, const struct leak_view *v, const struct pp_section *sec)
 {
 	for (size_t f = 0; f < sec->nfiles; f++)
