@@ -48,7 +48,10 @@ try {
 	const facts = {
 		loadMs, errors, dialogs,
 		otherRequests: requests.filter((r) => r !== url),
-		timelineSteps: Number(await page.locator('svg.timeline').getAttribute('data-steps').catch(() => -1)),
+		// A page without a timeline (a survey's) answers at once, not after
+		// getAttribute's 30 s wait for an element that never comes.
+		timelineSteps: await page.locator('svg.timeline').count()
+			? Number(await page.locator('svg.timeline').getAttribute('data-steps')) : -1,
 		timelineBars: await page.locator('svg.timeline rect.step').count(),
 		aggregated: await page.locator('svg.timeline rect.agg').count(),
 		critical: await page.locator('svg.timeline rect.crit').count(),
