@@ -12,7 +12,17 @@
  *
  * SCALE multiplies every residual: 2 stands for a machine twice as noisy.
  *
- * usage: check_power RESIDUALS [TRIALS] [COLD] [COLD_FACTOR] [SCALE] */
+ * --sittings: the machine's drift between sittings. Reads "SITTING WALL
+ * CONTROL" lines (clean builds in sittings minutes apart, each with the
+ * control compile of its trial, as check_power.sh measures them) and
+ * judges comparisons whose reference comes from one sitting and
+ * candidate from another, on the raw walls and in units of the controls
+ * (as check does), with the sittings as measured and with a further drift
+ * of 0-25 % (uniform) making the candidate's sitting slower, walls and
+ * controls alike.
+ *
+ * usage: check_power RESIDUALS [TRIALS] [COLD] [COLD_FACTOR] [SCALE]
+ *        check_power --sittings BUILDS [TRIALS] */
 #include "regression.h"
 #include "stats.h"
 
@@ -20,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;	/* fixed: the same run twice gives the same table */
 
@@ -65,10 +76,100 @@ static double over_rate(const struct noise *z, const struct regression_options *
 	return (double)over / (double)trials;
 }
 
+#define SITTINGS_MAX 64
+#define SITTING_BUILDS_MAX 64
+
+struct sitting {
+	double walls[SITTING_BUILDS_MAX], controls[SITTING_BUILDS_MAX];
+	size_t n;
+};
+
+/* One side: per_side builds of sitting s drawn with their controls, the
+ * walls slowed by `planted`, both by `drift`; relative: each over its
+ * control. */
+static void draw_side(const struct sitting *s, size_t per_side, double planted, double drift, bool relative,
+		      double *out)
+{
+	for (size_t i = 0; i < per_side; i++) {
+		size_t k = (size_t)(uniform() * (double)s->n);
+		double wall = s->walls[k] * (1 + planted) * (1 + drift), control = s->controls[k] * (1 + drift);
+		out[i] = relative ? wall / control : wall;
+	}
+}
+
+static int sittings_main(const char *path, long trials)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		perror(path);
+		return 2;
+	}
+	static struct sitting sittings[SITTINGS_MAX];
+	size_t n = 0;
+	int index;
+	double wall, control;
+	while (fscanf(f, "%d %lf %lf", &index, &wall, &control) == 3)
+		if (index >= 0 && index < SITTINGS_MAX && sittings[index].n < SITTING_BUILDS_MAX && wall > 0 && control > 0) {
+			struct sitting *s = &sittings[index];
+			s->walls[s->n] = wall, s->controls[s->n] = control;
+			s->n++;
+			n = (size_t)index + 1 > n ? (size_t)index + 1 : n;
+		}
+	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		if (sittings[i].n < 2) {
+			fprintf(stderr, "%s: sitting %zu has %zu builds, 2 at least\n", path, i, sittings[i].n);
+			return 2;
+		}
+	if (n < 2) {
+		fprintf(stderr, "%s: %zu sittings, 2 at least\n", path, n);
+		return 2;
+	}
+	printf("%zu sittings: median wall, median control, their ratio\n", n);
+	for (size_t i = 0; i < n; i++) {
+		double rel[SITTING_BUILDS_MAX];
+		for (size_t k = 0; k < sittings[i].n; k++)
+			rel[k] = sittings[i].walls[k] / sittings[i].controls[k];
+		printf("  sitting %zu: %zu builds, wall %.2f s, control %.3f s, wall/control %.2f\n", i, sittings[i].n,
+		       median_of(sittings[i].walls, sittings[i].n), median_of(sittings[i].controls, sittings[i].n),
+		       median_of(rel, sittings[i].n));
+	}
+	const double planted[] = { 0, 0.10, 0.20, 0.50 };
+	printf("a reference from one sitting, a candidate from another, %ld trials a cell, over at 5 %%, outliers fenced\n",
+	       trials);
+	printf("%-8s %-6s %-22s %6s %6s %6s %6s\n", "basis", "a side", "between sittings", "0 %", "+10 %", "+20 %", "+50 %");
+	const struct regression_options o = { 0.05, FENCE_FLOOR };
+	for (int relative = 0; relative <= 1; relative++)
+		for (size_t per_side = 3; per_side <= 5; per_side += 2)
+			for (int extra = 0; extra <= 1; extra++) {
+				printf("%-8s %-6zu %-22s", relative ? "control" : "raw", per_side,
+				       extra ? "as measured + 0-25 %" : "as measured");
+				for (size_t p = 0; p < sizeof(planted) / sizeof(planted[0]); p++) {
+					long over = 0;
+					for (long t = 0; t < trials; t++) {
+						size_t a = (size_t)(uniform() * (double)n), b = (size_t)(uniform() * (double)(n - 1));
+						b += b >= a;
+						double ref[8], cand[8], drift = extra ? 0.25 * uniform() : 0;
+						draw_side(&sittings[a], per_side, 0, 0, relative, ref);
+						draw_side(&sittings[b], per_side, planted[p], drift, relative, cand);
+						struct regression r;
+						regression_judge(ref, per_side, cand, per_side, &o, &r, NULL, NULL);
+						over += r.over;
+					}
+					printf(" %5.1f%%", 100 * (double)over / (double)trials);
+				}
+				printf("\n");
+			}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && !strcmp(argv[1], "--sittings"))
+		return sittings_main(argv[2], argc > 3 ? atol(argv[3]) : 4000);
 	if (argc < 2) {
-		fprintf(stderr, "usage: check_power RESIDUALS [TRIALS] [COLD] [COLD_FACTOR] [SCALE]\n");
+		fprintf(stderr, "usage: check_power RESIDUALS [TRIALS] [COLD] [COLD_FACTOR] [SCALE]\n"
+				"       check_power --sittings BUILDS [TRIALS]\n");
 		return 2;
 	}
 	FILE *f = fopen(argv[1], "r");

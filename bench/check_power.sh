@@ -11,6 +11,13 @@
 # (2.27: the issue's cold-cache build, 8.4 s against 3.7 s), and forces
 # one cold build into the reference in a second scenario.
 #
+# Then the drift between sittings: SITTINGS sets (default 5) of PER
+# clean builds (5) each, GAP seconds apart (60), each build with the
+# control compile of its trial (wall -C times it before and after each);
+# the simulator's --sittings mode judges a reference from one sitting
+# against a candidate from another, on the raw walls and in units of the
+# controls, as measured and with 0-25 % more drift (SITTINGS=0: skip).
+#
 # BUILDS (default 16), TUS (4), JOBS (2), TRIALS (4000), COLD (0.1),
 # COLD_FACTOR (2.27), CHECK_POWER (the simulator; default: make builds it).
 . "$(dirname "$0")/lib.sh"
@@ -53,7 +60,7 @@ CPP
 	i=$((i + 1))
 done
 ninja -C "$tree" >"$work/ninja.out" || { cat "$work/ninja.out"; exit 3; }
-"$bw" wall -C "$tree" -n "$builds" -j "$jobs" --json >"$work/wall.json"
+"$bw" wall -C "$tree" -n "$builds" -j "$jobs" --no-control --json >"$work/wall.json"
 python3 - "$work/wall.json" "$work/residuals" <<'PY'
 import json, math, statistics, sys
 walls = [t["wall_s"] for t in json.load(open(sys.argv[1]))["trials"]]
@@ -67,3 +74,20 @@ for scale in 1 2; do
 	[ "$scale" = 1 ] || echo "# the same, the residuals doubled: a machine twice as noisy"
 	"$sim" "$work/residuals" "${TRIALS:-4000}" "${COLD:-0.1}" "${COLD_FACTOR:-2.27}" "$scale"
 done
+
+sittings=${SITTINGS:-5} per=${PER:-5} gap=${GAP:-60}
+[ "$sittings" -gt 0 ] || exit 0
+echo "# drift between sittings: $sittings sittings of $per clean builds, $gap s apart, each with its control"
+: >"$work/sittings"
+s=0
+while [ "$s" -lt "$sittings" ]; do
+	[ "$s" = 0 ] || sleep "$gap"
+	"$bw" wall -C "$tree" -n "$per" -j "$jobs" --json >"$work/sitting.json"
+	python3 - "$work/sitting.json" "$s" >>"$work/sittings" <<'PY'
+import json, sys
+for t in json.load(open(sys.argv[1]))["trials"]:
+    print(sys.argv[2], t["wall_s"], t["control_s"])
+PY
+	s=$((s + 1))
+done
+"$sim" --sittings "$work/sittings" "${TRIALS:-4000}"

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "build_record.h"
 #include "cli.h"
+#include "control.h"
 #include "growth.h"
 #include "history_db.h"
 #include "log_view.h"
@@ -20,17 +21,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CHECK_EXIT_OVER 1
 #define CHECK_REFERENCE_BUILDS 30	/* the newest reference builds compared */
 
 static const char usage[] =
-	"usage: buildwall check [-C BUILD_DIR] (--budget S | --against REF [--max-regression P]) [--builds N]\n"
-	"                       [--module NAME] [--any-machine] [--db PATH] [--json]\n"
+	"usage: buildwall check [-C BUILD_DIR | --from DOC --module NAME] (--budget S | --against REF\n"
+	"                       [--max-regression P]) [--builds N] [--no-control] [--module NAME]\n"
+	"                       [--any-machine] [--db PATH] [--json]\n"
 	"\n"
 	"Exit 0 when the module's wall is within, 1 when it is over, with the reason in one\n"
 	"line. The candidate is the last N clean builds (every compile step ran) in BUILD_DIR's\n"
-	"own .ninja_log (default 5): build, or rebuild a few times, then check.\n"
+	"own .ninja_log (default 5): build, or rebuild a few times, then check; or the last N\n"
+	"trials of a saved 'wall --json' document (--from).\n"
 	"\n"
 	"--budget S: over when the candidate's median wall exceeds S seconds ('30', '30s', '2m').\n"
 	"--against REF: the recorded clean builds (buildwall record) of the same module on this\n"
@@ -47,13 +51,21 @@ static const char usage[] =
 	"there is no interval: it says too few to decide and exits 0. Named with it: the steps\n"
 	"whose median duration grew most, and for the first the header group whose lines grew\n"
 	"most in one of its passes, when both sides were recorded with --pp.\n"
+	"\n"
+	"A machine drifts between sittings (a shared runner 10-30 % slower an hour later) and\n"
+	"moves a whole side. So each build carries its sitting's control compile: a small C++\n"
+	"TU buildwall carries, compiled with the build's own compiler (record and wall time it;\n"
+	"check times it now for candidate builds of the last 30 minutes that have none). When\n"
+	"every build on both sides has one, the walls are compared in units of it, and the\n"
+	"line says so with the machine's own drift; otherwise (builds recorded without one,\n"
+	"--no-control) the raw walls, and it says that.\n"
 	"\n";
 
 struct check {
-	const char *dir, *against, *module;
+	const char *dir, *against, *module, *from;
 	double budget, max_regression;
 	long builds;
-	bool any_machine;
+	bool any_machine, no_control;
 	struct record_context ctx;
 	struct build_record *cand;
 	size_t ncand;
@@ -62,6 +74,15 @@ struct check {
 	char *ref_name;		/* how the reference is shown: "main@1a2b3c4d", "variant=fused" */
 	struct regression reg;
 	bool *ref_fenced, *cand_fenced;	/* per build, the outliers left out */
+	/* What the verdict rests on: each build's wall, or its wall in units
+	 * of its sitting's control (relative); the raw walls' ratio beside. */
+	bool relative;
+	double *ref_basis, *cand_basis;
+	double *cand_control;	/* per candidate build, 0: none */
+	struct control now;	/* measured now for the candidate builds that had none */
+	char **cand_control_by;	/* the compiler that ran each, or NULL */
+	double raw_ratio, ref_control, cand_control_median;	/* the controls' medians */
+	char *raw_because;	/* why not relative, or NULL */
 	double cand_median;
 	bool over_budget;
 	struct grown grew[GROWTH_STEPS];	/* the steps that grew most, largest first */
@@ -162,13 +183,32 @@ static void read_candidate(struct check *c)
 	if (!c->ncand)
 		die(EXIT_BAD_INPUT, "%s: none of its %ld build%s ran every compile step: build the module from clean, then check",
 		    log, nbuilds, nbuilds == 1 ? "" : "s");
-	double *walls = xcalloc(c->ncand, sizeof(double));
-	for (size_t i = 0; i < c->ncand; i++)
-		walls[i] = c->cand[i].wall;
-	c->cand_median = median_of(walls, c->ncand);
-	free(walls);
 	free(log);
 	build_outputs_free(&o);
+}
+
+/* The last `builds` builds of a saved wall (or log) document, newest first. */
+static void read_candidate_document(struct check *c)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(c->from, 0, &jerr);
+	if (!doc)
+		die_at(c->from, jerr.line, "%s", jerr.text);
+	struct build_record *all;
+	size_t n;
+	char *err = NULL;
+	build_records_from_document(doc, c->module, &all, &n, &err);
+	json_decref(doc);
+	if (err)
+		die_at(c->from, 1, "%s", err);
+	record_context_init(&c->ctx, NULL, NULL, c->module, false);
+	size_t first = n > (size_t)c->builds ? n - (size_t)c->builds : 0;
+	c->cand = xcalloc(n - first, sizeof(*c->cand));
+	for (size_t i = n; i-- > first;)
+		c->cand[c->ncand++] = all[i];
+	for (size_t i = 0; i < first; i++)
+		build_record_free(&all[i]);
+	free(all);
 }
 
 static bool is_hex(const char *s)
@@ -252,6 +292,113 @@ static void read_reference(struct check *c, struct history_db *h)
 		    c->any_machine ? "" : c->ctx.model, strchr(c->against, '=') ? " --label K=V" : " at that commit");
 }
 
+/* Each candidate build's control: its document's, the history's (when it
+ * was recorded), or one timed now for the builds of this sitting (the
+ * last CONTROL_SITTING_S seconds, by the log's times). None when the
+ * reference has none to compare with, or with --no-control. */
+static void candidate_controls(struct check *c, struct history_db *h)
+{
+	c->cand_control = xcalloc(c->ncand, sizeof(double));
+	c->cand_control_by = xcalloc(c->ncand, sizeof(char *));
+	if (c->no_control)
+		return;
+	for (size_t i = 0; i < c->nref; i++)
+		if (!(c->ref[i].control > 0))
+			return;
+	bool this_sitting = false;
+	int64_t now = time(NULL);
+	for (size_t i = 0; i < c->ncand; i++) {
+		if (c->cand[i].control > 0) {
+			c->cand_control[i] = c->cand[i].control;
+			c->cand_control_by[i] = xstrdup(c->cand[i].control_by);
+		} else {
+			c->cand_control[i] = history_db_control(h, c->cand[i].identity, &c->cand_control_by[i]);
+		}
+		if (!(c->cand_control[i] > 0) && c->cand[i].built_at && now - c->cand[i].built_at <= CONTROL_SITTING_S)
+			this_sitting = true;
+	}
+	if (!this_sitting || c->from)
+		return;
+	struct ninja_build b;
+	ninja_load(c->dir, &b);
+	char *compiler = control_compiler(c->dir, &b), *err = NULL;
+	ninja_build_free(&b);
+	if (compiler && !control_measure(compiler, CONTROL_RUNS, &c->now, &err)) {
+		warn("%s", err);
+		free(err);
+		control_clear(&c->now);
+	} else if (compiler) {
+		for (size_t i = 0; i < c->ncand; i++)
+			if (!(c->cand_control[i] > 0) && c->cand[i].built_at && now - c->cand[i].built_at <= CONTROL_SITTING_S) {
+				c->cand_control[i] = c->now.seconds;
+				c->cand_control_by[i] = xstrdup(compiler);
+			}
+	}
+	free(compiler);
+}
+
+/* Why the raw walls, when every build has no control of one compiler; NULL
+ * when they all do (the walls in units of it). */
+static char *raw_because(const struct check *c)
+{
+	if (c->no_control)
+		return xstrdup("raw walls (--no-control)");
+	size_t missing = 0;
+	const char *by = NULL;
+	bool mixed = false;
+	for (size_t i = 0; i < c->nref + c->ncand; i++) {
+		double seconds = i < c->nref ? c->ref[i].control : c->cand_control[i - c->nref];
+		const char *who = i < c->nref ? c->ref[i].control_by : c->cand_control_by[i - c->nref];
+		if (!(seconds > 0) || !who) {
+			missing++;
+			continue;
+		}
+		if (by && strcmp(base_name(by), base_name(who)))
+			mixed = true;
+		by = by ? by : who;
+	}
+	if (missing == c->nref + c->ncand)
+		return xstrdup("raw walls: no build has a control compile, so a slower machine reads as a slower build");
+	if (missing)
+		return xasprintf("raw walls: %zu of the %zu builds have no control compile, so a slower machine reads as a "
+				 "slower build", missing, c->nref + c->ncand);
+	return mixed ? xstrdup("raw walls: the control compiles ran with different compilers") : NULL;
+}
+
+/* The verdict on the walls in units of their controls where every build
+ * has one, else on the raw walls; the raw ratio beside it either way. */
+static void judge(struct check *c)
+{
+	double *ref = xcalloc(c->nref, sizeof(double)), *cand = xcalloc(c->ncand, sizeof(double)),
+	       *ref_control = xcalloc(c->nref, sizeof(double));
+	for (size_t i = 0; i < c->nref; i++)
+		ref[i] = c->ref[i].wall, ref_control[i] = c->ref[i].control;
+	for (size_t i = 0; i < c->ncand; i++)
+		cand[i] = c->cand[i].wall;
+	const struct regression_options o = { c->max_regression, FENCE_FLOOR };
+	struct regression raw;
+	regression_judge(ref, c->nref, cand, c->ncand, &o, &raw, NULL, NULL);
+	c->raw_ratio = raw.ratio;
+	c->raw_because = raw_because(c);
+	c->ref_basis = xcalloc(c->nref, sizeof(double));
+	c->cand_basis = xcalloc(c->ncand, sizeof(double));
+	c->relative = !c->raw_because && regression_relative(ref, ref_control, c->nref, c->ref_basis) &&
+		      regression_relative(cand, c->cand_control, c->ncand, c->cand_basis);
+	if (c->relative) {
+		c->ref_control = median_of(ref_control, c->nref);
+		c->cand_control_median = median_of(c->cand_control, c->ncand);
+	} else {
+		memcpy(c->ref_basis, ref, c->nref * sizeof(double));
+		memcpy(c->cand_basis, cand, c->ncand * sizeof(double));
+	}
+	c->ref_fenced = xcalloc(c->nref, sizeof(bool));
+	c->cand_fenced = xcalloc(c->ncand, sizeof(bool));
+	regression_judge(c->ref_basis, c->nref, c->cand_basis, c->ncand, &o, &c->reg, c->ref_fenced, c->cand_fenced);
+	free(ref);
+	free(cand);
+	free(ref_control);
+}
+
 /* Lines recorded (--pp) for the newest build of a list that has them. */
 static void newest_lines(struct history_db *h, const int64_t *ids, size_t n, struct record_lines **out, size_t *count)
 {
@@ -328,19 +475,15 @@ struct fenced_build {
 static size_t fenced_builds(const struct check *c, struct fenced_build *out)
 {
 	size_t n = 0;
-	double *walls = xcalloc(c->nref + 1, sizeof(double));
-	for (size_t i = 0; i < c->nref; i++)
-		walls[i] = c->ref[i].wall;
-	double ref_median = median_of(walls, c->nref);
-	free(walls);
+	double ref_median = median_of(c->ref_basis, c->nref), cand_median = median_of(c->cand_basis, c->ncand);
 	for (size_t i = 0; c->ref_fenced && i < c->nref; i++)
 		if (c->ref_fenced[i])
 			out[n++] = (struct fenced_build){ "reference", c->ref[i].identity, c->ref[i].wall,
-							  c->ref[i].wall / ref_median };
+							  c->ref_basis[i] / ref_median };
 	for (size_t i = 0; c->cand_fenced && i < c->ncand; i++)
 		if (c->cand_fenced[i])
 			out[n++] = (struct fenced_build){ "candidate", c->cand[i].identity, c->cand[i].wall,
-							  c->cand[i].wall / c->cand_median };
+							  c->cand_basis[i] / cand_median };
 	return n;
 }
 
@@ -361,6 +504,19 @@ static char *estimator_text(const struct check *c)
 	return text;
 }
 
+/* What the verdict rests on: "in units of the control compile (g++: 0.50 s
+ * in the candidate's sittings, 0.40 s in the reference's: the machine
+ * +25 %; raw walls +25 %)", or why the raw walls. */
+static char *basis_text(const struct check *c)
+{
+	if (!c->relative)
+		return xstrdup(c->raw_because ? c->raw_because : "raw walls");
+	return xasprintf("in units of the control compile (%s: %.2f s in the candidate's sittings, %.2f s in the "
+			 "reference's: the machine %+.0f %%; raw walls %+.0f %%)", base_name(c->cand_control_by[0]),
+			 c->cand_control_median, c->ref_control, 100 * (c->cand_control_median / c->ref_control - 1),
+			 100 * (c->raw_ratio - 1));
+}
+
 static void decide(struct check *c)
 {
 	struct strvec parts = { 0 };
@@ -372,12 +528,15 @@ static void decide(struct check *c)
 	if (c->against) {
 		const struct regression *r = &c->reg;
 		double pct = 100 * (r->ratio - 1);
+		if (fabs(pct) < 0.5)	/* "+0 % over", never "-0 % under" */
+			pct = 0;
 		if (r->decided) {
-			char *estimator = estimator_text(c);
-			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%; %zu against %zu builds; %s)",
+			char *estimator = estimator_text(c), *basis = basis_text(c);
+			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%; %zu against %zu builds; %s; %s)",
 				     c->cand_median, pct, pct >= 0 ? "over" : "under", c->ref_name, 100 * (r->ratio_lo - 1),
-				     100 * (r->ratio_hi - 1), c->ncand, c->nref, estimator);
+				     100 * (r->ratio_hi - 1), c->ncand, c->nref, estimator, basis);
 			free(estimator);
+			free(basis);
 		} else
 			strvec_pushf(&parts, "wall %.1f s, %+.0f %% against %s: too few builds to decide (%zu and %zu; "
 				     "3 in all make an interval)", c->cand_median, pct, c->ref_name, c->ncand, c->nref);
@@ -416,14 +575,18 @@ static void render_json(const struct check *c, const char *db_path)
 {
 	json_t *doc = json_document("check", c->dir, 0);
 	json_t *cand = json_array(), *ref = json_array(), *grew = json_array();
-	for (size_t i = 0; i < c->ncand; i++)
-		json_array_append_new(cand, json_pack("{s:s, s:o, s:I}", "identity", c->cand[i].identity, "wall_s",
-						      json_seconds(c->cand[i].wall), "steps", (json_int_t)c->cand[i].nsteps));
+	for (size_t i = 0; i < c->ncand; i++) {
+		double control = c->cand_control ? c->cand_control[i] : 0;
+		json_array_append_new(cand, json_pack("{s:s, s:o, s:I, s:o}", "identity", c->cand[i].identity, "wall_s",
+						      json_seconds(c->cand[i].wall), "steps", (json_int_t)c->cand[i].nsteps,
+						      "control_s", control > 0 ? json_seconds(control) : json_null()));
+	}
 	for (size_t i = 0; i < c->nref; i++)
-		json_array_append_new(ref, json_pack("{s:s, s:o, s:o, s:o, s:I}", "identity", c->ref[i].identity, "commit",
+		json_array_append_new(ref, json_pack("{s:s, s:o, s:o, s:o, s:I, s:o}", "identity", c->ref[i].identity, "commit",
 						     c->ref[i].commit ? json_string(c->ref[i].commit) : json_null(), "labels",
 						     c->ref[i].labels ? json_string(c->ref[i].labels) : json_null(), "wall_s",
-						     json_seconds(c->ref[i].wall), "recorded_at", (json_int_t)c->ref[i].recorded_at));
+						     json_seconds(c->ref[i].wall), "recorded_at", (json_int_t)c->ref[i].recorded_at,
+						     "control_s", c->ref[i].control > 0 ? json_seconds(c->ref[i].control) : json_null()));
 	for (size_t i = 0; i < c->ngrew; i++) {
 		const struct grown *g = &c->grew[i];
 		json_t *lines = g->group ? json_pack("{s:s, s:s, s:I, s:I}", "pass", g->pass, "group", g->group, "reference",
@@ -457,6 +620,17 @@ static void render_json(const struct check *c, const char *db_path)
 		"ratio_ci", r->decided ? json_pack("[f, f]", round(r->ratio_lo * 10000) / 10000,
 						   round(r->ratio_hi * 10000) / 10000) : json_null(),
 		"decided", r->decided, "over", r->over, "grew", grew) : json_null());
+	if (c->against) {
+		json_t *against = json_object_get(doc, "against");
+		json_object_set_new(against, "basis", json_string(c->relative ? "control" : "raw"));
+		json_object_set_new(against, "raw_ratio", json_real(round(c->raw_ratio * 10000) / 10000));
+		json_object_set_new(against, "control", c->relative
+			? json_pack("{s:s, s:o, s:o, s:f}", "compiler", c->cand_control_by[0], "reference_s",
+				    json_seconds(c->ref_control), "candidate_s", json_seconds(c->cand_control_median),
+				    "machine_ratio", round(c->cand_control_median / c->ref_control * 10000) / 10000)
+			: json_null());
+		json_object_set_new(against, "raw_because", c->raw_because ? json_string(c->raw_because) : json_null());
+	}
 	if (!c->against) {
 		json_decref(ref);
 		json_decref(grew);
@@ -468,7 +642,7 @@ static void render_json(const struct check *c, const char *db_path)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check c = { .dir = ".", .max_regression = 0.05, .builds = 5 };
+	struct check c = { .max_regression = 0.05, .builds = 5 };
 	const char *db_option = NULL;
 	bool json = false;
 	const struct opt opts[] = {
@@ -479,6 +653,8 @@ int cmd_check(int argc, char **argv)
 		OPT_INT(0, "builds", &c.builds, "N", "the last N clean builds of the log are the candidate (default 5)", 1, 100),
 		OPT_MODULE(&c.module),
 		OPT_FLAG(0, "any-machine", &c.any_machine, "compare with builds recorded on any machine"),
+		OPT_STRING(0, "from", &c.from, "DOC", "the candidate: a saved 'wall --json' document's trials"),
+		OPT_FLAG(0, "no-control", &c.no_control, "compare the raw walls, not in units of the control compile"),
 		OPT_DB(&db_option),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
@@ -488,8 +664,22 @@ int cmd_check(int argc, char **argv)
 		usage_error("check", "unexpected argument '%s'", argv[first]);
 	if (!(c.budget > 0) && !c.against)
 		usage_error("check", "give --budget S, --against REF, or both");
-	ninja_check_dir(c.dir);
-	read_candidate(&c);
+	if (c.from && c.dir)
+		usage_error("check", "--from reads the candidate from a document: -C goes with a build dir");
+	if (c.from && !c.module)
+		usage_error("check", "--from needs --module NAME (a document does not say which module it is)");
+	if (c.from) {
+		read_candidate_document(&c);
+	} else {
+		c.dir = c.dir ? c.dir : ".";
+		ninja_check_dir(c.dir);
+		read_candidate(&c);
+	}
+	double *walls = xcalloc(c.ncand, sizeof(double));
+	for (size_t i = 0; i < c.ncand; i++)
+		walls[i] = c.cand[i].wall;
+	c.cand_median = median_of(walls, c.ncand);
+	free(walls);
 
 	char *db_path = history_db_path(db_option);
 	if (c.against) {
@@ -498,17 +688,8 @@ int cmd_check(int argc, char **argv)
 		if (!history_db_open(&h, db_path, false, &err))
 			die(EXIT_BAD_INPUT, "%s", err);
 		read_reference(&c, &h);
-		double *ref = xcalloc(c.nref, sizeof(double)), *cand = xcalloc(c.ncand, sizeof(double));
-		for (size_t i = 0; i < c.nref; i++)
-			ref[i] = c.ref[i].wall;
-		for (size_t i = 0; i < c.ncand; i++)
-			cand[i] = c.cand[i].wall;
-		const struct regression_options o = { c.max_regression, FENCE_FLOOR };
-		c.ref_fenced = xcalloc(c.nref, sizeof(bool));
-		c.cand_fenced = xcalloc(c.ncand, sizeof(bool));
-		regression_judge(ref, c.nref, cand, c.ncand, &o, &c.reg, c.ref_fenced, c.cand_fenced);
-		free(ref);
-		free(cand);
+		candidate_controls(&c, &h);
+		judge(&c);
 		find_growth(&c, &h);
 		history_db_close(&h);
 	}
@@ -527,6 +708,14 @@ int cmd_check(int argc, char **argv)
 		grown_clear(&c.grew[i]);
 	free(c.ref_fenced);
 	free(c.cand_fenced);
+	free(c.ref_basis);
+	free(c.cand_basis);
+	for (size_t i = 0; c.cand_control_by && i < c.ncand; i++)
+		free(c.cand_control_by[i]);
+	free(c.cand_control_by);
+	free(c.cand_control);
+	free(c.raw_because);
+	control_clear(&c.now);
 	free(c.ref_name);
 	free(c.reason);
 	free(db_path);

@@ -73,6 +73,7 @@ static void print_series(const struct series_view *v)
 	table_column(t, "critical s", true);
 	table_column(t, "steps", true);
 	table_column(t, "jobs", true);
+	table_column(t, "control s", true);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct history_build *b = &v->builds[i];
 		char *at = when(b->recorded_at);
@@ -89,6 +90,10 @@ static void print_series(const struct series_view *v)
 			table_cell(t, "%.2f", b->critical);
 		table_cell(t, "%ld", b->steps);
 		table_cell(t, "%ld", b->jobs);
+		if (b->control > 0)
+			table_cell(t, "%.3f", b->control);
+		else
+			table_cell(t, "-");
 		free(at);
 	}
 	table_print(t, stdout);
@@ -98,6 +103,15 @@ static void print_series(const struct series_view *v)
 		dirty |= v->builds[i].dirty;
 	printf("wall: least %.2f s, median %.2f s, most %.2f s%s\n", v->wall.min, v->wall.median, v->wall.max,
 	       dirty ? " (+: tracked files had changed since that commit)" : "");
+	double least = INFINITY, most = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->builds[i].control > 0) {
+			least = fmin(least, v->builds[i].control);
+			most = fmax(most, v->builds[i].control);
+		}
+	if (most > 0)
+		printf("control: the machine's speed in each build's sitting (buildwall's control TU compiled with the "
+		       "build's compiler): %.3f to %.3f s, %.0f %% apart\n", least, most, 100 * (most / least - 1));
 	if (v->nfenced)
 		printf("*: an outlier among the builds of its commit and labels (slower than their median by more "
 		       "than %.1f median absolute deviations and %.0f %%: a cold cache, a busy machine); check leaves %s out\n", FENCE_MADS,

@@ -5,6 +5,7 @@
 #include "build_record.h"
 #include "pp_lines.h"
 #include "cli.h"
+#include "control.h"
 #include "history_db.h"
 #include "log_view.h"
 #include "options.h"
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char usage[] =
 	"usage: buildwall record [-C BUILD_DIR] [--all] [--pp] [--label K=V]... [--module NAME] [--db PATH] [--json]\n"
@@ -34,6 +36,12 @@ static const char usage[] =
 	"document (one build), 'wall --json' document (one per trial) or 'advise --json'\n"
 	"document (its baseline: the recorded wall, each TU's isolated seconds, its lines per\n"
 	"group and, for the TUs it split, its seconds per pass: the host/device split).\n"
+	"\n"
+	"The builds of this sitting (ended in the last 30 minutes, by the log's times) get\n"
+	"the control compile timed now: a small C++ TU buildwall carries, compiled with the\n"
+	"build's own compiler, median of 3 (about a second). check compares walls in units of\n"
+	"it, so a machine slower this hour does not read as a slower build; --no-control\n"
+	"leaves it out. A wall document's trials carry their own.\n"
 	"\n"
 	"A build is known by a hash of its own log lines: recording it again changes nothing.\n"
 	"The history is one SQLite file (docs/db.md): --db, else $BUILDWALL_DB, else\n"
@@ -60,8 +68,35 @@ static char *short_id(const char *identity)
 	return xstrndup(identity, 12);
 }
 
+/* The control compile for the builds of this sitting: those that ended
+ * within CONTROL_SITTING_S by the log's times. Nothing is timed when none
+ * did, or the build names no compiler. */
+static void control_this_sitting(const char *dir, const struct ninja_build *b, struct build_record *records, size_t n,
+				 struct control *c)
+{
+	int64_t now = time(NULL);
+	bool any = false;
+	for (size_t i = 0; i < n; i++)
+		any |= records[i].built_at && now - records[i].built_at <= CONTROL_SITTING_S;
+	char *compiler = any ? control_compiler(dir, b) : NULL, *err = NULL;
+	if (!compiler)
+		return;
+	if (!control_measure(compiler, CONTROL_RUNS, c, &err)) {
+		warn("%s: the builds are recorded without one", err);
+		free(err);
+		control_clear(c);
+	}
+	for (size_t i = 0; c->runs && i < n; i++)
+		if (records[i].built_at && now - records[i].built_at <= CONTROL_SITTING_S) {
+			records[i].control = c->seconds;
+			records[i].control_by = xstrdup(compiler);
+		}
+	free(compiler);
+}
+
 /* What record added, for its two renderers. */
 struct record_run {
+	const struct control *control;	/* timed now, or runs 0 */
 	const char *dir, *from, *db_path;
 	const struct record_context *ctx;
 	const struct build_record *records;
@@ -77,10 +112,11 @@ static void render_json(const struct record_run *w)
 	json_t *arr = json_array();
 	for (size_t i = 0; i < w->n; i++) {
 		const struct build_record *r = &w->records[i];
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o, s:I, s:I, s:b, s:b, s:I}", "identity",
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o, s:I, s:I, s:b, s:b, s:I, s:o}", "identity",
 			r->identity, "source", r->source, "wall_s", json_seconds(r->wall), "critical_path_s",
 			json_seconds(r->critical), "steps", (json_int_t)r->nsteps, "jobs", (json_int_t)r->jobs,
-			"complete", r->complete, "added", w->added[i], "lines", (json_int_t)r->nlines));
+			"complete", r->complete, "added", w->added[i], "lines", (json_int_t)r->nlines,
+			"control_s", r->control > 0 ? json_seconds(r->control) : json_null()));
 	}
 	json_t *lab = json_object();
 	for (size_t i = 0; i < w->ctx->labels.n; i++) {
@@ -98,6 +134,10 @@ static void render_json(const struct record_run *w)
 	json_object_set_new(doc, "labels", lab);
 	json_object_set_new(doc, "builds", arr);
 	json_object_set_new(doc, "added", json_integer((json_int_t)w->nadded));
+	const struct control *c = w->control;
+	json_object_set_new(doc, "control", c->runs ? json_pack("{s:s, s:o, s:o, s:o, s:I}", "compiler", c->compiler,
+		"seconds", json_seconds(c->seconds), "least_s", json_seconds(c->lo), "most_s", json_seconds(c->hi),
+		"runs", (json_int_t)c->runs) : json_null());
 	json_print(doc);
 }
 
@@ -109,23 +149,29 @@ static void render_table(const struct record_run *w)
 	for (size_t i = 0; i < w->n; i++) {
 		const struct build_record *r = &w->records[i];
 		char *id = short_id(r->identity);
-		printf("  %s  wall %.2f s, %zu steps%s%s, %s%s\n", id, r->wall, r->nsteps,
+		char *control = r->control > 0 ? xasprintf(", control %.3f s", r->control) : xstrdup("");
+		printf("  %s  wall %.2f s, %zu steps%s%s%s, %s%s\n", id, r->wall, r->nsteps,
 		       r->complete ? ", every compile" : ", incremental (not compared)",
-		       r->nlines ? ", header lines" : "", r->source, w->added[i] ? "" : ": already recorded");
+		       r->nlines ? ", header lines" : "", control, r->source, w->added[i] ? "" : ": already recorded");
+		free(control);
 		free(id);
 	}
 	printf("%zu build%s added, %zu already there\n", w->nadded, w->nadded == 1 ? "" : "s", w->n - w->nadded);
+	if (w->control->runs)
+		printf("control compile: %s, %.3f s (median of %zu, %.3f-%.3f s), for the builds of this sitting\n",
+		       w->control->compiler, w->control->seconds, w->control->runs, w->control->lo, w->control->hi);
 }
 
 int cmd_record(int argc, char **argv)
 {
 	const char *dir = NULL, *db_option = NULL, *from = NULL, *module = NULL;
-	bool json = false, all = false, pp = false;
+	bool json = false, all = false, pp = false, no_control = false;
 	struct strvec labels = { 0 };
 	const struct opt opts[] = {
 		OPT_DIR(&dir),
 		OPT_FLAG(0, "all", &all, "every build the log still holds, oldest first (default: the latest)"),
 		OPT_FLAG(0, "pp", &pp, "also each TU's preprocessed lines per header group and pass"),
+		OPT_FLAG(0, "no-control", &no_control, "no control compile timed for the builds of this sitting"),
 		OPT_LABEL(&labels, "a label to find the build by (repeatable): branch=main, variant=fused"),
 		OPT_MODULE(&module),
 		OPT_STRING(0, "from", &from, "FILE", "a saved log, wall or advise document to record instead"),
@@ -136,14 +182,15 @@ int cmd_record(int argc, char **argv)
 	int first = parse_options("record", argc, argv, opts, usage);
 	if (first < argc)
 		usage_error("record", "unexpected argument '%s'", argv[first]);
-	if (from && (dir || all || pp))
-		usage_error("record", "--from records a document: -C, --all and --pp go with a build dir");
+	if (from && (dir || all || pp || no_control))
+		usage_error("record", "--from records a document: -C, --all, --pp and --no-control go with a build dir");
 	if (from && !module)
 		usage_error("record", "--from needs --module NAME (a document does not say which module it is)");
 	if (!dir)
 		dir = ".";
 
 	struct record_context ctx;
+	struct control control = { 0 };
 	struct build_record *records = NULL;
 	size_t nrecords = 0;
 	char *db_path = history_db_path(db_option);
@@ -185,6 +232,8 @@ int cmd_record(int argc, char **argv)
 		nrecords = c.n;
 		if (pp)
 			build_record_pp_lines("record", dir, &b, &records[nrecords - 1]);
+		if (!no_control)
+			control_this_sitting(dir, &b, records, nrecords, &control);
 		free(log);
 		build_outputs_free(&outputs);
 		ninja_build_free(&b);
@@ -206,7 +255,7 @@ int cmd_record(int argc, char **argv)
 	}
 	history_db_close(&h);
 
-	struct record_run w = { .dir = dir, .from = from, .db_path = db_path, .ctx = &ctx, .records = records,
+	struct record_run w = { .control = &control, .dir = dir, .from = from, .db_path = db_path, .ctx = &ctx, .records = records,
 			      .n = nrecords, .added = added, .nadded = nadded,
 			      .labels_text = ctx.labels.n ? strvec_join(&ctx.labels, ", ") : NULL };
 	if (json)
@@ -221,5 +270,6 @@ int cmd_record(int argc, char **argv)
 	free(db_path);
 	strvec_clear(&labels);
 	record_context_free(&ctx);
+	control_clear(&control);
 	return EXIT_OK;
 }

@@ -4,6 +4,7 @@
 #include "busy.h"
 #include "cluster.h"
 #include "cluster_trials.h"
+#include "control.h"
 #include "driver.h"
 #include "match.h"
 #include "ninja.h"
@@ -21,8 +22,8 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: buildwall wall [-n N] [-j JOBS] [--match REGEX] [--timeout S] [--distcc-log FILE] [--json]\n"
-	"                      -C BUILD_DIR\n"
+	"usage: buildwall wall [-n N] [-j JOBS] [--match REGEX] [--timeout S] [--distcc-log FILE] [--no-control]\n"
+	"                      [--json] -C BUILD_DIR\n"
 	"       buildwall wall [-n N] [--match REGEX] [--timeout S] [--json] [--clean CMD] -- BUILD_CMD...\n"
 	"\n"
 	"Time N clean rebuilds (default 3) and summarise them: min, median, max, spread.\n"
@@ -42,6 +43,11 @@ static const char usage[] =
 	"many compiles were sent, kept here or failed by the cluster, the remote hosts' hold\n"
 	"and the waits for a slot; with -C, the last trial's slots offered and which bound\n"
 	"held. --distcc-log FILE keeps that log for log and sim.\n"
+	"\n"
+	"With -C, the control compile is timed before the first trial and after each (a small\n"
+	"C++ TU buildwall carries, compiled with the build's own compiler, median of 3): each\n"
+	"trial carries the mean of the two around it, so record and check can tell a machine\n"
+	"that slowed from a build that did (--no-control: none).\n"
 	"\n";
 
 /* The launchers the build runs its compiles behind: a compiler cache (clean
@@ -151,7 +157,7 @@ struct wall_cmd {
 	long trials, jobs;
 	const char *dir, *clean, *match, *distcc_keep;
 	double timeout;
-	bool json;
+	bool json, no_control;
 	regex_t re;
 	struct build_spec spec;
 	struct launchers_seen seen;
@@ -161,7 +167,27 @@ struct wall_cmd {
 	struct summary sw, sc, sm;
 	bool noisy;		/* the trials differ by more than 10 % */
 	struct cluster_trials ct;
+	char *control_by;	/* the control's compiler, or NULL: no control */
+	double *controls;	/* per trial: the mean of the controls before and after it */
 };
+
+/* The control compile between trials; false (said once) when it fails,
+ * and the trials go on without. */
+static bool time_control(struct wall_cmd *w, double *seconds)
+{
+	struct control c;
+	char *err = NULL;
+	bool ok = control_measure(w->control_by, CONTROL_RUNS, &c, &err);
+	if (!ok) {
+		warn("%s: the trials carry no control", err);
+		free(err);
+		free(w->control_by);
+		w->control_by = NULL;
+	}
+	*seconds = c.seconds;
+	control_clear(&c);
+	return ok;
+}
 
 /* Run the trials, each a clean rebuild (or the build command alone). */
 static void measure_trials(struct wall_cmd *w)
@@ -172,6 +198,10 @@ static void measure_trials(struct wall_cmd *w)
 	w->matches = xcalloc(n, sizeof(double));
 	w->rss = xcalloc(n, sizeof(long));
 	cluster_trials_start(&w->ct, n, w->seen.cluster);
+	w->controls = xcalloc(n, sizeof(double));
+	double before = 0;
+	if (w->control_by)
+		time_control(w, &before);
 	for (size_t k = 0; k < n; k++) {
 		char *what = xasprintf("trial %zu", k + 1);
 		struct trial_result r;
@@ -185,7 +215,14 @@ static void measure_trials(struct wall_cmd *w)
 		w->matches[k] = r.match;
 		if (w->match && isnan(w->matches[k]))
 			warn("trial %zu: --match found no number in the build's output", k + 1);
+		double after;
+		if (w->control_by && time_control(w, &after)) {
+			w->controls[k] = (before + after) / 2;
+			before = after;
+		}
 	}
+	if (!w->control_by)	/* one failed: none of them counts */
+		memset(w->controls, 0, n * sizeof(double));
 	w->sw = summarize(w->walls, n);
 	w->sc = summarize(w->cpus, n);
 	w->sm = summarize(w->matches, n);
@@ -198,9 +235,10 @@ static void render_json(const struct wall_cmd *w)
 	json_t *doc = json_document("wall", w->dir, 0);
 	json_t *arr = json_array();
 	for (long k = 0; k < w->trials; k++)
-		json_array_append_new(arr, json_build("{s:i, s:o, s:o, s:I, s:o}", "trial", (int)k + 1, "wall_s",
+		json_array_append_new(arr, json_build("{s:i, s:o, s:o, s:I, s:o, s:o}", "trial", (int)k + 1, "wall_s",
 						      json_seconds(w->walls[k]), "cpu_s", json_seconds(w->cpus[k]),
-						      "max_rss_kib", (json_int_t)w->rss[k], "match", json_seconds(w->matches[k])));
+						      "max_rss_kib", (json_int_t)w->rss[k], "match", json_seconds(w->matches[k]),
+						      "control_s", w->controls[k] > 0 ? json_seconds(w->controls[k]) : json_null()));
 	json_object_set_new(doc, "clean_command", w->spec.clean_line ? json_string(w->spec.clean_line) : json_null());
 	json_object_set_new(doc, "build_command", json_string(w->spec.build_line));
 	json_object_set_new(doc, "jobs", w->jobs ? json_integer(w->jobs) : json_null());
@@ -213,6 +251,9 @@ static void render_json(const struct wall_cmd *w)
 	json_object_set_new(doc, "cache", w->seen.cache ? json_string(w->seen.cache) : json_null());
 	json_object_set_new(doc, "noisy", json_boolean(w->noisy));
 	json_object_set_new(doc, "cluster", json_cluster_trials(&w->ct));
+	json_object_set_new(doc, "control", w->control_by ? json_pack("{s:s, s:I, s:s}", "compiler", w->control_by,
+		"runs", (json_int_t)CONTROL_RUNS, "measured", "the control TU compiled before the first trial and after "
+		"each; a trial's control_s is the mean of the medians around it") : json_null());
 	json_print(doc);
 }
 
@@ -233,6 +274,8 @@ static void render_table(const struct wall_cmd *w)
 	table_column(tab, "peak RSS", true);
 	if (w->match)
 		table_column(tab, "match", true);
+	if (w->control_by)
+		table_column(tab, "control s", true);
 	for (long k = 0; k < w->trials; k++) {
 		char *mem = format_kib(w->rss[k]);
 		table_cell(tab, "%ld", k + 1);
@@ -243,6 +286,8 @@ static void render_table(const struct wall_cmd *w)
 			table_cell(tab, "-");
 		else if (w->match)
 			table_cell(tab, "%g", w->matches[k]);
+		if (w->control_by)
+			table_cell(tab, "%.3f", w->controls[k]);
 		free(mem);
 	}
 	table_print(tab, stdout);
@@ -256,6 +301,9 @@ static void render_table(const struct wall_cmd *w)
 		       w->sm.n, w->trials);
 	if (w->ct.launcher)
 		print_cluster_trials(&w->ct, w->distcc_keep);
+	if (w->control_by)
+		printf("control: %s compiling buildwall's control TU before the first trial and after each (median of %d); "
+		       "record and check take each trial's\n", w->control_by, CONTROL_RUNS);
 }
 
 static void wall_free(struct wall_cmd *w)
@@ -264,6 +312,8 @@ static void wall_free(struct wall_cmd *w)
 	free(w->cpus);
 	free(w->matches);
 	free(w->rss);
+	free(w->controls);
+	free(w->control_by);
 	cluster_trials_free(&w->ct);
 	if (w->match)
 		regfree(&w->re);
@@ -281,6 +331,7 @@ int cmd_wall(int argc, char **argv)
 		OPT_STRING(0, "match", &w.match, "REGEX", "POSIX extended regex to extract a number per trial"),
 		OPT_TIMEOUT(&w.timeout, "give up on a trial after S seconds (exit 3)"),
 		OPT_DISTCC_LOG(&w.distcc_keep, "keep the last trial's distcc client log (for log and sim)"),
+		OPT_FLAG(0, "no-control", &w.no_control, "no control compile between the trials"),
 		OPT_JSON(&w.json),
 		OPT_TABLE_END,
 	};
@@ -307,6 +358,12 @@ int cmd_wall(int argc, char **argv)
 	if (w.dir) {
 		ninja_check_dir(w.dir);
 		build_spec_ninja(&w.spec, w.dir, w.jobs);
+		if (!w.no_control) {
+			struct ninja_build b;
+			ninja_load(w.dir, &b);
+			w.control_by = control_compiler(w.dir, &b);
+			ninja_build_free(&b);
+		}
 	} else {
 		build_spec_argv(&w.spec, w.clean, build_cmd, nbuild);
 	}

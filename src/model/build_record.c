@@ -112,12 +112,9 @@ void build_outputs_free(struct build_outputs *o)
 	*o = (struct build_outputs){ 0 };
 }
 
-/* "nvcc release 13.0, V13.0.88; c++ (Debian 12.2.0-14) 12.2.0": each
- * compiler the compile steps run, once; one step per rule is asked (a
- * rule's command names its compiler). */
-static char *compiler_versions(const char *dir, const struct ninja_build *b)
+void build_compilers(const char *dir, const struct ninja_build *b, struct strvec *programs)
 {
-	struct strvec programs = { 0 }, versions = { 0 }, rules = { 0 };
+	struct strvec rules = { 0 };
 	for (size_t i = 0; i < b->n; i++) {
 		if (!ninja_edge_is_compile(&b->edges[i]) || !b->edges[i].command)
 			continue;
@@ -128,11 +125,20 @@ static char *compiler_versions(const char *dir, const struct ninja_build *b)
 		struct compile_command cmd = { 0 };
 		char *err = NULL;
 		driver_parse(b->edges[i].command, dir, &cmd, &err);
-		if (!err && cmd.argv.n && !strvec_contains(&programs, cmd.argv.v[0]))
-			strvec_push(&programs, cmd.argv.v[0]);
+		if (!err && cmd.argv.n && !strvec_contains(programs, cmd.argv.v[0]))
+			strvec_push(programs, cmd.argv.v[0]);
 		free(err);
 		compile_command_clear(&cmd);
 	}
+	strvec_clear(&rules);
+}
+
+/* "nvcc release 13.0, V13.0.88; c++ (Debian 12.2.0-14) 12.2.0": each
+ * compiler the compile steps run, once. */
+static char *compiler_versions(const char *dir, const struct ninja_build *b)
+{
+	struct strvec programs = { 0 }, versions = { 0 };
+	build_compilers(dir, b, &programs);
 	for (size_t i = 0; i < programs.n; i++) {
 		char *argv[] = { programs.v[i], "--version", NULL };
 		bool nvcc = driver_identify(programs.v[i]) == COMPILER_NVCC;
@@ -142,7 +148,6 @@ static char *compiler_versions(const char *dir, const struct ninja_build *b)
 		free(line);
 	}
 	char *joined = versions.n ? strvec_join(&versions, "; ") : NULL;
-	strvec_clear(&rules);
 	strvec_clear(&programs);
 	strvec_clear(&versions);
 	return joined;
@@ -263,6 +268,7 @@ void build_record_from_view(struct build_record *r, const struct log_view *v, co
 	r->identity = identity_hex(&h);
 	r->wall = tl->wall;
 	r->jobs = tl->slots;
+	r->built_at = ninja_log_when(&v->build);
 	r->complete = build_outputs_all_seen(o, compiles_seen);
 	if (v->have_graph && v->rec.ncritical) {
 		struct strvec path = { 0 };
@@ -433,6 +439,12 @@ bool build_records_from_document(json_t *doc, const char *module, struct build_r
 			json_t *jobs = json_object_get(doc, "jobs");
 			json_int_t j = json_is_integer(jobs) ? json_integer_value(jobs) : 0;
 			r->jobs = j > 0 && j <= 1000000 ? (long)j : 0;
+			double control = number(t, "control_s");
+			const char *by = json_string_value(json_object_get(json_object_get(doc, "control"), "compiler"));
+			if (control > 0 && control < RECORD_MAX_SECONDS && by) {
+				r->control = control;
+				r->control_by = xstrdup(by);
+			}
 			if (!(r->wall > 0 && r->wall < RECORD_MAX_SECONDS)) {
 				char *why = xasprintf("trials[%zu]: no wall_s of a build", i);
 				for (size_t k = 0; k < *n; k++)
@@ -481,5 +493,6 @@ void build_record_free(struct build_record *r)
 	free(r->passes);
 	free(r->identity);
 	free(r->critical_path);
+	free(r->control_by);
 	*r = (struct build_record){ 0 };
 }

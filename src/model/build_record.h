@@ -63,6 +63,9 @@ struct build_record {
 	size_t nlines;
 	struct record_pass *passes;	/* the host/device split (advise documents) */
 	size_t npasses;
+	int64_t built_at;	/* Unix seconds its steps' outputs carry in the log, 0: unknown */
+	double control;		/* the control compile's seconds in its sitting (probe/control.h), 0: none */
+	char *control_by;	/* the compiler that ran it, or NULL */
 };
 
 /* What a build of the tree is measured against, from `ninja -t targets
@@ -90,6 +93,9 @@ bool build_outputs_all_seen(const struct build_outputs *o, size_t seen);
 void record_context_init(struct record_context *c, const char *dir, const struct ninja_build *b, const char *module,
 			 bool compilers);
 void record_context_free(struct record_context *c);
+/* The compilers the build's compile rules run (one step a rule asked),
+ * in the graph's order, each once, appended to programs. */
+void build_compilers(const char *dir, const struct ninja_build *b, struct strvec *programs);
 /* The first line of what argv prints on stdout run in cwd (the first that
  * holds `pattern`, when not NULL), or NULL when it fails; git runs with
  * GIT_OPTIONAL_LOCKS=0, so a status does not rewrite the index. */

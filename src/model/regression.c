@@ -69,3 +69,13 @@ void regression_judge(const double *ref_walls, size_t n_ref, const double *cand_
 	r->decided = true;
 	r->over = r->ratio - 1 > o->max_regression && r->ratio_lo > 1;
 }
+
+bool regression_relative(const double *walls, const double *controls, size_t n, double *out)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(controls[i] > 0))
+			return false;
+	for (size_t i = 0; i < n; i++)
+		out[i] = walls[i] / controls[i];
+	return true;
+}

@@ -16,7 +16,13 @@
  * power with and without the fence.
  *
  * Over: the candidate is slower by more than the allowed share, and the
- * interval excludes no change (a slowdown beyond noise). */
+ * interval excludes no change (a slowdown beyond noise).
+ *
+ * The machine's drift between sittings (a shared runner 10-30 % slower
+ * an hour later) is not noise within a side: it moves a whole side. Where
+ * every build has its sitting's control compile (probe/control.h), the
+ * walls are judged in units of it (regression_relative): a machine 25 %
+ * slower makes both 25 % slower, and their ratio stays. */
 #ifndef BUILDWALL_REGRESSION_H
 #define BUILDWALL_REGRESSION_H
 
@@ -42,5 +48,8 @@ struct regression {
  * the walls kept. */
 void regression_judge(const double *ref, size_t n_ref, const double *cand, size_t n_cand,
 		      const struct regression_options *o, struct regression *r, bool *fenced_ref, bool *fenced_cand);
+/* out[i] = walls[i] / controls[i]: each wall in units of its sitting's
+ * control. False, out untouched, when a control is missing (0 or less). */
+bool regression_relative(const double *walls, const double *controls, size_t n, double *out);
 
 #endif

@@ -48,7 +48,7 @@ static const char *parse_number(const char *p, const char *stop, long long *out)
 }
 
 struct fields {
-	long long start, end;
+	long long start, end, mtime;
 	const char *output, *hash;
 	size_t output_len, hash_len;
 };
@@ -59,9 +59,8 @@ struct fields {
 static bool split_fields(const char *line, size_t len, struct fields *f)
 {
 	const char *p = line, *stop = line + len;
-	long long mtime;
 	if (!(p = parse_number(p, stop, &f->start)) || !(p = parse_number(p, stop, &f->end)) ||
-	    !(p = parse_number(p, stop, &mtime)))
+	    !(p = parse_number(p, stop, &f->mtime)))
 		return false;
 	const char *last = memrchr(p, '\t', (size_t)(stop - p));
 	if (!last || last == p)
@@ -221,6 +220,7 @@ static void drop_entries(struct ninja_log *log)
 {
 	arena_free(&log->strings);
 	log->n = 0;
+	log->newest_mtime = 0;
 	free(log->by_output);	/* a visitor's lookups index this stretch only */
 	log->by_output = NULL;
 }
@@ -297,6 +297,8 @@ static char *add_line(struct scan *s, long lineno, uint64_t off, const char *lin
 	s->prev_hash_len = f.hash_len;
 	if (s->names)
 		cur->names[cur->n] = name_copy(&cur->strings, f.output, f.output_len, f.hash, f.hash_len);
+	if (f.mtime > cur->newest_mtime)
+		cur->newest_mtime = f.mtime;
 	cur->entries[cur->n++] = (struct log_entry){ (uint32_t)f.start, (uint32_t)f.end, off,
 						     step_kind_of(f.output, f.output_len), joins };
 	return NULL;
@@ -395,7 +397,8 @@ static void keep_build(struct ninja_log *b, bool is_rewritten, void *ctx)
 	}
 	/* Take the entries and their strings rather than copy them. */
 	r->builds[r->n++] = (struct ninja_log){ .version = b->version, .n = b->n, .first_line = b->first_line,
-						.entries = b->entries, .names = b->names, .strings = b->strings };
+						.newest_mtime = b->newest_mtime, .entries = b->entries, .names = b->names,
+						.strings = b->strings };
 	b->entries = NULL;
 	b->names = NULL;
 	b->n = 0;
@@ -418,7 +421,7 @@ bool ninja_log_read_build(const char *path, long back, struct ninja_log *log, lo
 	if (found) {
 		const struct ninja_log *b = &r.builds[0];
 		*log = (struct ninja_log){ .version = b->version, .entries = b->entries, .n = b->n,
-					   .first_line = b->first_line, .source = f, .owns_source = true,
+					   .first_line = b->first_line, .newest_mtime = b->newest_mtime, .source = f, .owns_source = true,
 					   .reread = reread_new(path) };
 		r.builds[0] = (struct ninja_log){ 0 };
 	} else if (f) {
@@ -478,7 +481,8 @@ const struct log_entry *ninja_log_find(struct ninja_log *log, const char *output
 void ninja_log_take(struct ninja_log *to, struct ninja_log *build)
 {
 	*to = (struct ninja_log){ .version = build->version, .n = build->n, .first_line = build->first_line,
-				  .entries = build->entries, .names = build->names, .strings = build->strings };
+				  .newest_mtime = build->newest_mtime, .entries = build->entries, .names = build->names,
+				  .strings = build->strings };
 	build->entries = NULL;
 	build->names = NULL;
 	build->n = 0;
@@ -494,4 +498,12 @@ void ninja_log_free(struct ninja_log *log)
 	if (log->owns_source)
 		fclose(log->source);
 	memset(log, 0, sizeof(*log));
+}
+
+int64_t ninja_log_when(const struct ninja_log *log)
+{
+	/* Nanoseconds since 1970 pass 1e15 in its first 12 days; seconds
+	 * never will. Before 2000 it is no clock (a touched or restored file). */
+	int64_t m = log->newest_mtime, s = m > 1000000000000000LL ? m / 1000000000 : m;
+	return s >= 946684800 ? s : 0;
 }

@@ -43,12 +43,19 @@ struct ninja_log {
 	struct log_name *names;		/* per entry, or NULL: not held (ninja_log_line) */
 	size_t n;
 	long first_line;		/* where its lines start in the file */
+	int64_t newest_mtime;		/* the latest output mtime its lines carry, as ninja
+					 * wrote it (0: none); ninja_log_when reads it */
 	FILE *source;			/* the file the lines are in; NULL for added entries */
 	bool owns_source;
 	const struct log_entry **by_output;	/* sorted by output, built on first find */
 	struct arena strings;		/* the names */
 	struct log_reread *reread;	/* ninja_log_line's buffer, with a source */
 };
+
+/* When the build ran, as Unix seconds from its newest output mtime
+ * (ninja 1.10 and later write nanoseconds, earlier ones seconds); 0 when
+ * the log does not say. */
+int64_t ninja_log_when(const struct ninja_log *log);
 
 /* Which lines are one build: ninja appends one line per finished step, in
  * completion order, with times that restart at 0 every run. So end times

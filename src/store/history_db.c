@@ -38,6 +38,9 @@ const char *const history_migrations[HISTORY_SCHEMA_VERSION] = {
 	"CREATE TABLE pass_seconds (build_id INTEGER NOT NULL REFERENCES builds (id),"
 	" target_id INTEGER NOT NULL REFERENCES targets (id), pass TEXT NOT NULL, seconds REAL NOT NULL,"
 	" PRIMARY KEY (build_id, target_id, pass)) WITHOUT ROWID;",
+	/* 4: the control compile timed in each build's sitting (probe/control.h) */
+	"ALTER TABLE builds ADD COLUMN control_s REAL;"
+	"ALTER TABLE builds ADD COLUMN control_by TEXT;",
 };
 
 char *history_db_path(const char *given)
@@ -295,8 +298,8 @@ bool history_db_add(struct history_db *h, const struct record_context *ctx, cons
 	sqlite3_stmt *tgt_find = prepare(h, "SELECT id FROM targets WHERE name = ?1", &why);
 	sqlite3_stmt *build = prepare(h,
 		"INSERT INTO builds (identity, module_id, machine_id, commit_id, dirty, recorded_at, build_dir, source,"
-		" jobs, compilers, wall_s, critical_s, critical_path, steps, complete)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)", &why);
+		" jobs, compilers, wall_s, critical_s, critical_path, steps, complete, control_s, control_by)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)", &why);
 	sqlite3_stmt *label = prepare(h, "INSERT OR REPLACE INTO labels (build_id, key, value) VALUES (?1, ?2, ?3)", &why);
 	sqlite3_stmt *step = prepare(h, "INSERT OR REPLACE INTO steps (build_id, target_id, seconds) VALUES (?1, ?2, ?3)",
 				     &why);
@@ -332,6 +335,10 @@ bool history_db_add(struct history_db *h, const struct record_context *ctx, cons
 		bind_text(build, 13, r->critical_path);
 		sqlite3_bind_int64(build, 14, (sqlite3_int64)r->nsteps);
 		sqlite3_bind_int(build, 15, r->complete);
+		if (r->control > 0) {
+			sqlite3_bind_double(build, 16, r->control);
+			bind_text(build, 17, r->control_by);
+		}
 		step_done(h, build, &why);
 		id = sqlite3_last_insert_rowid(h->db);
 	}
@@ -406,6 +413,24 @@ static char *column_text(sqlite3_stmt *st, int i)
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
+double history_db_control(struct history_db *h, const char *identity, char **by)
+{
+	char *err = NULL;
+	sqlite3_stmt *st = prepare(h, "SELECT control_s, control_by FROM builds WHERE identity = ?1", &err);
+	double seconds = 0;
+	*by = NULL;
+	if (!err) {
+		bind_text(st, 1, identity);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			seconds = sqlite3_column_double(st, 0);
+			*by = column_text(st, 1);
+		}
+	}
+	free(err);
+	sqlite3_finalize(st);
+	return seconds;
+}
+
 static double column_real(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
@@ -420,7 +445,8 @@ bool history_db_builds(struct history_db *h, const struct history_filter *f, str
 	sqlite3_stmt *st = prepare(h,
 		"SELECT b.id, b.identity, m.name, b.commit_id,"
 		" (SELECT group_concat(key || '=' || value, ', ') FROM labels l WHERE l.build_id = b.id),"
-		" mc.model, b.source, b.dirty, b.complete, mc.cpus, b.jobs, b.recorded_at, b.wall_s, b.critical_s, b.steps"
+		" mc.model, b.source, b.dirty, b.complete, mc.cpus, b.jobs, b.recorded_at, b.wall_s, b.critical_s, b.steps,"
+		" b.control_s, b.control_by"
 		" FROM builds b JOIN modules m ON m.id = b.module_id JOIN machines mc ON mc.id = b.machine_id"
 		" WHERE (?1 IS NULL OR m.name = ?1) AND (?2 = 0 OR mc.cpus = ?2) AND (?3 IS NULL OR mc.model = ?3)"
 		" AND (?4 IS NULL OR EXISTS (SELECT 1 FROM labels l WHERE l.build_id = b.id AND l.key = ?4 AND l.value = ?5))"
@@ -455,6 +481,7 @@ bool history_db_builds(struct history_db *h, const struct history_filter *f, str
 			.complete = sqlite3_column_int(st, 8), .cpus = sqlite3_column_int(st, 9),
 			.jobs = sqlite3_column_int(st, 10), .recorded_at = sqlite3_column_int64(st, 11),
 			.wall = column_real(st, 12), .critical = column_real(st, 13), .steps = sqlite3_column_int(st, 14),
+			.control = sqlite3_column_double(st, 15), .control_by = column_text(st, 16),
 		};
 	}
 	if (rc != SQLITE_DONE)
@@ -476,6 +503,7 @@ void history_build_clear(struct history_build *b)
 	free(b->labels);
 	free(b->model);
 	free(b->source);
+	free(b->control_by);
 	*b = (struct history_build){ 0 };
 }
 

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HISTORY_SCHEMA_VERSION 3
+#define HISTORY_SCHEMA_VERSION 4
 #define HISTORY_APPLICATION_ID 0x6277616c	/* "bwal" */
 
 /* Step k takes a file from version k to k + 1 (docs/db.md). */
@@ -45,6 +45,9 @@ bool history_db_add(struct history_db *h, const struct record_context *ctx, cons
 
 /* The id of the build with this identity, or 0. */
 int64_t history_db_find(struct history_db *h, const char *identity);
+/* The control compile's seconds recorded with that build, or 0; *by the
+ * compiler that ran it (owned), or NULL. */
+double history_db_control(struct history_db *h, const char *identity, char **by);
 
 /* A recorded build as the queries return it. Owned strings. */
 struct history_build {
@@ -55,6 +58,8 @@ struct history_build {
 	int64_t recorded_at;
 	double wall, critical;	/* critical NaN when unknown */
 	long steps;
+	double control;		/* the control compile's seconds in its sitting, 0: none */
+	char *control_by;	/* the compiler that ran it, or NULL */
 };
 
 /* Which builds: every field optional (NULL / 0). */

@@ -103,12 +103,14 @@ static json_t *series_json(const struct series_view *v)
 	json_t *builds = json_array(), *moved = json_array();
 	for (size_t i = 0; i < v->n; i++) {
 		const struct history_build *b = &v->builds[i];
-		json_array_append_new(builds, json_pack("{s:s, s:I, s:o, s:b, s:o, s:s, s:o, s:o, s:I, s:I, s:b, s:f}", "identity",
+		json_array_append_new(builds, json_pack("{s:s, s:I, s:o, s:b, s:o, s:s, s:o, s:o, s:I, s:I, s:b, s:f, s:o, s:o}", "identity",
 			b->identity, "recorded_at", (json_int_t)b->recorded_at, "commit",
 			b->commit ? json_string(b->commit) : json_null(), "dirty", b->dirty, "labels",
 			b->labels ? json_string(b->labels) : json_null(), "source", b->source, "wall_s", json_seconds(b->wall),
 			"critical_path_s", json_seconds(b->critical), "steps", (json_int_t)b->steps, "jobs", (json_int_t)b->jobs,
-			"fenced", v->fenced[i], "times_median", round(v->times_median[i] * 1000) / 1000));
+			"fenced", v->fenced[i], "times_median", round(v->times_median[i] * 1000) / 1000,
+			"control_s", b->control > 0 ? json_seconds(b->control) : json_null(),
+			"control_by", b->control_by ? json_string(b->control_by) : json_null()));
 	}
 	for (size_t i = 0; i < v->nmoved; i++)
 		json_array_append_new(moved, json_pack("{s:s, s:o, s:o, s:o}", "target", v->moved[i].target, "from_s",

@@ -61,6 +61,8 @@ cp "$T/out" "$T/c.json"
 check "wall -C builds with ninja -j1" [ "$(json "$T/c.json" 'd["build_command"]')" = "ninja -C $T/toy -j1" ]
 check "wall -C per-trial CPU and RSS" [ "$(json "$T/c.json" 'all(t["cpu_s"] > 0 and t["max_rss_kib"] > 0 for t in d["trials"])')" = True ]
 check "tree is built after wall" [ -f "$T/toy/prog" ]
-MAX_JOBS=3 run 0 "wall honours MAX_JOBS" "$BW" wall -n 1 -C "$T/toy" --json
+check "wall -C: each trial carries the control compile around it, with the build's compiler" [ "$(json "$T/c.json" '(d["control"]["compiler"], [t["control_s"] > 0 for t in d["trials"]])')" = "('gcc', [True, True])" ]
+MAX_JOBS=3 run 0 "wall honours MAX_JOBS" "$BW" wall -n 1 -C "$T/toy" --no-control --json
+check "wall --no-control: none" [ "$(json "$T/out" '(d["control"], d["trials"][0]["control_s"])')" = "(None, None)" ]
 check "MAX_JOBS becomes -j3" [ "$(json "$T/out" 'd["build_command"]')" = "ninja -C $T/toy -j3" ]
 finish

@@ -73,6 +73,70 @@ check "check --json names the fenced build: side, wall, how far from the median"
 check "check --json: the ratio of the kept builds, its interval above +40 %" [ "$(json "$T/out" '(round(d["against"]["ratio"], 2), d["against"]["ratio_ci"][0] > 1.4, "fenced" in d["against"]["estimator"])')" = "(1.55, True, True)" ]
 toy_tree "$T/coldsame" 3.71 3.66 3.75
 run 0 "check: the same walls against the cold reference: within" "$BW" check -C "$T/coldsame" --builds 3 --against variant=ref --db "$T/cold.db"
+# ---- a slower machine is not a slower build ----
+# The same build in two sittings, the machine 25 % slower in the second:
+# its walls and its controls both 25 % longer (saved wall documents, fixed
+# numbers). In units of the control it is within; raw, it was over.
+wall_doc() {
+	python3 - "$@" <<'PY'
+import json, sys
+path, scale = sys.argv[1], float(sys.argv[2])
+walls, controls = [10.0, 10.3, 9.8], [0.400, 0.410, 0.396]
+json.dump({"schema": "buildwall/1", "version": 1, "command": "wall", "build_command": "ninja -C drift", "jobs": 2,
+           "control": {"compiler": "g++", "runs": 3},
+           "trials": [{"trial": k + 1, "wall_s": round(w * scale, 4), "cpu_s": round(2 * w * scale, 4),
+                       "control_s": round(c * scale, 4)} for k, (w, c) in enumerate(zip(walls, controls))]},
+          open(path, "w"))
+PY
+}
+wall_doc "$T/first.json" 1
+wall_doc "$T/later.json" 1.25
+run 0 "record --from a wall document: each trial's control kept" "$BW" record --from "$T/first.json" --module drift --label sitting=first --db "$T/drift.db" --json
+check "the controls recorded with the builds" [ "$(json "$T/out" '[b["control_s"] for b in d["builds"]]')" = "[0.4, 0.41, 0.396]" ]
+run 0 "check: the machine 25 % slower, the build not: within" "$BW" check --from "$T/later.json" --module drift --against sitting=first --db "$T/drift.db"
+echo "# $(cat "$T/out")"
+contains "$T/out" "+0 % over sitting=first" "the build itself did not move"
+contains "$T/out" "in units of the control compile (g++: 0.50 s in the candidate's sittings, 0.40 s in the reference's: the machine +25 %; raw walls +25 %)" "says what the verdict rests on, with the machine's drift"
+run 1 "check --no-control: the same builds read 25 % over" "$BW" check --from "$T/later.json" --module drift --against sitting=first --db "$T/drift.db" --no-control
+contains "$T/out" "raw walls (--no-control)" "says it compared the raw walls"
+run 0 "check --json: the basis and the machine's ratio" "$BW" check --from "$T/later.json" --module drift --against sitting=first --db "$T/drift.db" --json
+check "check --json: control basis, the build's ratio 1, the machine's 1.25, raw 1.25" [ "$(json "$T/out" '(d["against"]["basis"], d["against"]["ratio"], d["against"]["control"]["machine_ratio"], d["against"]["raw_ratio"], [0.49 < b["control_s"] < 0.52 for b in d["candidate"]["builds"]])')" = "('control', 1.0, 1.25, 1.25, [True, True, True])" ]
+wall_doc "$T/nocontrol.json" 1.25
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); [t.pop("control_s") for t in d["trials"]]; d["build_command"]="ninja -C other"; json.dump(d, open(sys.argv[1], "w"))' "$T/nocontrol.json"
+run 1 "check: a candidate without controls is judged raw" "$BW" check --from "$T/nocontrol.json" --module drift --against sitting=first --db "$T/drift.db"
+contains "$T/out" "raw walls: 3 of the 6 builds have no control compile, so a slower machine reads as a slower build" "and says why"
+run 2 "check --from needs --module" "$BW" check --from "$T/later.json" --against sitting=first --db "$T/drift.db"
+run 2 "check --from with -C is refused" "$BW" check -C "$T/base" --from "$T/later.json" --module drift --against sitting=first --db "$T/drift.db"
+run 0 "history shows each build's control" "$BW" history drift --db "$T/drift.db"
+contains "$T/out" "control s" "a control column"
+contains "$T/out" "control: the machine's speed in each build's sitting" "and the spread of the controls"
+
+# Planted live: a compiler that sleeps (0.1 s a step, then 0.3 s in a
+# slower "sitting"): record and check time the control with it, both
+# sides move 3x (a little less: starting a process costs the same), and
+# check says within; raw it is over.
+sitting=$T/sitting
+mkdir -p "$sitting/bin"
+{
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo "c++ (sleeps) 1.0"; exit 0; }\n'
+	printf 'sleep "$(cat "%s/delay")"\nout=\n' "$sitting"
+	printf 'while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done\n: >"$out"\n'
+} >"$sitting/bin/c++"
+chmod +x "$sitting/bin/c++"
+printf 'int a;\n' >"$sitting/a.cpp"
+printf 'int b;\n' >"$sitting/b.cpp"
+printf 'rule cxx\n  command = %s -c $in -o $out\nrule link\n  command = %s -shared $in -o $out\nbuild a.o: cxx a.cpp\nbuild b.o: cxx b.cpp\nbuild slept.so: link a.o b.o\n' "$sitting/bin/c++" "$sitting/bin/c++" >"$sitting/build.ninja"
+builds3() { for k in 1 2 3; do ninja -C "$sitting" -t clean >/dev/null && ninja -C "$sitting" -j 1 >/dev/null; done; }
+echo 0.1 >"$sitting/delay"
+builds3
+run 0 "record: the builds of this sitting get a control timed with the build's compiler" "$BW" record -C "$sitting" --all --label sitting=quick --db "$T/live.db" --json
+check "three builds, each with the sleeping compiler's control (0.1 s and more)" [ "$(json "$T/out" '(d["control"]["compiler"].endswith("/c++"), [b["control_s"] >= 0.1 for b in d["builds"]])')" = "(True, [True, True, True])" ]
+echo 0.3 >"$sitting/delay"
+builds3
+run 0 "check: everything 3x slower, machine and build alike: within" "$BW" check -C "$sitting" --builds 3 --against sitting=quick --db "$T/live.db" --json
+check "check timed the control now: the machine about 3x, the build about 1x" [ "$(json "$T/out" '(d["against"]["basis"], 2 < d["against"]["control"]["machine_ratio"] < 3.5, 0.8 < d["against"]["ratio"] < 1.25, d["against"]["raw_ratio"] > 2)')" = "('control', True, True, True)" ]
+run 1 "check --no-control: 3x over" "$BW" check -C "$sitting" --builds 3 --against sitting=quick --db "$T/live.db" --no-control
+
 run 0 "history marks the cold build" "$BW" history toymod --db "$T/cold.db"
 contains "$T/out" "8.40*" "its wall starred"
 contains "$T/out" "*: an outlier among the builds of its commit and labels" "and says what the star means"

@@ -111,7 +111,7 @@ static void test_refused_files_left_alone(void **state)
 	run_sql(newer, "CREATE TABLE t (x); PRAGMA application_id = 1651990892; PRAGMA user_version = 99;");
 	char *err = NULL;
 	history_db_open(&h, newer, true, &err);
-	assert_non_null(strstr(err, "schema version 99 is newer than this buildwall's (3)"));
+	assert_non_null(strstr(err, "schema version 99 is newer than this buildwall's (4)"));
 	free(err);
 	history_db_close(&h);
 	assert_int_equal(scalar(newer, "PRAGMA user_version"), 99);
@@ -316,6 +316,10 @@ static void test_queries(void **state)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct build_record r = synthetic(rows[i].id, rows[i].wall, rows[i].a, rows[i].complete);
 		build_record_add_lines(&r, "a.o", "host", "torch/ATen/c10", 1000 * (i + 1));
+		if (rows[i].ctx == &next) {	/* a sitting with its control */
+			r.control = 0.5;
+			r.control_by = xstrdup("g++");
+		}
 		bool added;
 		assert_ok(history_db_add(&h, rows[i].ctx, &r, &added, &unit_err));
 		assert_true(added);
@@ -339,7 +343,14 @@ static void test_queries(void **state)
 	assert_ok(history_db_builds(&h, &by_label, &b, &n, &unit_err));
 	assert_int_equal(n, 1);
 	assert_int_equal(history_db_find(&h, "n1"), b[0].id);
+	assert_true(b[0].control == 0.5);
+	assert_string_equal(b[0].control_by, "g++");
 	history_builds_free(b, n);
+	char *by;
+	assert_true(history_db_control(&h, "n1", &by) == 0.5);
+	assert_string_equal(by, "g++");
+	free(by);
+	assert_true(history_db_control(&h, "b1", &by) == 0 && !by);	/* recorded without one */
 	struct history_filter limited = { .module = "mod", .limit = 2 };
 	assert_ok(history_db_builds(&h, &limited, &b, &n, &unit_err));
 	assert_int_equal(n, 2);

@@ -119,10 +119,47 @@ static void test_cold_candidate(void **state)
 	assert_true(fabs(r.ratio - 1.2001323) < 1e-6);
 }
 
+/* The issue's case on fixed numbers: the same build in a later sitting
+ * on a machine 25 % slower, its walls and its controls both 25 % longer.
+ * Raw, that is a regression beyond noise; in units of the control it is
+ * none. */
+static void test_machine_drift_taken_out(void **state)
+{
+	(void)state;
+	const double ref[] = { 10.0, 10.3, 9.8 }, ref_control[] = { 0.400, 0.410, 0.395 };
+	double cand[3], cand_control[3], ref_rel[3], cand_rel[3];
+	for (size_t i = 0; i < 3; i++)
+		cand[i] = 1.25 * ref[i], cand_control[i] = 1.25 * ref_control[i];
+	struct regression r;
+	regression_judge(ref, 3, cand, 3, &fenced, &r, NULL, NULL);
+	assert_true(r.over);	/* what check said before */
+	assert_true(regression_relative(ref, ref_control, 3, ref_rel));
+	assert_true(regression_relative(cand, cand_control, 3, cand_rel));
+	regression_judge(ref_rel, 3, cand_rel, 3, &fenced, &r, NULL, NULL);
+	assert_true(r.decided);
+	assert_false(r.over);
+	assert_true(fabs(r.ratio - 1) < 1e-9);
+	assert_true(r.ratio_lo < 1 && r.ratio_hi > 1);
+	/* The machine as slow, the build 20 % slower too: over, in units of
+	 * the control as well. */
+	for (size_t i = 0; i < 3; i++)
+		cand[i] = 1.2 * 1.25 * ref[i];
+	assert_true(regression_relative(cand, cand_control, 3, cand_rel));
+	regression_judge(ref_rel, 3, cand_rel, 3, &fenced, &r, NULL, NULL);
+	assert_true(r.over);
+	assert_true(fabs(r.ratio - 1.2) < 1e-9);
+	/* A build without its control: no relative walls, out untouched. */
+	const double missing[] = { 0.4, 0, 0.4 };
+	cand_rel[1] = -1;
+	assert_false(regression_relative(cand, missing, 3, cand_rel));
+	assert_true(cand_rel[1] == -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clear_regression),
+		cmocka_unit_test(test_machine_drift_taken_out),
 		cmocka_unit_test(test_unchanged),
 		cmocka_unit_test(test_allowance_and_noise),
 		cmocka_unit_test(test_too_few),

@@ -1,0 +1,41 @@
+/* The control compile: one small C++ TU that buildwall carries, compiled
+ * with a build's own compiler at -O1, a few times, in the private temp
+ * dir. A shared runner or a busy VM moves a build's wall by 10-30 % from
+ * one sitting to the next; the control, timed in the same sitting, moves
+ * with it, so a wall over its control's seconds is the build's cost in
+ * units of the machine's speed at that moment: check compares those when
+ * both sides have them (bench/check_power.sh measures how closely the
+ * control follows the machine).
+ *
+ * Ownership: a control owns its compiler string. */
+#ifndef BUILDWALL_CONTROL_H
+#define BUILDWALL_CONTROL_H
+
+#include "ninja.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Timed runs per measure, after one untimed run that warms the caches. */
+#define CONTROL_RUNS 3
+/* Builds that ended within this many seconds of a control measured now
+ * share its sitting; older ones get no control. */
+#define CONTROL_SITTING_S 1800
+
+struct control {
+	char *compiler;		/* as the build names it: "g++", "/usr/local/cuda/bin/nvcc" */
+	double seconds;		/* the median of the timed runs */
+	double lo, hi;		/* their least and most */
+	size_t runs;
+};
+
+/* The compiler of the build's first compile rule (launchers such as
+ * ccache and distcc left out), or NULL when no compile step names one
+ * (owned). */
+char *control_compiler(const char *dir, const struct ninja_build *b);
+/* Compile the control TU `runs` times with `compiler`; false with *err
+ * ("the control compile with g++ failed: ...", owned) when a run fails. */
+bool control_measure(const char *compiler, size_t runs, struct control *c, char **err);
+void control_clear(struct control *c);
+
+#endif
