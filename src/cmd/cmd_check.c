@@ -319,11 +319,15 @@ static void candidate_controls(struct check *c, struct history_db *h)
 	}
 	if (!this_sitting || c->from)
 		return;
+	long jobs = 1;
+	for (size_t i = 0; i < c->ncand; i++)
+		jobs = c->cand[i].jobs > jobs ? c->cand[i].jobs : jobs;
 	struct ninja_build b;
 	ninja_load(c->dir, &b);
 	char *compiler = control_compiler(c->dir, &b), *err = NULL;
 	ninja_build_free(&b);
-	if (compiler && !control_measure(compiler, CONTROL_RUNS, &c->now, &err)) {
+	if (compiler && !control_measure(compiler, (size_t)(jobs < cpu_count() ? jobs : cpu_count()), CONTROL_RUNS,
+					 &c->now, &err)) {
 		warn("%s", err);
 		free(err);
 		control_clear(&c->now);
@@ -331,7 +335,7 @@ static void candidate_controls(struct check *c, struct history_db *h)
 		for (size_t i = 0; i < c->ncand; i++)
 			if (!(c->cand_control[i] > 0) && c->cand[i].built_at && now - c->cand[i].built_at <= CONTROL_SITTING_S) {
 				c->cand_control[i] = c->now.seconds;
-				c->cand_control_by[i] = xstrdup(compiler);
+				c->cand_control_by[i] = control_name(&c->now);
 			}
 	}
 	free(compiler);
@@ -362,7 +366,7 @@ static char *raw_because(const struct check *c)
 	if (missing)
 		return xasprintf("raw walls: %zu of the %zu builds have no control compile, so a slower machine reads as a "
 				 "slower build", missing, c->nref + c->ncand);
-	return mixed ? xstrdup("raw walls: the control compiles ran with different compilers") : NULL;
+	return mixed ? xstrdup("raw walls: the control compiles ran with different compilers or copies at once") : NULL;
 }
 
 /* The verdict on the walls in units of their controls where every build

@@ -39,7 +39,8 @@ static const char usage[] =
 	"\n"
 	"The builds of this sitting (ended in the last 30 minutes, by the log's times) get\n"
 	"the control compile timed now: a small C++ TU buildwall carries, compiled with the\n"
-	"build's own compiler, median of 3 (about a second). check compares walls in units of\n"
+	"build's own compiler, as many at once as the build ran compiles, median of 3 (about a\n"
+	"second). check compares walls in units of\n"
 	"it, so a machine slower this hour does not read as a slower build; --no-control\n"
 	"leaves it out. A wall document's trials carry their own.\n"
 	"\n"
@@ -69,19 +70,22 @@ static char *short_id(const char *identity)
 }
 
 /* The control compile for the builds of this sitting: those that ended
- * within CONTROL_SITTING_S by the log's times. Nothing is timed when none
- * did, or the build names no compiler. */
+ * within CONTROL_SITTING_S by the log's times, as many copies at once as
+ * the most steps they ran at once (the CPUs at most). Nothing is timed when
+ * none did, or the build names no compiler. */
 static void control_this_sitting(const char *dir, const struct ninja_build *b, struct build_record *records, size_t n,
 				 struct control *c)
 {
 	int64_t now = time(NULL);
-	bool any = false;
+	long jobs = 0;
 	for (size_t i = 0; i < n; i++)
-		any |= records[i].built_at && now - records[i].built_at <= CONTROL_SITTING_S;
-	char *compiler = any ? control_compiler(dir, b) : NULL, *err = NULL;
+		if (records[i].built_at && now - records[i].built_at <= CONTROL_SITTING_S && records[i].jobs >= jobs)
+			jobs = records[i].jobs > 0 ? records[i].jobs : 1;
+	char *compiler = jobs ? control_compiler(dir, b) : NULL, *err = NULL;
 	if (!compiler)
 		return;
-	if (!control_measure(compiler, CONTROL_RUNS, c, &err)) {
+	size_t copies = (size_t)(jobs < cpu_count() ? jobs : cpu_count());
+	if (!control_measure(compiler, copies, CONTROL_RUNS, c, &err)) {
 		warn("%s: the builds are recorded without one", err);
 		free(err);
 		control_clear(c);
@@ -89,7 +93,7 @@ static void control_this_sitting(const char *dir, const struct ninja_build *b, s
 	for (size_t i = 0; c->runs && i < n; i++)
 		if (records[i].built_at && now - records[i].built_at <= CONTROL_SITTING_S) {
 			records[i].control = c->seconds;
-			records[i].control_by = xstrdup(compiler);
+			records[i].control_by = control_name(c);
 		}
 	free(compiler);
 }
@@ -135,9 +139,9 @@ static void render_json(const struct record_run *w)
 	json_object_set_new(doc, "builds", arr);
 	json_object_set_new(doc, "added", json_integer((json_int_t)w->nadded));
 	const struct control *c = w->control;
-	json_object_set_new(doc, "control", c->runs ? json_pack("{s:s, s:o, s:o, s:o, s:I}", "compiler", c->compiler,
-		"seconds", json_seconds(c->seconds), "least_s", json_seconds(c->lo), "most_s", json_seconds(c->hi),
-		"runs", (json_int_t)c->runs) : json_null());
+	json_object_set_new(doc, "control", c->runs ? json_pack("{s:s, s:I, s:o, s:o, s:o, s:I}", "compiler", c->compiler,
+		"copies", (json_int_t)c->copies, "seconds", json_seconds(c->seconds), "least_s", json_seconds(c->lo),
+		"most_s", json_seconds(c->hi), "runs", (json_int_t)c->runs) : json_null());
 	json_print(doc);
 }
 
@@ -158,8 +162,9 @@ static void render_table(const struct record_run *w)
 	}
 	printf("%zu build%s added, %zu already there\n", w->nadded, w->nadded == 1 ? "" : "s", w->n - w->nadded);
 	if (w->control->runs)
-		printf("control compile: %s, %.3f s (median of %zu, %.3f-%.3f s), for the builds of this sitting\n",
-		       w->control->compiler, w->control->seconds, w->control->runs, w->control->lo, w->control->hi);
+		printf("control compile: %s, %zu at once, %.3f s (median of %zu, %.3f-%.3f s), for the builds of this sitting\n",
+		       w->control->compiler, w->control->copies, w->control->seconds, w->control->runs, w->control->lo,
+		       w->control->hi);
 }
 
 int cmd_record(int argc, char **argv)

@@ -168,6 +168,7 @@ struct wall_cmd {
 	bool noisy;		/* the trials differ by more than 10 % */
 	struct cluster_trials ct;
 	char *control_by;	/* the control's compiler, or NULL: no control */
+	size_t control_copies;	/* compiled at once: the build's jobs, the CPUs at most */
 	double *controls;	/* per trial: the mean of the controls before and after it */
 };
 
@@ -177,7 +178,7 @@ static bool time_control(struct wall_cmd *w, double *seconds)
 {
 	struct control c;
 	char *err = NULL;
-	bool ok = control_measure(w->control_by, CONTROL_RUNS, &c, &err);
+	bool ok = control_measure(w->control_by, w->control_copies, CONTROL_RUNS, &c, &err);
 	if (!ok) {
 		warn("%s: the trials carry no control", err);
 		free(err);
@@ -251,8 +252,8 @@ static void render_json(const struct wall_cmd *w)
 	json_object_set_new(doc, "cache", w->seen.cache ? json_string(w->seen.cache) : json_null());
 	json_object_set_new(doc, "noisy", json_boolean(w->noisy));
 	json_object_set_new(doc, "cluster", json_cluster_trials(&w->ct));
-	json_object_set_new(doc, "control", w->control_by ? json_pack("{s:s, s:I, s:s}", "compiler", w->control_by,
-		"runs", (json_int_t)CONTROL_RUNS, "measured", "the control TU compiled before the first trial and after "
+	json_object_set_new(doc, "control", w->control_by ? json_pack("{s:s, s:I, s:I, s:s}", "compiler", w->control_by,
+		"copies", (json_int_t)w->control_copies, "runs", (json_int_t)CONTROL_RUNS, "measured", "the control TU compiled before the first trial and after "
 		"each; a trial's control_s is the mean of the medians around it") : json_null());
 	json_print(doc);
 }
@@ -302,8 +303,8 @@ static void render_table(const struct wall_cmd *w)
 	if (w->ct.launcher)
 		print_cluster_trials(&w->ct, w->distcc_keep);
 	if (w->control_by)
-		printf("control: %s compiling buildwall's control TU before the first trial and after each (median of %d); "
-		       "record and check take each trial's\n", w->control_by, CONTROL_RUNS);
+		printf("control: %s compiling buildwall's control TU, %zu at once, before the first trial and after each "
+		       "(median of %d); record and check take each trial's\n", w->control_by, w->control_copies, CONTROL_RUNS);
 }
 
 static void wall_free(struct wall_cmd *w)
@@ -363,6 +364,8 @@ int cmd_wall(int argc, char **argv)
 			ninja_load(w.dir, &b);
 			w.control_by = control_compiler(w.dir, &b);
 			ninja_build_free(&b);
+			long cpus = cpu_count();
+			w.control_copies = (size_t)(w.jobs > 0 && w.jobs < cpus ? w.jobs : cpus);
 		}
 	} else {
 		build_spec_argv(&w.spec, w.clean, build_cmd, nbuild);

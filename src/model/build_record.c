@@ -439,11 +439,12 @@ bool build_records_from_document(json_t *doc, const char *module, struct build_r
 			json_t *jobs = json_object_get(doc, "jobs");
 			json_int_t j = json_is_integer(jobs) ? json_integer_value(jobs) : 0;
 			r->jobs = j > 0 && j <= 1000000 ? (long)j : 0;
-			double control = number(t, "control_s");
+			double control = number(t, "control_s"), copies = number(json_object_get(doc, "control"), "copies");
 			const char *by = json_string_value(json_object_get(json_object_get(doc, "control"), "compiler"));
-			if (control > 0 && control < RECORD_MAX_SECONDS && by) {
+			if (control > 0 && control < RECORD_MAX_SECONDS && by) {	/* named as control_name names it */
 				r->control = control;
-				r->control_by = xstrdup(by);
+				r->control_by = copies >= 1 && copies <= 1e6 ? xasprintf("%s, %.0f at once", by, copies)
+									     : xstrdup(by);
 			}
 			if (!(r->wall > 0 && r->wall < RECORD_MAX_SECONDS)) {
 				char *why = xasprintf("trials[%zu]: no wall_s of a build", i);

@@ -1,6 +1,8 @@
 /* The control compile: one small C++ TU that buildwall carries, compiled
  * with a build's own compiler at -O1, a few times, in the private temp
- * dir. A shared runner or a busy VM moves a build's wall by 10-30 % from
+ * dir, as many copies at once as the build runs compiles (a VM that lost
+ * one of its CPUs to a neighbour slows a 2-job build more than one
+ * compile). A shared runner or a busy VM moves a build's wall by 10-30 % from
  * one sitting to the next; the control, timed in the same sitting, moves
  * with it, so a wall over its control's seconds is the build's cost in
  * units of the machine's speed at that moment: check compares those when
@@ -27,15 +29,20 @@ struct control {
 	double seconds;		/* the median of the timed runs */
 	double lo, hi;		/* their least and most */
 	size_t runs;
+	size_t copies;		/* compiled at once each run (a run's wall: their mean) */
 };
 
 /* The compiler of the build's first compile rule (launchers such as
  * ccache and distcc left out), or NULL when no compile step names one
  * (owned). */
 char *control_compiler(const char *dir, const struct ninja_build *b);
-/* Compile the control TU `runs` times with `compiler`; false with *err
- * ("the control compile with g++ failed: ...", owned) when a run fails. */
-bool control_measure(const char *compiler, size_t runs, struct control *c, char **err);
+/* Compile the control TU with `compiler`, `copies` at once (0: one),
+ * `runs` rounds after a round that warms the caches; false with *err
+ * ("the control compile with g++ failed: ...", owned) when one fails. */
+bool control_measure(const char *compiler, size_t copies, size_t runs, struct control *c, char **err);
+/* How a control's compiler and copies are recorded ("g++, 2 at once"):
+ * controls compare only when these agree (owned). */
+char *control_name(const struct control *c);
 void control_clear(struct control *c);
 
 #endif
