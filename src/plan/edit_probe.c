@@ -5,6 +5,7 @@
 #include "rule_kit.h"
 #include "headers.h"
 #include "line_patch.h"
+#include "load_probe.h"
 #include "narrow.h"
 #include "preprocess.h"
 #include "progress.h"
@@ -392,43 +393,94 @@ static bool try_candidate(struct advise *ad, struct edit_evidence *ev, struct ed
 	return all;
 }
 
-/* The winner's walls: the heaviest TUs with and without it, side by side
- * in the walk's pass probe; the rest carry their median. */
+/* The winner's walls: the heaviest TUs, each timed as it is and edited
+ * after the probes, as copies side by side: a round of two copies of one,
+ * then of the other (one each when the probes run one at a time), so each
+ * wall sees the same neighbour all of its time, a copy of itself; two, not
+ * the probes' parallel, so that a torch TU's 1.5 GB is not paid 16 times. Timed beside each other
+ * instead, the shorter edited compile ran next to the plain one all its
+ * time and the plain one alone for its tail, and the saving read low. The
+ * rest carry their median. */
 static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
 {
 	size_t *order = xcalloc(s->ntus, sizeof(size_t));
 	memcpy(order, s->tus, s->ntus * sizeof(size_t));
 	tus_heaviest_first(ad, order, s->ntus);
 	s->walls = xcalloc(s->ntus, sizeof(*s->walls));
+	size_t copies = ad->probes.pass.parallel > 1 ? 2 : 1;
 	for (size_t k = 0; k < s->ntus; k++) {
 		struct edit_wall *w = &s->walls[s->nwalls++];
-		*w = (struct edit_wall){ .tu = order[k], .plain = -1, .edited = -1, .plain_s = NAN, .edited_s = NAN };
+		*w = (struct edit_wall){ .tu = order[k], .plain_s = NAN, .edited_s = NAN };
 		if (k >= EDIT_MEASURED)
 			continue;
 		const struct advise_tu *t = &ad->tus[order[k]];
-		double expected = isnan(ad->base.seconds[t->f.edge]) ? 0 : ad->base.seconds[t->f.edge];
 		size_t site = (size_t)(s - ev->sites);
-		char *plain_sub = xasprintf("%s-%zu-plain-%zu", ev->rule, site, k),
-		     *edited_sub = xasprintf("%s-%zu-with-%zu", ev->rule, site, k);
-		struct compile_command plain = copy_command(ad, t, &ev->pristine, plain_sub, false),
-				       edited = copy_command(ad, t, &s->edited, edited_sub, false);
-		char *name = xasprintf("%s edit: %s as it is", ev->rule, t->f.name);
-		struct pass_tu *p = pass_probe_add(&ad->probes.pass, name, t->f.edge, &plain);
-		p->walls_only = true;
-		p->expect_s = expected;
-		free(name);
-		name = xasprintf("%s edit: %s with %s:%lu edited", ev->rule, t->f.name, s->file, s->line);
-		p = pass_probe_add(&ad->probes.pass, name, t->f.edge, &edited);
-		p->walls_only = p->may_fail = true;
-		p->expect_s = expected;
-		free(name);
 		w->measured = true;
-		w->plain = (long)ad->probes.pass.ntus - 2;
-		w->edited = (long)ad->probes.pass.ntus - 1;
-		free(plain_sub);
-		free(edited_sub);
+		w->copies = copies;
+		w->plain = xcalloc(copies, sizeof(*w->plain));
+		w->edited = xcalloc(copies, sizeof(*w->edited));
+		for (size_t c = 0; c < copies; c++) {
+			char *plain_sub = xasprintf("%s-%zu-plain-%zu-%zu", ev->rule, site, k, c),
+			     *edited_sub = xasprintf("%s-%zu-with-%zu-%zu", ev->rule, site, k, c);
+			w->plain[c] = copy_command(ad, t, &ev->pristine, plain_sub, false);
+			w->edited[c] = copy_command(ad, t, &s->edited, edited_sub, false);
+			free(plain_sub);
+			free(edited_sub);
+		}
 	}
 	free(order);
+}
+
+static void wall_commands_free(struct edit_wall *w)
+{
+	for (size_t c = 0; c < w->copies; c++) {
+		compile_command_clear(&w->plain[c]);
+		compile_command_clear(&w->edited[c]);
+	}
+	free(w->plain);
+	free(w->edited);
+	w->plain = w->edited = NULL;
+	w->copies = 0;
+}
+
+/* One side of a wall: its copies' rounds until the probes' repeats (or two
+ * walls that agree); median, least and most, NaN when a round failed. */
+static void time_copies(struct advise *ad, const char *what, const struct compile_command *cmds, size_t copies,
+			double *median, double *lo, double *hi)
+{
+	size_t n = 0, failures = 0;
+	double *walls = load_probe_level(what, ad->dir, cmds, copies, ad->repeats, ad->settle, ad->timeout, &n, &failures);
+	ad->failures += failures;
+	if (n) {
+		struct summary sm = summarize(walls, n);
+		*median = sm.median, *lo = sm.min, *hi = sm.max;
+	}
+	free(walls);
+}
+
+/* The walls planned, timed: each TU's plain and edited rounds back to
+ * back, the order turned from one TU to the next (ABBA over the TUs). */
+static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct edit_site *s)
+{
+	for (size_t k = 0; k < s->nwalls; k++) {
+		struct edit_wall *w = &s->walls[k];
+		if (!w->measured)
+			continue;
+		char *plain = xasprintf("%s: %s as it is", ev->rule, ad->tus[w->tu].f.name),
+		     *edited = xasprintf("%s: %s with %s:%lu edited", ev->rule, ad->tus[w->tu].f.name, s->file, s->line);
+		for (int side = 0; side < 2; side++) {
+			if ((side == 0) == (k % 2 == 0))
+				time_copies(ad, plain, w->plain, w->copies, &w->plain_s, &w->plain_lo, &w->plain_hi);
+			else
+				time_copies(ad, edited, w->edited, w->copies, &w->edited_s, &w->edited_lo, &w->edited_hi);
+		}
+		free(plain);
+		free(edited);
+		wall_commands_free(w);
+		double *held[] = { &w->plain_s, &w->plain_lo, &w->plain_hi, &w->edited_s, &w->edited_lo, &w->edited_hi };
+		for (size_t h = 0; h < sizeof(held) / sizeof(*held); h++)
+			advise_held(held[h]);
+	}
 }
 
 static struct edit_evidence *ask_lines(struct advise *ad, const char *rule, const size_t *tus,
@@ -503,20 +555,7 @@ void edit_probe_read(struct advise *ad, struct edit_evidence *ev)
 {
 	for (size_t s = 0; s < ev->nsites; s++) {
 		struct edit_site *site = &ev->sites[s];
-		for (size_t k = 0; k < site->nwalls; k++) {
-			struct edit_wall *w = &site->walls[k];
-			if (!w->measured)
-				continue;
-			const struct pass_tu *plain = probed(ad, w->plain), *edited = &ad->probes.pass.tus[w->edited];
-			if (!plain)
-				continue;
-			w->plain_s = plain->wall.median, w->plain_lo = plain->wall.min, w->plain_hi = plain->wall.max;
-			if (!edited->failed)
-				w->edited_s = edited->wall.median, w->edited_lo = edited->wall.min, w->edited_hi = edited->wall.max;
-			double *held[] = { &w->plain_s, &w->plain_lo, &w->plain_hi, &w->edited_s, &w->edited_lo, &w->edited_hi };
-			for (size_t h = 0; h < sizeof(held) / sizeof(*held); h++)
-				advise_held(held[h]);
-		}
+		time_walls(ad, ev, site);
 		if (site->chosen >= 0) {
 			const struct edit_candidate *c = &site->cands[site->chosen];
 			char *path = xasprintf("%s/%s", ev->pristine.dir, site->file), *text = read_text_file(path), *err = NULL;
@@ -658,8 +697,9 @@ void edit_said_free(struct edit_said *said, const struct edit_evidence *ev)
 char *edit_measured_by(const struct edit_evidence *ev)
 {
 	return xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that reaches it "
-			 "compiled with the edit; the %d heaviest of a line's TUs timed with and without it side by side, "
-			 "the rest carry their median share of the baseline", ev->copied, ev->root, EDIT_MEASURED);
+			 "compiled with the edit; the %d heaviest of a line's TUs timed as they are and edited, each as "
+			 "copies side by side (the same neighbours for both), the rest carry their median share of the "
+			 "baseline", ev->copied, ev->root, EDIT_MEASURED);
 }
 
 /* ---- a rule's walk that proves edits (EDIT_RULE_WALK) ---- */
@@ -801,7 +841,7 @@ static bool load_site(const json_t *o, size_t ntus, struct edit_site *site, char
 	for (size_t k = 0; k < json_array_size(walls); k++) {
 		const json_t *v = json_array_get(walls, k);
 		struct edit_wall *w = &site->walls[site->nwalls++];
-		*w = (struct edit_wall){ .plain = -1, .edited = -1, .measured = json_is_true(json_object_get(v, "measured")) };
+		*w = (struct edit_wall){ .measured = json_is_true(json_object_get(v, "measured")) };
 		if (!tu_index(json_object_get(v, "tu"), ntus, &w->tu) ||
 		    !saved_triple(json_object_get(v, "plain_s"), &w->plain_s, &w->plain_lo, &w->plain_hi) ||
 		    !saved_triple(json_object_get(v, "edited_s"), &w->edited_s, &w->edited_lo, &w->edited_hi))
@@ -843,6 +883,8 @@ void edit_probe_free(struct edit_evidence *ev)
 			free(site->cands[c].error);
 		}
 		free(site->cands);
+		for (size_t k = 0; k < site->nwalls; k++)
+			wall_commands_free(&site->walls[k]);
 		free(site->walls);
 		free(site->patch);
 		source_copy_free(&site->edited);

@@ -46,7 +46,10 @@ struct edit_candidate {
 struct edit_wall {
 	size_t tu;		/* index into the walk's TUs */
 	bool measured;		/* timed with and without; else it carries the median */
-	long plain, edited;	/* in the walk's pass probe, -1: none */
+	/* Until timed: `copies` commands of the TU as it is and as many edited,
+	 * each copy's outputs apart. */
+	struct compile_command *plain, *edited;
+	size_t copies;
 	double plain_s, plain_lo, plain_hi, edited_s, edited_lo, edited_hi;	/* median, least, most; NaN: none */
 };
 

@@ -166,7 +166,7 @@ void load_calibrate(struct advise *ad)
 		ad->load.curve = (struct load_curve){ .cores = (double)cpu_count() };
 		ad->load.source = xstrdup(levels < 2 ? "none: one job at a time" : "none: no TU to run side by side");
 	} else if (n >= LOAD_AMONG_PROBES_FROM && ad->parallel >= (long)n) {
-		ad->load.pair = load_probe_level(ad->dir, cmds, 2, ad->repeats, ad->settle, ad->timeout, &ad->load.npair,
+		ad->load.pair = load_probe_level("load curve", ad->dir, cmds, 2, ad->repeats, ad->settle, ad->timeout, &ad->load.npair,
 						 &ad->failures);
 		if (!ad->load.npair) {
 			ad->load.curve = (struct load_curve){ .cores = (double)cpu_count() };

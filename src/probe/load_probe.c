@@ -115,8 +115,8 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 	free(r.logs);
 }
 
-double *load_probe_level(const char *dir, const struct compile_command *cmds, size_t copies, long repeats, bool settle,
-			 double timeout, size_t *n, size_t *failures)
+double *load_probe_level(const char *what, const char *dir, const struct compile_command *cmds, size_t copies,
+			 long repeats, bool settle, double timeout, size_t *n, size_t *failures)
 {
 	size_t reps = repeats > 0 ? (size_t)repeats : 1;
 	struct level_run r = { .cmds = cmds, .dir = dir, .timeout = timeout };
@@ -126,7 +126,7 @@ double *load_probe_level(const char *dir, const struct compile_command *cmds, si
 	r.walls = xcalloc(reps + copies, sizeof(double));
 	while (!r.failed && !level_done(r.walls, r.nwalls, reps, settle)) {
 		size_t before = r.nwalls;
-		progress_set("load curve: %zu at once (%zu of %zu walls)", copies, r.nwalls, reps);
+		progress_set("%s: %zu at once (%zu of %zu walls)", what, copies, r.nwalls, reps);
 		if (!run_round(&r, copies))
 			r.nwalls = before;	/* a failed round's walls do not count */
 	}

@@ -148,9 +148,9 @@ static void test_leak_proven(void **state)
 	size_t tus[] = { tu_index("disp.o"), tu_index("bind.o") };
 	struct edit_candidate cands[] = { { .header = NULL, .tried = true, .error = "disp.o: error: 'at' has not been declared" },
 					  { .header = "<ATen/core/Tensor.h>", .lines = 900, .tried = true } };
-	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain = -1, .edited = -1, .plain_s = 6, .plain_lo = 5.5,
+	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain_s = 6, .plain_lo = 5.5,
 				       .plain_hi = 6.5, .edited_s = 3, .edited_lo = 2.8, .edited_hi = 3.3 },
-				     { .tu = tus[1], .plain = -1, .edited = -1, .plain_s = NAN, .edited_s = NAN } };
+				     { .tu = tus[1], .plain_s = NAN, .edited_s = NAN } };
 	struct edit_site site = { .file = "include/opus/args.h", .line = 13, .header = "<torch/extension.h>", .tus = tus,
 				  .ntus = 2, .cands = cands, .ncands = 2, .chosen = 1, .walls = walls, .nwalls = 2 };
 	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
@@ -198,7 +198,7 @@ static void test_narrow_proven(void **state)
 	size_t tus[] = { tu_index("disp.o") };
 	struct edit_candidate cands[] = { { .header = NULL, .tried = true, .error = "disp.o: error: 'at' has not been declared" },
 					  { .header = "<torch/types.h>", .lines = 240000, .tried = true } };
-	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain = -1, .edited = -1, .plain_s = 6, .plain_lo = 6,
+	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain_s = 6, .plain_lo = 6,
 				       .plain_hi = 6, .edited_s = 4, .edited_lo = 4, .edited_hi = 4 } };
 	struct edit_site site = { .file = "disp.cpp", .line = 3, .header = "<torch/torch.h>", .tus = tus, .ntus = 1,
 				  .cands = cands, .ncands = 2, .chosen = 1, .walls = walls, .nwalls = 1 };

@@ -76,7 +76,7 @@ static void test_one_level(void **state)
 	sleeps(cmds, 2);
 	size_t n = 0, failures = 0;
 	double start = monotonic_seconds();
-	double *walls = load_probe_level(".", cmds, 2, 3, true, 0, &n, &failures);
+	double *walls = load_probe_level("sleeps", ".", cmds, 2, 3, true, 0, &n, &failures);
 	double took = monotonic_seconds() - start;
 	assert_int_equal(failures, 0);
 	assert_int_equal(n, 2);	/* one round: its two walls agree */
@@ -85,13 +85,13 @@ static void test_one_level(void **state)
 	assert_true(walls[0] >= SLEEP_S && walls[0] < 1.5 * SLEEP_S && walls[1] >= SLEEP_S && walls[1] < 1.5 * SLEEP_S);
 	assert_true(took < 2 * SLEEP_S);
 	free(walls);
-	walls = load_probe_level(".", cmds, 2, 3, false, 0, &n, &failures);
+	walls = load_probe_level("sleeps", ".", cmds, 2, 3, false, 0, &n, &failures);
 	assert_int_equal(n, 4);	/* two rounds for three walls */
 	free(walls);
 	strvec_clear(&cmds[1].argv);
 	strvec_push(&cmds[1].argv, "false");
 	fflush(NULL);
-	walls = load_probe_level(".", cmds, 2, 3, true, 0, &n, &failures);
+	walls = load_probe_level("sleeps", ".", cmds, 2, 3, true, 0, &n, &failures);
 	assert_int_equal(failures, 1);
 	assert_int_equal(n, 0);	/* a failed round's walls do not count */
 	free(walls);
