@@ -43,6 +43,33 @@ sys.exit(rc)' "$T/out" "$T/err" "$T/rss" "$@"
 contains() {
 	if grep -qF -- "$2" "$1"; then ok "$3"; else not_ok "$3: no '$2' in $(basename "$1")" "$(head -c 600 "$1")"; fi
 }
+# quiet_stderr FILE DESC: what a newcomer sees of a command that worked:
+# no compiler's error line (a probe that may fail by design says one line
+# of its own), and no busy warning unless the machine is busy now (other
+# processes on more than half a CPU over a second, from /proc/stat: a
+# warning then is true, and said so).
+quiet_stderr() {
+	if grep -E '(^|[: ])(error|fatal error)[: ]' "$1" | grep -qv '^buildwall: '; then
+		not_ok "$2: no compiler error" "$(grep -E '(^|[: ])(error|fatal error)[: ]' "$1" | head -5)"
+	else
+		ok "$2: no compiler error"
+	fi
+	if ! grep -q 'the machine is busy' "$1"; then
+		ok "$2: no busy warning"
+	elif python3 -c '
+import time
+def idle():
+    f = [int(x) for x in open("/proc/stat").readline().split()[1:]]
+    return f[3] + f[4], sum(f)
+i0, t0 = idle(); time.sleep(1); i1, t1 = idle()
+import os
+busy = (1 - (i1 - i0) / (t1 - t0)) * os.cpu_count()
+exit(0 if busy > 0.5 else 1)'; then
+		ok "$2: a busy warning, and the machine is busy now"
+	else
+		not_ok "$2: a busy warning on a machine idle now" "$(grep 'the machine is busy' "$1")"
+	fi
+}
 # one_line FILE DESC: bad input is reported in exactly one line
 one_line() {
 	_lines=$(wc -l <"$1")

@@ -13,6 +13,7 @@ before=$(tree_hash "$demo")
 # TU compiled once more, is t30's on the toy).
 run 0 "rank on the demo" "$BW" rank -C "$demo" -j 2 --parallel 2 --contention log --json
 cp "$T/out" "$T/demo.json"
+quiet_stderr "$T/err" "rank right after the demo's first build"
 check "build dir byte-identical after rank" [ "$(tree_hash "$demo")" = "$before" ]
 check "every TU of the demo ranked" [ "$(json "$T/demo.json" 'len(d["tus"])')" = 5 ]
 check "planted slowest TU ranks first" [ "$(json "$T/demo.json" 'd["tus"][0]["target"]')" = opus_gemm_bigtile.cuda.o ]

@@ -10,6 +10,7 @@ if command -v nvcc >/dev/null; then
 	before=$(tree_hash "$demo")
 	run 0 "passes on the CUDA demo's kernel TUs" "$BW" passes -C "$demo" opus_gemm_bigtile.cuda.o opus_epilogue.cuda.o --parallel 2 --json
 	cp "$T/out" "$T/cuda.json"
+	quiet_stderr "$T/err" "passes on the demo"
 	check "CUDA build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 	check "host jobs: gcc -E, cudafe++, gcc" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[j["tool"] for j in t["jobs"] if j["pass"] == "host"]')" = "['gcc -E', 'cudafe++', 'gcc']" ]
 	check "device jobs per arch: gcc -E, cicc (compute_80), ptxas (sm_80)" [ "$(tu_eval "$T/cuda.json" opus_gemm_bigtile.cuda.o '[(j["tool"], j["arch"]) for j in t["jobs"] if j["pass"] == "device"]')" = "[('gcc -E', 'compute_80'), ('cicc', 'compute_80'), ('ptxas', 'sm_80')]" ]

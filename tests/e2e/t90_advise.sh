@@ -17,6 +17,7 @@ sources=$(tree_hash "$src")
 # (small probes); here the predictions are checked against builds.
 run 0 "advise --json on the small baseline demo" "$BW" advise -C "$demo" -j 2 -r 1 --json
 cp "$T/out" "$T/advise.json"
+quiet_stderr "$T/err" "advise on the demo"
 # For report's browser test (t97): this advice and the build it started from.
 cp "$T/out" "$E2E_WORK/advise.json"
 "$BW" log -C "$demo" --json >"$E2E_WORK/log.json"
