@@ -90,4 +90,5 @@ for t in json.load(open(sys.argv[1]))["trials"]:
 PY
 	s=$((s + 1))
 done
+sed 's/^/# sitting, wall, control: /' "$work/sittings"
 "$sim" --sittings "$work/sittings" "${TRIALS:-4000}"
