@@ -19,10 +19,14 @@
  * candidate from another, on the raw walls and in units of the controls
  * (as check does), with the sittings as measured and with a further drift
  * of 0-25 % (uniform) making the candidate's sitting slower, walls and
- * controls alike.
+ * controls alike. A last row is what a same-sitting comparison would
+ * see: pairs of builds run one after the other in one sitting (ABBA, as
+ * ab runs them), compared by ab's paired statistics, raw and each build
+ * over its control ("pairs/c").
  *
  * usage: check_power RESIDUALS [TRIALS] [COLD] [COLD_FACTOR] [SCALE]
  *        check_power --sittings BUILDS [TRIALS] */
+#include "abstats.h"
 #include "regression.h"
 #include "stats.h"
 
@@ -160,6 +164,27 @@ static int sittings_main(const char *path, long trials)
 				}
 				printf("\n");
 			}
+	for (int relative = 0; relative <= 1; relative++)
+		for (size_t per_side = 3; per_side <= 5; per_side += 2) {
+			printf("%-8s %-6zu %-22s", relative ? "pairs/c" : "pairs", per_side, "one sitting, ABBA");
+			for (size_t p = 0; p < sizeof(planted) / sizeof(planted[0]); p++) {
+				long over = 0;
+				for (long t = 0; t < trials; t++) {
+					const struct sitting *st = &sittings[(size_t)(uniform() * (double)n)];
+					double a[8], b[8];
+					for (size_t i = 0; i < per_side; i++) {	/* two builds back to back, either first */
+						size_t k = (size_t)(uniform() * (double)(st->n - 1)), first = uniform() < 0.5;
+						a[i] = st->walls[k + !first] / (relative ? st->controls[k + !first] : 1);
+						b[i] = st->walls[k + first] * (1 + planted[p]) / (relative ? st->controls[k + first] : 1);
+					}
+					struct ab_result r;
+					ab_compare(a, b, per_side, &r);
+					over += r.ratio - 1 > o.max_regression && r.ratio_lo > 1;
+				}
+				printf(" %5.1f%%", 100 * (double)over / (double)trials);
+			}
+			printf("\n");
+		}
 	return 0;
 }
 

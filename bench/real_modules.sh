@@ -52,6 +52,13 @@ load(name, [os.path.join(tree, s) for s in sources.split()], extra_cflags=flags.
 EOF
 }
 
+# fingerprint DIR...: every entry's path, type, size, mode, mtime and content.
+fingerprint() {
+	for d in "$@"; do
+		(cd "$d" && find . -printf '%p %y %s %m %T@\n' | LC_ALL=C sort && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+	done | sha256sum
+}
+
 # op_runs TREE BUILD_DIR: its op, called from Python on the built library.
 op_runs() {
 	"$py" -c "import torch; torch.ops.load_library('$2/$name.so'); assert $op" 2>"$work/op.err"
@@ -69,8 +76,11 @@ for checkout in "$@"; do
 	t1=$(now)
 	op_runs "$a" "$a-build" || { cat "$work/op.err" >&2; exit 3; }
 	# the checkout is the project: its patches apply from its root
+	before=$(fingerprint "$a" "$a-build")
 	"$bw" advise -C "$a-build" -j "$jobs" --project "$a" --patch "$work/$name-patches" --json >"$work/$name-advise.json"
 	t2=$(now)
+	[ "$(fingerprint "$a" "$a-build")" = "$before" ] ||
+		{ echo "bench/real_modules.sh: advise changed $a or $a-build" >&2; exit 4; }
 	ntus=$(field "$work/$name-advise.json" 'len(d["tus"])')
 	# none proven: what leak said instead (its line, or why it does not apply)
 	proven=$(field "$work/$name-advise.json" '"; ".join("%s: %s:%d, %s, %d TUs" % (f["fix"], s["file"], s["line"], s["candidates"][s["chosen"]]["header"] or "removed", len(s["tus"])) for f in d["fixes"] if f.get("proven") for s in f["probes"]["sites"] if s["chosen"] >= 0) or "none: " + " ".join((c.get("checked") or c.get("measured_by") or "").replace("|", "/") for c in d["fixes"] + d["not_applicable"] if c["fix"] == "leak")')
