@@ -256,10 +256,9 @@ static void run_all(struct ab *ab)
 		run_once(ab, 1, false);
 		run_once(ab, 0, false);
 	}
-	for (long block = 0;; block++) {
-		static const int orders[2][4] = { { 0, 1, 1, 0 }, { 1, 0, 0, 1 } };
-		for (int k = 0; k < 4; k++) {
-			int s = orders[block % 2][k];
+	for (size_t block = 0;; block++) {
+		for (size_t k = 0; k < 4; k++) {
+			int s = ab_side_at(4 * block + k);
 			if ((long)ab->side[s].n < ab->pairs || ab->precision > 0)
 				run_once(ab, s, true);
 		}

@@ -4,7 +4,9 @@
  * the reason in one line: how much, its interval, and the TU that grew
  * most with the header group its preprocessed lines grew by. */
 #define _GNU_SOURCE
+#include "abstats.h"
 #include "build_record.h"
+#include "busy.h"
 #include "cli.h"
 #include "control.h"
 #include "growth.h"
@@ -15,6 +17,7 @@
 #include "out_table.h"
 #include "regression.h"
 #include "stats.h"
+#include "trial.h"
 #include "util.h"
 
 #include <math.h>
@@ -30,6 +33,8 @@ static const char usage[] =
 	"usage: buildwall check [-C BUILD_DIR | --from DOC --module NAME] (--budget S | --against REF\n"
 	"                       [--max-regression P]) [--builds N] [--no-control] [--module NAME]\n"
 	"                       [--any-machine] [--db PATH] [--json]\n"
+	"       buildwall check [-C BUILD_DIR] --against-dir REF_DIR [-j N] [--builds N]\n"
+	"                       [--max-regression P] [--timeout S] [--json]\n"
 	"\n"
 	"Exit 0 when the module's wall is within, 1 when it is over, with the reason in one\n"
 	"line. The candidate is the last N clean builds (every compile step ran) in BUILD_DIR's\n"
@@ -59,12 +64,21 @@ static const char usage[] =
 	"every build on both sides has one, the walls are compared in units of it, and the\n"
 	"line says so with the machine's own drift; otherwise (builds recorded without one,\n"
 	"--no-control) the raw walls, and it says that.\n"
+	"\n"
+	"--against-dir REF_DIR: one sitting instead of two. REF_DIR is a build dir of the\n"
+	"reference (another checkout, configured as this one); both are rebuilt clean in turn,\n"
+	"ABBA then BAAB (as ab does), N pairs (--builds, default 5), and judged by ab's paired\n"
+	"statistics: over when the candidate is slower by more than P and the pairs' 95 %\n"
+	"interval excludes no change. A drift of the machine falls on both sides alike. Both\n"
+	"trees are left built, as wall leaves its tree.\n"
 	"\n";
 
 struct check {
-	const char *dir, *against, *module, *from;
-	double budget, max_regression;
-	long builds;
+	const char *dir, *against, *module, *from, *against_dir;
+	double budget, max_regression, timeout;
+	long builds, jobs;
+	struct ab_result pairs;	/* --against-dir: the pairs' comparison */
+	double *pair_walls[2];	/* and their walls: the reference's, the candidate's */
 	bool any_machine, no_control;
 	struct record_context ctx;
 	struct build_record *cand;
@@ -403,6 +417,46 @@ static void judge(struct check *c)
 	free(ref_control);
 }
 
+/* --against-dir: the reference's build dir and the candidate's rebuilt
+ * clean in turn (ab_side_at's order) until `builds` pairs, compared by
+ * ab's paired statistics: both sides of a pair ran minutes apart at most. */
+static void judge_same_sitting(struct check *c)
+{
+	struct build_spec spec[2];
+	const char *dirs[2] = { c->against_dir, c->dir }, *names[2] = { "reference", "candidate" };
+	double *walls[2];
+	size_t n[2] = { 0, 0 }, pairs = (size_t)c->builds;
+	for (int s = 0; s < 2; s++) {
+		build_spec_ninja(&spec[s], dirs[s], c->jobs);
+		walls[s] = xcalloc(pairs, sizeof(double));
+	}
+	warn_if_busy();
+	for (size_t run = 0; n[0] < pairs || n[1] < pairs; run++) {
+		int s = ab_side_at(run);
+		if (n[s] == pairs)
+			continue;
+		char *what = xasprintf("%s, build %zu of %zu", names[s], n[s] + 1, pairs);
+		struct trial_result r;
+		trial_run(&spec[s], what, NULL, c->timeout, &r);
+		walls[s][n[s]++] = r.wall;
+		free(what);
+	}
+	ab_compare(walls[0], walls[1], pairs, &c->pairs);
+	c->reg = (struct regression){ .n_ref = pairs, .n_cand = pairs, .ref_median = c->pairs.median_a,
+				      .cand_median = c->pairs.median_b, .ratio = c->pairs.ratio, .ratio_lo = NAN,
+				      .ratio_hi = NAN, .decided = pairs >= 2 };
+	if (c->reg.decided) {
+		c->reg.ratio_lo = c->pairs.ratio_lo, c->reg.ratio_hi = c->pairs.ratio_hi;
+		c->reg.over = c->reg.ratio - 1 > c->max_regression && c->reg.ratio_lo > 1;
+	}
+	c->cand_median = c->pairs.median_b;
+	c->ref_name = xstrdup(c->against_dir);
+	for (int s = 0; s < 2; s++) {
+		build_spec_free(&spec[s]);
+		c->pair_walls[s] = walls[s];
+	}
+}
+
 /* Lines recorded (--pp) for the newest build of a list that has them. */
 static void newest_lines(struct history_db *h, const int64_t *ids, size_t n, struct record_lines **out, size_t *count)
 {
@@ -529,12 +583,17 @@ static void decide(struct check *c)
 		strvec_pushf(&parts, "wall %.1f s (median of %zu), %s the %.1f s budget", c->cand_median, c->ncand,
 			     c->over_budget ? "over" : "within", c->budget);
 	}
-	if (c->against) {
+	if (c->against || c->against_dir) {
 		const struct regression *r = &c->reg;
 		double pct = 100 * (r->ratio - 1);
 		if (fabs(pct) < 0.5)	/* "+0 % over", never "-0 % under" */
 			pct = 0;
-		if (r->decided) {
+		if (r->decided && c->against_dir) {
+			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%; %zu pairs of clean "
+				     "rebuilds in turn in this sitting, ABBA: a drift of the machine falls on both sides)",
+				     c->cand_median, pct, pct >= 0 ? "over" : "under", c->ref_name, 100 * (r->ratio_lo - 1),
+				     100 * (r->ratio_hi - 1), c->pairs.n);
+		} else if (r->decided) {
 			char *estimator = estimator_text(c), *basis = basis_text(c);
 			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%; %zu against %zu builds; %s; %s)",
 				     c->cand_median, pct, pct >= 0 ? "over" : "under", c->ref_name, 100 * (r->ratio_lo - 1),
@@ -543,7 +602,7 @@ static void decide(struct check *c)
 			free(basis);
 		} else
 			strvec_pushf(&parts, "wall %.1f s, %+.0f %% against %s: too few builds to decide (%zu and %zu; "
-				     "3 in all make an interval)", c->cand_median, pct, c->ref_name, c->ncand, c->nref);
+				     "3 in all make an interval)", c->cand_median, pct, c->ref_name, c->reg.n_cand, c->reg.n_ref);
 		if (r->over || (c->ngrew && r->ratio > 1)) {
 			struct strvec names = { 0 };
 			for (size_t i = 0; i < c->ngrew; i++)
@@ -564,7 +623,7 @@ static const char *verdict_of(const struct check *c)
 {
 	if (c->over_budget || c->reg.over)
 		return "over";
-	return c->against && !c->reg.decided ? "undecided" : "within";
+	return (c->against || c->against_dir) && !c->reg.decided ? "undecided" : "within";
 }
 
 /* The verdict and why, one line: what a CI log shows. */
@@ -624,6 +683,20 @@ static void render_json(const struct check *c, const char *db_path)
 		"ratio_ci", r->decided ? json_pack("[f, f]", round(r->ratio_lo * 10000) / 10000,
 						   round(r->ratio_hi * 10000) / 10000) : json_null(),
 		"decided", r->decided, "over", r->over, "grew", grew) : json_null());
+	if (c->against_dir) {
+		json_t *pairs = json_array();
+		for (size_t i = 0; i < c->pairs.n; i++)
+			json_array_append_new(pairs, json_pack("{s:o, s:o}", "reference_s", json_seconds(c->pair_walls[0][i]),
+							       "candidate_s", json_seconds(c->pair_walls[1][i])));
+		json_object_set_new(doc, "against", json_pack("{s:s, s:s, s:s, s:o, s:f, s:f, s:o, s:b, s:b, s:s}",
+			"ref", c->against_dir, "shown_as", c->ref_name, "basis", "same sitting", "pairs", pairs,
+			"max_regression", c->max_regression, "ratio", round(c->reg.ratio * 10000) / 10000,
+			"ratio_ci", c->reg.decided ? json_pack("[f, f]", round(c->reg.ratio_lo * 10000) / 10000,
+							       round(c->reg.ratio_hi * 10000) / 10000) : json_null(),
+			"decided", c->reg.decided, "over", c->reg.over, "estimator",
+			"ab's: the geometric mean of the pairs' ratios, Student's t on their logarithms; clean rebuilds "
+			"of both dirs in turn, ABBA then BAAB"));
+	}
 	if (c->against) {
 		json_t *against = json_object_get(doc, "against");
 		json_object_set_new(against, "basis", json_string(c->relative ? "control" : "raw"));
@@ -659,6 +732,10 @@ int cmd_check(int argc, char **argv)
 		OPT_FLAG(0, "any-machine", &c.any_machine, "compare with builds recorded on any machine"),
 		OPT_STRING(0, "from", &c.from, "DOC", "the candidate: a saved 'wall --json' document's trials"),
 		OPT_FLAG(0, "no-control", &c.no_control, "compare the raw walls, not in units of the control compile"),
+		OPT_STRING(0, "against-dir", &c.against_dir, "REF_DIR",
+			   "a reference build dir, rebuilt in turn with this one in this sitting (ABBA)"),
+		OPT_BUILD_JOBS(&c.jobs, "--against-dir: ninja -j (default $MAX_JOBS, else ninja's own default)"),
+		OPT_TIMEOUT(&c.timeout, "--against-dir: give up on a build after S seconds (exit 3)"),
 		OPT_DB(&db_option),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
@@ -666,24 +743,44 @@ int cmd_check(int argc, char **argv)
 	int first = parse_options("check", argc, argv, opts, usage);
 	if (first < argc)
 		usage_error("check", "unexpected argument '%s'", argv[first]);
-	if (!(c.budget > 0) && !c.against)
-		usage_error("check", "give --budget S, --against REF, or both");
+	if (!(c.budget > 0) && !c.against && !c.against_dir)
+		usage_error("check", "give --budget S, --against REF, or both (or --against-dir REF_DIR)");
+	if (c.against_dir && (c.against || c.from || c.no_control || c.any_machine))
+		usage_error("check", "--against-dir rebuilds both dirs here: --against, --from, --no-control and --any-machine "
+			    "go with recorded builds");
+	if (c.against_dir && c.builds < 2)
+		usage_error("check", "--against-dir needs 2 pairs at least (--builds 2)");
+	if ((c.jobs || c.timeout > 0) && !c.against_dir)
+		usage_error("check", "-j and --timeout go with --against-dir (check runs no build otherwise)");
 	if (c.from && c.dir)
 		usage_error("check", "--from reads the candidate from a document: -C goes with a build dir");
 	if (c.from && !c.module)
 		usage_error("check", "--from needs --module NAME (a document does not say which module it is)");
 	if (c.from) {
 		read_candidate_document(&c);
+	} else if (c.against_dir) {
+		c.dir = c.dir ? c.dir : ".";
+		ninja_check_dir(c.dir);
+		ninja_check_dir(c.against_dir);
+		struct build_outputs o;
+		build_outputs_load(&o, c.dir);
+		record_context_init(&c.ctx, NULL, NULL, c.module ? c.module : o.module, false);
+		build_outputs_free(&o);
+		if (!c.jobs)
+			c.jobs = jobs_from_env("check");
+		judge_same_sitting(&c);
 	} else {
 		c.dir = c.dir ? c.dir : ".";
 		ninja_check_dir(c.dir);
 		read_candidate(&c);
 	}
-	double *walls = xcalloc(c.ncand, sizeof(double));
-	for (size_t i = 0; i < c.ncand; i++)
-		walls[i] = c.cand[i].wall;
-	c.cand_median = median_of(walls, c.ncand);
-	free(walls);
+	if (!c.against_dir) {
+		double *walls = xcalloc(c.ncand, sizeof(double));
+		for (size_t i = 0; i < c.ncand; i++)
+			walls[i] = c.cand[i].wall;
+		c.cand_median = median_of(walls, c.ncand);
+		free(walls);
+	}
 
 	char *db_path = history_db_path(db_option);
 	if (c.against) {
@@ -719,6 +816,8 @@ int cmd_check(int argc, char **argv)
 	free(c.cand_control_by);
 	free(c.cand_control);
 	free(c.raw_because);
+	free(c.pair_walls[0]);
+	free(c.pair_walls[1]);
 	control_clear(&c.now);
 	free(c.ref_name);
 	free(c.reason);

@@ -43,6 +43,12 @@ double t_quantile_95(unsigned df)
 	return (lo + hi) / 2;
 }
 
+int ab_side_at(size_t run)
+{
+	static const int orders[2][4] = { { 0, 1, 1, 0 }, { 1, 0, 0, 1 } };
+	return orders[(run / 4) % 2][run % 4];
+}
+
 void ab_compare(const double *a, const double *b, size_t n, struct ab_result *r)
 {
 	double mean = 0, squares = 0;

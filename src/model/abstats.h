@@ -19,6 +19,9 @@ struct ab_result {
 	bool differs;		/* the interval excludes 1 */
 };
 
+/* Which side runs `run`-th (0: A, 1: B): blocks of two pairs, ABBA then
+ * BAAB, so a drift of the machine falls on both sides alike. */
+int ab_side_at(size_t run);
 /* a[i] and b[i] are one pair; every value > 0. n >= 1. */
 void ab_compare(const double *a, const double *b, size_t n, struct ab_result *r);
 /* "B is 7.4 % faster (95 % CI 5.1-9.8 %)", "B is 3.0 % slower (…)", or

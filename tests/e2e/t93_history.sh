@@ -137,6 +137,35 @@ run 0 "check: everything 3x slower, machine and build alike: within" "$BW" check
 check "check timed the control now: the machine about 3x, the build about 1x" [ "$(json "$T/out" '(d["against"]["basis"], 2 < d["against"]["control"]["machine_ratio"] < 3.5, 0.8 < d["against"]["ratio"] < 1.25, d["against"]["raw_ratio"] > 2)')" = "('control', True, True, True)" ]
 run 1 "check --no-control: 3x over" "$BW" check -C "$sitting" --builds 3 --against sitting=quick --db "$T/live.db" --no-control
 
+# One sitting: --against-dir rebuilds a reference dir and the candidate
+# in turn (ABBA). Each tree's compiler sleeps its own delay: the same
+# delay is within, three times the delay over.
+sleepy_tree() {
+	mkdir -p "$1/bin"
+	{
+		printf '#!/bin/sh\nsleep "$(cat "%s/delay")"\nout=\n' "$1"
+		printf 'while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done\n: >"$out"\n'
+	} >"$1/bin/cc"
+	chmod +x "$1/bin/cc"
+	printf 'int a;\n' >"$1/a.c"
+	printf 'int b;\n' >"$1/b.c"
+	printf 'rule cc\n  command = %s -c $in -o $out\nrule link\n  command = %s -shared $in -o $out\nbuild a.o: cc a.c\nbuild b.o: cc b.c\nbuild sleepy.so: link a.o b.o\n' "$1/bin/cc" "$1/bin/cc" >"$1/build.ninja"
+	echo "$2" >"$1/delay"
+}
+sleepy_tree "$T/ref-dir" 0.1
+sleepy_tree "$T/same-dir" 0.1
+sleepy_tree "$T/slow-dir" 0.3
+run 0 "check --against-dir: the same tree rebuilt in turn, within" "$BW" check -C "$T/same-dir" --against-dir "$T/ref-dir" --builds 3 -j 1 --json
+check "check --against-dir --json: three pairs in one sitting, a ratio near 1" [ "$(json "$T/out" '(d["verdict"], d["against"]["basis"], len(d["against"]["pairs"]), 0.8 < d["against"]["ratio"] < 1.25)')" = "('within', 'same sitting', 3, True)" ]
+run 1 "check --against-dir: every step three times slower, over" "$BW" check -C "$T/slow-dir" --against-dir "$T/ref-dir" --builds 3 -j 1
+echo "# $(cat "$T/out")"
+one_line "$T/out" "the reason in one line"
+contains "$T/out" "3 pairs of clean rebuilds in turn in this sitting, ABBA" "says it rests on one sitting"
+run 2 "check --against-dir with one pair is refused" "$BW" check -C "$T/slow-dir" --against-dir "$T/ref-dir" --builds 1
+run 2 "check --against-dir with --against is refused" "$BW" check -C "$T/slow-dir" --against-dir "$T/ref-dir" --against x=y
+run 2 "check -j without --against-dir is refused" "$BW" check -C "$T/slow-dir" --budget 10 -j 2
+run 2 "check --against-dir on a dir that is not a build dir" "$BW" check -C "$T/slow-dir" --against-dir "$T/nowhere"
+
 run 0 "history marks the cold build" "$BW" history toymod --db "$T/cold.db"
 contains "$T/out" "8.40*" "its wall starred"
 contains "$T/out" "*: an outlier among the builds of its commit and labels" "and says what the star means"

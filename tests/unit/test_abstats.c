@@ -121,10 +121,22 @@ static void test_false_positive_rate(void **state)
 	}
 }
 
+/* ABBA then BAAB: over any two blocks each side runs four times, and a
+ * run's place in its block is balanced between the sides. */
+static void test_abba_order(void **state)
+{
+	(void)state;
+	char order[17] = { 0 };
+	for (size_t k = 0; k < 16; k++)
+		order[k] = ab_side_at(k) ? 'B' : 'A';
+	assert_string_equal(order, "ABBABAABABBABAAB");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_difference),
+		cmocka_unit_test(test_abba_order),
 		cmocka_unit_test(test_identical_samples),
 		cmocka_unit_test(test_interval_narrows_with_n),
 		cmocka_unit_test(test_t_quantiles),
