@@ -39,8 +39,7 @@ const char *const history_migrations[HISTORY_SCHEMA_VERSION] = {
 	" target_id INTEGER NOT NULL REFERENCES targets (id), pass TEXT NOT NULL, seconds REAL NOT NULL,"
 	" PRIMARY KEY (build_id, target_id, pass)) WITHOUT ROWID;",
 	/* 4: the control compile timed in each build's sitting (probe/control.h) */
-	"ALTER TABLE builds ADD COLUMN control_s REAL;"
-	"ALTER TABLE builds ADD COLUMN control_by TEXT;",
+	"ALTER TABLE builds ADD COLUMN control_s REAL; ALTER TABLE builds ADD COLUMN control_by TEXT;",
 };
 
 char *history_db_path(const char *given)
