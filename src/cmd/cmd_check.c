@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define CHECK_EXIT_OVER 1
 #define CHECK_REFERENCE_BUILDS 30	/* the newest reference builds compared */
@@ -204,17 +203,11 @@ static void read_candidate(struct check *c)
 /* The last `builds` builds of a saved wall (or log) document, newest first. */
 static void read_candidate_document(struct check *c)
 {
-	json_error_t jerr;
-	json_t *doc = json_load_file(c->from, 0, &jerr);
-	if (!doc)
-		die_at(c->from, jerr.line, "%s", jerr.text);
 	struct build_record *all;
 	size_t n;
 	char *err = NULL;
-	build_records_from_document(doc, c->module, &all, &n, &err);
-	json_decref(doc);
-	if (err)
-		die_at(c->from, 1, "%s", err);
+	if (!build_records_from_file(c->from, c->module, &all, &n, &err))
+		die(EXIT_BAD_INPUT, "%s", err);
 	record_context_init(&c->ctx, NULL, NULL, c->module, false);
 	size_t first = n > (size_t)c->builds ? n - (size_t)c->builds : 0;
 	c->cand = xcalloc(n - first, sizeof(*c->cand));
@@ -320,7 +313,6 @@ static void candidate_controls(struct check *c, struct history_db *h)
 		if (!(c->ref[i].control > 0))
 			return;
 	bool this_sitting = false;
-	int64_t now = time(NULL);
 	for (size_t i = 0; i < c->ncand; i++) {
 		if (c->cand[i].control > 0) {
 			c->cand_control[i] = c->cand[i].control;
@@ -328,8 +320,7 @@ static void candidate_controls(struct check *c, struct history_db *h)
 		} else {
 			c->cand_control[i] = history_db_control(h, c->cand[i].identity, &c->cand_control_by[i]);
 		}
-		if (!(c->cand_control[i] > 0) && c->cand[i].built_at && now - c->cand[i].built_at <= CONTROL_SITTING_S)
-			this_sitting = true;
+		this_sitting |= !(c->cand_control[i] > 0) && control_this_sitting(c->cand[i].built_at);
 	}
 	if (!this_sitting || c->from)
 		return;
@@ -340,14 +331,13 @@ static void candidate_controls(struct check *c, struct history_db *h)
 	ninja_load(c->dir, &b);
 	char *compiler = control_compiler(c->dir, &b), *err = NULL;
 	ninja_build_free(&b);
-	if (compiler && !control_measure(compiler, (size_t)(jobs < cpu_count() ? jobs : cpu_count()), CONTROL_RUNS,
-					 &c->now, &err)) {
+	if (compiler && !control_measure(compiler, control_copies(jobs), CONTROL_RUNS, &c->now, &err)) {
 		warn("%s", err);
 		free(err);
 		control_clear(&c->now);
 	} else if (compiler) {
 		for (size_t i = 0; i < c->ncand; i++)
-			if (!(c->cand_control[i] > 0) && c->cand[i].built_at && now - c->cand[i].built_at <= CONTROL_SITTING_S) {
+			if (!(c->cand_control[i] > 0) && control_this_sitting(c->cand[i].built_at)) {
 				c->cand_control[i] = c->now.seconds;
 				c->cand_control_by[i] = control_name(&c->now);
 			}
@@ -532,13 +522,15 @@ struct fenced_build {
 
 static size_t fenced_builds(const struct check *c, struct fenced_build *out)
 {
+	if (!c->ref_fenced)	/* no recorded reference judged: --budget, --against-dir */
+		return 0;
 	size_t n = 0;
 	double ref_median = median_of(c->ref_basis, c->nref), cand_median = median_of(c->cand_basis, c->ncand);
-	for (size_t i = 0; c->ref_fenced && i < c->nref; i++)
+	for (size_t i = 0; i < c->nref; i++)
 		if (c->ref_fenced[i])
 			out[n++] = (struct fenced_build){ "reference", c->ref[i].identity, c->ref[i].wall,
 							  c->ref_basis[i] / ref_median };
-	for (size_t i = 0; c->cand_fenced && i < c->ncand; i++)
+	for (size_t i = 0; i < c->ncand; i++)
 		if (c->cand_fenced[i])
 			out[n++] = (struct fenced_build){ "candidate", c->cand[i].identity, c->cand[i].wall,
 							  c->cand_basis[i] / cand_median };

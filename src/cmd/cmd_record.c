@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char usage[] =
 	"usage: buildwall record [-C BUILD_DIR] [--all] [--pp] [--label K=V]... [--module NAME] [--db PATH] [--json]\n"
@@ -73,25 +72,23 @@ static char *short_id(const char *identity)
  * within CONTROL_SITTING_S by the log's times, as many copies at once as
  * the most steps they ran at once (the CPUs at most). Nothing is timed when
  * none did, or the build names no compiler. */
-static void control_this_sitting(const char *dir, const struct ninja_build *b, struct build_record *records, size_t n,
-				 struct control *c)
+static void control_for_sitting(const char *dir, const struct ninja_build *b, struct build_record *records, size_t n,
+				struct control *c)
 {
-	int64_t now = time(NULL);
 	long jobs = 0;
 	for (size_t i = 0; i < n; i++)
-		if (records[i].built_at && now - records[i].built_at <= CONTROL_SITTING_S && records[i].jobs >= jobs)
+		if (control_this_sitting(records[i].built_at) && records[i].jobs >= jobs)
 			jobs = records[i].jobs > 0 ? records[i].jobs : 1;
 	char *compiler = jobs ? control_compiler(dir, b) : NULL, *err = NULL;
 	if (!compiler)
 		return;
-	size_t copies = (size_t)(jobs < cpu_count() ? jobs : cpu_count());
-	if (!control_measure(compiler, copies, CONTROL_RUNS, c, &err)) {
+	if (!control_measure(compiler, control_copies(jobs), CONTROL_RUNS, c, &err)) {
 		warn("%s: the builds are recorded without one", err);
 		free(err);
 		control_clear(c);
 	}
 	for (size_t i = 0; c->runs && i < n; i++)
-		if (records[i].built_at && now - records[i].built_at <= CONTROL_SITTING_S) {
+		if (control_this_sitting(records[i].built_at)) {
 			records[i].control = c->seconds;
 			records[i].control_by = control_name(c);
 		}
@@ -200,15 +197,9 @@ int cmd_record(int argc, char **argv)
 	size_t nrecords = 0;
 	char *db_path = history_db_path(db_option);
 	if (from) {
-		json_error_t jerr;
-		json_t *doc = json_load_file(from, 0, &jerr);
-		if (!doc)
-			die_at(from, jerr.line, "%s", jerr.text);
 		char *err = NULL;
-		build_records_from_document(doc, module, &records, &nrecords, &err);
-		json_decref(doc);
-		if (err)
-			die_at(from, 1, "%s", err);
+		if (!build_records_from_file(from, module, &records, &nrecords, &err))
+			die(EXIT_BAD_INPUT, "%s", err);
 		record_context_init(&ctx, NULL, NULL, module, false);
 	} else {
 		ninja_check_dir(dir);
@@ -238,7 +229,7 @@ int cmd_record(int argc, char **argv)
 		if (pp)
 			build_record_pp_lines("record", dir, &b, &records[nrecords - 1]);
 		if (!no_control)
-			control_this_sitting(dir, &b, records, nrecords, &control);
+			control_for_sitting(dir, &b, records, nrecords, &control);
 		free(log);
 		build_outputs_free(&outputs);
 		ninja_build_free(&b);

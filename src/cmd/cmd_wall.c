@@ -364,8 +364,7 @@ int cmd_wall(int argc, char **argv)
 			ninja_load(w.dir, &b);
 			w.control_by = control_compiler(w.dir, &b);
 			ninja_build_free(&b);
-			long cpus = cpu_count();
-			w.control_copies = (size_t)(w.jobs > 0 && w.jobs < cpus ? w.jobs : cpus);
+			w.control_copies = control_copies(w.jobs > 0 ? w.jobs : cpu_count());
 		}
 	} else {
 		build_spec_argv(&w.spec, w.clean, build_cmd, nbuild);

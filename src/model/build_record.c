@@ -469,6 +469,25 @@ bool build_records_from_document(json_t *doc, const char *module, struct build_r
 	return fail_with(err, xasprintf("a '%s' document: record takes log, wall and advise documents", command ? command : "?"));
 }
 
+bool build_records_from_file(const char *path, const char *module, struct build_record **out, size_t *n, char **err)
+{
+	*out = NULL;
+	*n = 0;
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr);
+	if (!doc)
+		return fail_with(err, jerr.line > 0 ? xasprintf("%s:%d: %s", path, jerr.line, jerr.text)
+						    : xasprintf("%s: %s", path, jerr.text));
+	char *why = NULL;
+	build_records_from_document(doc, module, out, n, &why);
+	json_decref(doc);
+	if (!why)
+		return true;
+	char *located = xasprintf("%s:1: %s", path, why);
+	free(why);
+	return fail_with(err, located);
+}
+
 void build_record_add_lines(struct build_record *r, const char *target, const char *pass, const char *group,
 			    size_t lines)
 {

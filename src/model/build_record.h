@@ -114,6 +114,9 @@ void build_record_from_view(struct build_record *r, const struct log_view *v, co
  * its lines per group and its seconds per pass). False, with *err set to what is wrong
  * (owned); nothing is left of a document refused. */
 bool build_records_from_document(json_t *doc, const char *module, struct build_record **out, size_t *n, char **err);
+/* The same from a file: false with *err "PATH:LINE: what" (owned), or
+ * "PATH: what" when the file cannot be read. */
+bool build_records_from_file(const char *path, const char *module, struct build_record **out, size_t *n, char **err);
 /* What adds a build's preprocessed lines to its record (the probe layer's
  * build_record_pp_lines, handed down by the command that measures). */
 typedef void record_lines_fn(const char *cmd_name, const char *dir, const struct ninja_build *b,

@@ -1,7 +1,7 @@
 #define _GNU_SOURCE
 #include "control.h"
 #include "build_record.h"
-#include "proc.h"
+#include "load_probe.h"
 #include "stats.h"
 #include "tmpdir.h"
 #include "util.h"
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* About 0.25 s of g++ -O1 on a 2-core VM: a standard header parsed, a
  * chain of template instantiations, some code generated: the front end
@@ -40,84 +41,51 @@ char *control_compiler(const char *dir, const struct ninja_build *b)
 	return first;
 }
 
-/* One round: `copies` compiles of the control at once, each with its own
- * object and log; *wall their mean. False with *why when one failed. */
-static bool control_round(const char *compiler, const char *dir, const char *source, size_t copies, double *wall,
-			 char **why)
-{
-	struct proc *procs = xcalloc(copies, sizeof(*procs));
-	struct proc **running = xcalloc(copies, sizeof(*running));
-	char ***argvs = xcalloc(copies, sizeof(*argvs)), **logs = xcalloc(copies, sizeof(*logs));
-	for (size_t i = 0; i < copies; i++) {
-		char *object = xasprintf("%s/control-%zu.o", dir, i);
-		char *argv[] = { xstrdup(compiler), xstrdup("-x"), xstrdup("c++"), xstrdup("-std=c++17"), xstrdup("-O1"),
-				 xstrdup("-c"), xstrdup(source), xstrdup("-o"), object, NULL };
-		argvs[i] = xcalloc(sizeof(argv) / sizeof(*argv), sizeof(char *));
-		memcpy(argvs[i], argv, sizeof(argv));
-		logs[i] = xasprintf("%s/control-%zu.log", dir, i);
-		procs[i] = (struct proc){ .argv = argvs[i], .cwd = dir, .out_path = logs[i] };
-	}
-	size_t started = 0;
-	for (size_t i = 0; i < copies; i++)
-		if (proc_start(&procs[i]) == 0)
-			running[started++] = &procs[i];
-	for (size_t left = started; left > 0; left--) {
-		size_t k = proc_wait_any(running, left);
-		running[k] = running[left - 1];
-	}
-	proc_exit_if_interrupted();
-	double sum = 0;
-	for (size_t i = 0; i < copies && !*why; i++) {
-		if (i >= started) {
-			*why = xasprintf("the control compile with %s could not start: %s", compiler, strerror(errno));
-		} else if (!proc_succeeded(&procs[i])) {
-			char *how = proc_failure(&procs[i]), *first = file_first_error_line(logs[i]);
-			*why = xasprintf("the control compile with %s failed (%s)%s%s", compiler, how, first ? ": " : "",
-					 first ? first : "");
-			free(first);
-			free(how);
-		}
-		sum += procs[i].wall_s;
-	}
-	*wall = sum / (double)copies;
-	for (size_t i = 0; i < copies; i++) {
-		for (char **a = argvs[i]; *a; a++)
-			free(*a);
-		free(argvs[i]);
-		free(logs[i]);
-	}
-	free(argvs);
-	free(logs);
-	free(running);
-	free(procs);
-	return !*why;
-}
-
 bool control_measure(const char *compiler, size_t copies, size_t runs, struct control *c, char **err)
 {
 	copies = copies ? copies : 1;
 	*c = (struct control){ .compiler = xstrdup(compiler), .copies = copies };
-	char *dir = tmpdir_subdir("control");
-	char *source = xasprintf("%s/control.cpp", dir);
+	char *dir = tmpdir_subdir("control"), *source = xasprintf("%s/control.cpp", dir);
 	FILE *f = fopen(source, "w");
 	if (!f || fputs(control_source, f) == EOF || fclose(f) != 0)
 		die(EXIT_INTERNAL, "cannot write %s: %s", source, strerror(errno));
-	double *walls = xcalloc(runs + 1, sizeof(double));
-	char *why = NULL;
-	for (size_t k = 0; k <= runs && !why; k++) {	/* round 0 warms the caches, untimed */
-		double wall;
-		if (control_round(compiler, dir, source, copies, &wall, &why) && k)
-			walls[c->runs++] = wall;
+	struct compile_command *cmds = xcalloc(copies, sizeof(*cmds));
+	for (size_t i = 0; i < copies; i++) {
+		const char *words[] = { compiler, "-x", "c++", "-std=c++17", "-O1", "-c", source, "-o" };
+		for (size_t w = 0; w < sizeof(words) / sizeof(*words); w++)
+			strvec_push(&cmds[i].argv, words[w]);
+		strvec_pushf(&cmds[i].argv, "%s/control-%zu.o", dir, i);
 	}
-	if (!why) {
-		struct summary s = summarize(walls, c->runs);
+	/* A round that warms the caches, untimed; then `runs` rounds. */
+	size_t n = 0, failures = 0;
+	free(load_probe_level("the control compile", dir, cmds, copies, (long)copies, false, 0, &n, &failures));
+	double *walls = failures ? NULL
+				 : load_probe_level("the control compile", dir, cmds, copies, (long)(runs * copies), false, 0,
+						    &n, &failures);
+	if (!failures) {
+		struct summary s = summarize(walls, n);
 		c->seconds = s.median, c->lo = s.min, c->hi = s.max;
+		c->runs = runs;
 	}
 	free(walls);
+	for (size_t i = 0; i < copies; i++)
+		compile_command_clear(&cmds[i]);
+	free(cmds);
 	remove_tree(dir);
 	free(dir);
 	free(source);
-	return ok_unless(err, why);
+	return failures ? fail_with(err, xasprintf("the control compile with %s failed", compiler)) : true;
+}
+
+bool control_this_sitting(int64_t built_at)
+{
+	return built_at && time(NULL) - built_at <= CONTROL_SITTING_S;
+}
+
+size_t control_copies(long jobs)
+{
+	long cpus = cpu_count();
+	return (size_t)(jobs < 1 ? 1 : jobs < cpus ? jobs : cpus);
 }
 
 void control_clear(struct control *c)

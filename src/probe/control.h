@@ -17,12 +17,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Timed runs per measure, after one untimed run that warms the caches. */
 #define CONTROL_RUNS 3
 /* Builds that ended within this many seconds of a control measured now
  * share its sitting; older ones get no control. */
 #define CONTROL_SITTING_S 1800
+
+/* Whether a build that ran at built_at (Unix seconds, 0: unknown) shares
+ * the sitting of a control measured now. */
+bool control_this_sitting(int64_t built_at);
+/* The copies at once for a build that ran `jobs` compiles at once: as
+ * many, the CPUs at most, one at least. */
+size_t control_copies(long jobs);
 
 struct control {
 	char *compiler;		/* as the build names it: "g++", "/usr/local/cuda/bin/nvcc" */

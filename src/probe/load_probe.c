@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 struct level_run {
+	const char *what;	/* names a failure: "the load probe" */
 	const struct compile_command *cmds;
 	const char *dir;
 	double timeout;
@@ -36,7 +37,7 @@ static void copy_finished(void *ctx, long i, struct proc *p)
 	struct level_run *r = ctx;
 	if (!proc_succeeded(p)) {
 		if (!r->failed)
-			free(proc_report_failure(p, r->logs[i], "the load probe (%s, %zu at once)", base_name(r->cmds[i].argv.v[0]),
+			free(proc_report_failure(p, r->logs[i], "%s (%s, %zu at once)", r->what, base_name(r->cmds[i].argv.v[0]),
 						 r->copies));
 		r->failed = true;
 		return;
@@ -68,7 +69,7 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 	if (!ncmds)
 		return;
 	size_t reps = repeats > 0 ? (size_t)repeats : 1;
-	struct level_run r = { .cmds = cmds, .dir = dir, .timeout = timeout };
+	struct level_run r = { .what = "the load probe", .cmds = cmds, .dir = dir, .timeout = timeout };
 	r.logs = xcalloc(ncmds, sizeof(char *));
 	for (size_t i = 0; i < ncmds; i++)
 		r.logs[i] = xasprintf("%s/load-probe-%zu.log", tmpdir_path(), i);
@@ -119,7 +120,7 @@ double *load_probe_level(const char *what, const char *dir, const struct compile
 			 long repeats, bool settle, double timeout, size_t *n, size_t *failures)
 {
 	size_t reps = repeats > 0 ? (size_t)repeats : 1;
-	struct level_run r = { .cmds = cmds, .dir = dir, .timeout = timeout };
+	struct level_run r = { .what = what, .cmds = cmds, .dir = dir, .timeout = timeout };
 	r.logs = xcalloc(copies, sizeof(char *));
 	for (size_t i = 0; i < copies; i++)
 		r.logs[i] = xasprintf("%s/load-probe-%zu.log", tmpdir_path(), i);

@@ -23,7 +23,8 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 /* One level: rounds of `copies` of cmds at once until it has at least
  * `repeats` walls (with `settle`, two or more that agree). Returns the
  * walls (owned), *n of them; a failed round ends it, counted in
- * *failures. `what` names it on the progress line. An interrupt exits 130. */
+ * *failures. `what` names it on the progress line and in a failure ("the
+ * control compile"). An interrupt exits 130. */
 double *load_probe_level(const char *what, const char *dir, const struct compile_command *cmds, size_t copies,
 			 long repeats, bool settle, double timeout, size_t *n, size_t *failures);
 

@@ -55,6 +55,8 @@ run 0 "check: one build against one is too few to decide (exit 0)" "$BW" check -
 contains "$T/out" "too few builds to decide (1 and 1" "says too few"
 run 1 "check --budget 20s on a 30 s build: over" "$BW" check -C "$T/one" --budget 20s
 run 0 "check --budget 1m: within" "$BW" check -C "$T/one" --budget 1m
+run 0 "check --budget --json: the verdict, no reference" "$BW" check -C "$T/one" --budget 1m --json
+check "check --budget --json: within, the budget, no against" [ "$(json "$T/out" '(d["verdict"], d["budget"], d["against"], d["candidate"]["median_wall_s"])')" = "('within', {'seconds': 60.0, 'over': False}, None, 30.0)" ]
 run 0 "check --json" "$BW" check -C "$T/same" --builds 3 --against branch=main --budget 11 --json
 check "check --json: the verdict, both tests, the builds compared" [ "$(json "$T/out" '(d["verdict"], d["budget"]["over"], d["against"]["over"], len(d["candidate"]["builds"]), len(d["against"]["builds"]))')" = "('within', False, False, 3, 4)" ]
 # ---- one cold build cannot blind the gate ----
@@ -107,6 +109,9 @@ run 1 "check: a candidate without controls is judged raw" "$BW" check --from "$T
 contains "$T/out" "raw walls: 3 of the 6 builds have no control compile, so a slower machine reads as a slower build" "and says why"
 run 2 "check --from needs --module" "$BW" check --from "$T/later.json" --against sitting=first --db "$T/drift.db"
 run 2 "check --from with -C is refused" "$BW" check -C "$T/base" --from "$T/later.json" --module drift --against sitting=first --db "$T/drift.db"
+run 2 "check --from a missing document" "$BW" check --from "$T/nothere.json" --module drift --against sitting=first --db "$T/drift.db"
+one_line "$T/err" "check --from a missing document: one line"
+contains "$T/err" "nothere.json: unable to open" "the file named, no line number of a file that is not there"
 run 0 "history shows each build's control" "$BW" history drift --db "$T/drift.db"
 contains "$T/out" "control s" "a control column"
 contains "$T/out" "control: the machine's speed in each build's sitting" "and the spread of the controls"
