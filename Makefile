@@ -76,13 +76,13 @@ unit: $(UNIT_BIN)
 e2e: $(BUILD)/buildwall
 	@BUILDWALL=$(abspath $(BUILD)/buildwall) tests/e2e/run.sh $(T)
 
-# The binaries build on every CPU; the tests then run one at a time (the
-# probes' own tests time compiles).
+# The binaries build on every CPU; the unit tests then run while the
+# demo module the e2e scripts share builds, and the scripts one at a time
+# (the probes time compiles).
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT_BIN)
-	@$(MAKE) --no-print-directory unit
-	@$(MAKE) --no-print-directory e2e
+	@BUILDWALL=$(abspath $(BUILD)/buildwall) tests/e2e/run.sh --beside "tests/run-unit.sh $(UNIT_BIN)"
 
 # The same tests against a sanitizer build (ASan + UBSan).
 asan: deps-test

@@ -173,10 +173,7 @@ build_toy() { make_toy "$@" && ninja -C "$1" >/dev/null; }
 # once per run (shared by the scripts through $E2E_WORK).
 demo_dir() {
 	d=${E2E_WORK:?}/demo${1:+-$1}
-	if [ ! -f "$d/opus_demo.so" ]; then
-		"$(dirname "$0")/../../examples/demo-module/configure" --size small --backend "${1:-auto}" "$d" >/dev/null &&
-			ninja -C "$d" -j 2 >"$d/first-build.log" 2>&1 || { tail -n 20 "$d/first-build.log" >&2; return 1; }
-	fi
+	"$(dirname "$0")/demo_build.sh" "$d" "${1:-auto}" || return 1
 	echo "$d"
 }
 

@@ -7,7 +7,15 @@
 # exits, trees, schemas, the model on saved numbers): none is run twice.
 # How close a prediction comes to a build is bench/'s (make bench-accuracy).
 # Names as arguments (t94 t90) run only those scripts (make e2e T='t94 t90').
+# --beside COMMAND (make test's unit tests) runs COMMAND first, while the
+# demo module the scripts share builds beside it; a COMMAND that fails
+# stops the run there.
 here=$(cd "$(dirname "$0")" && pwd)
+beside=
+if [ "${1:-}" = --beside ]; then
+	beside=$2
+	shift 2
+fi
 total=$(mktemp)
 # Scratch shared by the scripts: the demo module is built once, here.
 E2E_WORK=$(mktemp -d "${TMPDIR:-/tmp}/bw-e2e-work.XXXXXX")
@@ -26,6 +34,14 @@ if [ -x /usr/bin/python3 ]; then
 fi
 export E2E_RESULTS E2E_WORK TMPDIR PATH
 trap 'rm -rf "$total" "$E2E_WORK"' EXIT
+if [ -n "$beside" ]; then
+	"$here/demo_build.sh" "$E2E_WORK/demo" 2>/dev/null &
+	build=$!
+	$beside
+	rc=$?
+	wait "$build"
+	[ "$rc" -eq 0 ] || exit "$rc"
+fi
 skipped=
 # run_script T: run it; its "passed failed" lines land in $E2E_RESULTS.
 run_script() {
