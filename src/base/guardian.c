@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "guardian.h"
+#include "memcg.h"
 #include "tmpdir.h"
 
 #include <errno.h>
@@ -24,7 +25,7 @@ static int sock = -1;
 static pid_t owner;
 
 /* In the guardian: never returns. */
-static _Noreturn void guard(int fd, const char *tmp)
+static _Noreturn void guard(int fd, const char *tmp, pid_t run)
 {
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -60,6 +61,7 @@ static _Noreturn void guard(int fd, const char *tmp)
 	for (size_t i = 0; i < n; i++)
 		kill(-groups[i], SIGKILL);
 	remove_tree(tmp);
+	memcg_sweep(run, 2.0);	/* once the killed compiles have left their cgroups */
 	_exit(0);
 }
 
@@ -79,7 +81,7 @@ void guardian_start(const char *tmp)
 	}
 	if (pid == 0) {
 		close(pair[0]);
-		guard(pair[1], tmp);
+		guard(pair[1], tmp, getppid());
 	}
 	close(pair[1]);
 	sock = pair[0];

@@ -5,6 +5,7 @@
 #include "tmpdir.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -174,13 +175,31 @@ int proc_start(struct proc *p)
 		posix_spawn_file_actions_addchdir_np(&actions, p->cwd);
 	char **env = child_environ(p);
 	char *program = find_program(p->argv[0], env);
+	p->peak_kb = -1;
+	p->peak_by = NULL;
+	/* The child is born in a cgroup of its own: buildwall steps into it
+	 * to start it, so that no process the child starts, however soon,
+	 * is born outside it. */
+	bool in_cgroup = !p->no_peak && memcg_open(&p->memcg) && memcg_enter(&p->memcg);
 	pid_t pid;
 	p->t_start = monotonic_seconds();
 	int err = posix_spawn(&pid, program, &actions, &attr, p->argv, env);
+	if (in_cgroup)
+		memcg_leave();
 	free(program);
 	child_environ_free(env);
 	posix_spawn_file_actions_destroy(&actions);
 	posix_spawnattr_destroy(&attr);
+	if (!err && in_cgroup) {
+		p->peak_by = memcg_words(p->memcg.version);
+	} else {
+		memcg_close(&p->memcg);
+		if (!err && !p->no_peak) {
+			p->peak_by = PROC_SAMPLE_WORDS;
+			p->peak_kb = 0;
+			p->sampled_at = 0;
+		}
+	}
 	if (err == EAGAIN || err == ENOMEM)
 		return -1;
 	if (err) {
@@ -224,6 +243,12 @@ static bool try_reap(struct proc *p)
 	if (kill(-p->pid, SIGKILL) == 0)
 		while (waitpid(-p->pid, NULL, 0) > 0 || errno == EINTR)
 			;
+	if (p->memcg.dir) {
+		p->peak_kb = memcg_peak_kb(&p->memcg);
+		memcg_close(&p->memcg);
+	} else if (p->peak_kb >= 0 && p->peak_kb < p->maxrss_kb) {
+		p->peak_kb = p->maxrss_kb;	/* a process that lived between two samples */
+	}
 	track(p->pid, false);
 	if (p->pidfd >= 0)
 		close(p->pidfd);
@@ -251,13 +276,62 @@ static void police(struct proc *p, double now)
 	}
 }
 
+/* The RSS of every process in a sampled proc's group, summed, and each
+ * proc's peak raised to it: one pass over /proc for all of them. */
+static void sample_groups(struct proc **procs, size_t n, double now)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	long *sum = xcalloc(n, sizeof(long));
+	struct dirent *de;
+	char path[sizeof("/proc//stat") + sizeof(de->d_name)], buf[1024];
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = 0;
+		/* After the command's name in parentheses: state, ppid, pgrp,
+		 * ... rss is the 24th field in all. */
+		char *rest = strrchr(buf, ')');
+		long pgrp, rss;
+		if (!rest || sscanf(rest + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u "
+					     "%*u %ld", &pgrp, &rss) != 2)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (procs[i]->pid == pgrp)
+				sum[i] += rss * page_kb;
+	}
+	closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		if (sum[i] > procs[i]->peak_kb)
+			procs[i]->peak_kb = sum[i];
+		procs[i]->sampled_at = now;
+	}
+	free(sum);
+}
+
+static bool sampled(const struct proc *p)
+{
+	return !p->done && p->pid > 0 && !p->memcg.dir && p->peak_kb >= 0;
+}
+
 size_t proc_wait_any(struct proc **procs, size_t n)
 {
 	struct pollfd fds[MAX_RUNNING];
+	struct proc *to_sample[MAX_RUNNING];
 	for (;;) {
 		double now = monotonic_seconds();
-		size_t nfds = 0, live = 0;
-		bool need_polling = false;
+		size_t nfds = 0, live = 0, nsample = 0;
+		bool need_polling = false, sampling = false;
 		for (size_t i = 0; i < n; i++) {
 			if (procs[i]->done)
 				continue;
@@ -265,17 +339,23 @@ size_t proc_wait_any(struct proc **procs, size_t n)
 			if (try_reap(procs[i]))
 				return i;
 			live++;
+			sampling |= sampled(procs[i]);
+			if (sampled(procs[i]) && now - procs[i]->sampled_at >= PROC_SAMPLE_MS / 1000.0)
+				to_sample[nsample++] = procs[i];
 			if (procs[i]->pidfd < 0 || nfds == MAX_RUNNING)
 				need_polling = true;
 			else
 				fds[nfds++] = (struct pollfd){ .fd = procs[i]->pidfd, .events = POLLIN };
 		}
+		if (nsample)
+			sample_groups(to_sample, nsample, now);
 		progress_tick();
 		if (!live)
 			die(EXIT_INTERNAL, "internal error: waiting with no running process");
-		/* Wake at least every 100 ms to enforce timeouts; pidfds make
-		 * the normal wake-up exact, so this does not skew wall times. */
-		int timeout_ms = need_polling ? 5 : 100;
+		/* Wake at least every 100 ms to enforce timeouts (every sample's
+		 * period where memory is sampled); pidfds make the normal
+		 * wake-up exact, so this does not skew wall times. */
+		int timeout_ms = need_polling ? 5 : sampling ? PROC_SAMPLE_MS : 100;
 		if (poll(fds, nfds, timeout_ms) < 0 && errno != EINTR)
 			die(EXIT_INTERNAL, "poll: %s", strerror(errno));
 	}
@@ -332,7 +412,7 @@ char *proc_capture(char *const *argv, const char *cwd, char *const *env_extra, d
 {
 	char *out = xasprintf("%s/capture.txt", tmpdir_path());
 	struct proc p = { .argv = argv, .cwd = cwd, .env_extra = env_extra, .out_path = out, .err_path = "/dev/null",
-			  .timeout_s = timeout_s };
+			  .timeout_s = timeout_s, .no_peak = true };
 	proc_run(&p);
 	proc_exit_if_interrupted();
 	char *text = proc_succeeded(&p) ? read_text_file(out) : NULL;

@@ -5,6 +5,8 @@
 #ifndef BUILDWALL_PROC_H
 #define BUILDWALL_PROC_H
 
+#include "memcg.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -18,6 +20,7 @@ struct proc {
 	const char *out_path;	/* stdout goes here; NULL: /dev/null */
 	const char *err_path;	/* stderr goes here; NULL: with stdout */
 	double timeout_s;	/* 0: no limit */
+	bool no_peak;		/* a short question: its memory is not measured */
 
 	/* Results, valid after the proc has finished. */
 	pid_t pid;
@@ -26,11 +29,22 @@ struct proc {
 	double wall_s;		/* monotonic clock, start to reap */
 	double cpu_s;		/* user + sys of the child and its reaped descendants */
 	long maxrss_kb;		/* largest peak RSS of any process in the tree */
+	/* The process tree's peak: the most memory its processes held at
+	 * once, from a cgroup of its own (memcg.h), else the most of their
+	 * RSS summed over its process group, sampled every
+	 * PROC_SAMPLE_MS; -1 when not measured. peak_by says which. */
+	long peak_kb;
+	const char *peak_by;
+	struct memcg memcg;
+	double sampled_at;
 	int status;		/* raw wait status */
 	int exec_errno;		/* nonzero: the command could not be started */
 	bool timed_out;
 	bool done;
 };
+
+#define PROC_SAMPLE_MS 20
+#define PROC_SAMPLE_WORDS "its processes' RSS summed over its process group, sampled from /proc every 20 ms"
 
 /* Install SIGINT/SIGTERM handlers that forward the signal to every running
  * child group. Call once, early. */

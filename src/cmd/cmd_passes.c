@@ -281,8 +281,14 @@ static void cell_seconds(struct table *tab, double s)
 
 static void render_tu_detail(const struct passes *ps, const struct pass_tu *t)
 {
-	printf("%s%s%s (%s): %zu jobs, timed by %s\n", c_bold(stdout), t->name, c_reset(stdout),
+	printf("%s%s%s (%s): %zu jobs, timed by %s", c_bold(stdout), t->name, c_reset(stdout),
 	       compiler_name(t->cmd.compiler), t->jobs.n, t->timed_by);
+	if (t->peak_kb > 0) {
+		char *mem = format_kib(t->peak_kb);
+		printf("; its peak memory %s (%s)", mem, t->peak_by);
+		free(mem);
+	}
+	printf("\n");
 	struct table *tab = table_new();
 	const char *cols[] = { "#", "pass", "arch", "tool", "wall s", "cpu s", "peak RSS", "instrumented s" };
 	for (size_t c = 0; c < 8; c++)
@@ -442,8 +448,9 @@ static void render_table(const struct passes *ps)
 	printf("%spasses%s: %zu TU%s in %s%s%s, %ld repeat%s (medians)\n", c_bold(stdout), c_reset(stdout), ps->probe.ntus,
 	       ps->probe.ntus == 1 ? "" : "s", ps->dir, ps->chosen_by ? ", the slowest by " : "",
 	       ps->chosen_by ? ps->chosen_by : "", ps->probe.repeats, ps->probe.repeats == 1 ? "" : "s");
-	printf("measured: wall (monotonic clock), CPU = user+sys incl. children, RSS = largest process; "
-	       "phases from the Wall column of the compilers' own reports\n\n");
+	printf("measured: wall (monotonic clock), CPU = user+sys incl. children, a job's RSS = its largest process's, "
+	       "a TU's memory = the most its processes held at once; phases from the Wall column of the compilers' own "
+	       "reports\n\n");
 	bool detail = !ps->all && !ps->top;
 	for (size_t i = 0; detail && i < ps->probe.ntus; i++)
 		if (!ps->probe.tus[i].failed)
@@ -468,6 +475,8 @@ static json_t *json_tu(const struct passes *ps, const struct pass_tu *t)
 	json_object_set_new(o, "wall", json_summary(t->wall));
 	json_object_set_new(o, "cpu_s", json_seconds(t->cpu.median));
 	json_object_set_new(o, "max_rss_kib", json_integer(t->maxrss_kb));
+	json_object_set_new(o, "peak_kib", t->peak_kb > 0 ? json_integer(t->peak_kb) : json_null());
+	json_object_set_new(o, "peak_by", t->peak_kb > 0 ? json_string(t->peak_by) : json_null());
 	json_object_set_new(o, "jobs_sum_s", json_seconds(t->bd.jobs_sum));
 	json_t *jobs = json_array();
 	for (size_t i = 0; i < t->jobs.n; i++) {

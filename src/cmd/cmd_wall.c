@@ -163,7 +163,8 @@ struct wall_cmd {
 	struct launchers_seen seen;
 	/* per trial */
 	double *walls, *cpus, *matches;
-	long *rss;
+	long *rss, *peak;	/* the largest process's; the whole build's */
+	const char *peak_by;
 	struct summary sw, sc, sm;
 	bool noisy;		/* the trials differ by more than 10 % */
 	struct cluster_trials ct;
@@ -198,6 +199,7 @@ static void measure_trials(struct wall_cmd *w)
 	w->cpus = xcalloc(n, sizeof(double));
 	w->matches = xcalloc(n, sizeof(double));
 	w->rss = xcalloc(n, sizeof(long));
+	w->peak = xcalloc(n, sizeof(long));
 	cluster_trials_start(&w->ct, n, w->seen.cluster);
 	w->controls = xcalloc(n, sizeof(double));
 	double before = 0;
@@ -213,6 +215,8 @@ static void measure_trials(struct wall_cmd *w)
 		w->walls[k] = r.wall;
 		w->cpus[k] = r.cpu;
 		w->rss[k] = r.maxrss_kb;
+		w->peak[k] = r.peak_kb;
+		w->peak_by = r.peak_by;
 		w->matches[k] = r.match;
 		if (w->match && isnan(w->matches[k]))
 			warn("trial %zu: --match found no number in the build's output", k + 1);
@@ -236,15 +240,20 @@ static void render_json(const struct wall_cmd *w)
 	json_t *doc = json_document("wall", w->dir, 0);
 	json_t *arr = json_array();
 	for (long k = 0; k < w->trials; k++)
-		json_array_append_new(arr, json_build("{s:i, s:o, s:o, s:I, s:o, s:o}", "trial", (int)k + 1, "wall_s",
+		json_array_append_new(arr, json_build("{s:i, s:o, s:o, s:I, s:o, s:o, s:o}", "trial", (int)k + 1, "wall_s",
 						      json_seconds(w->walls[k]), "cpu_s", json_seconds(w->cpus[k]),
-						      "max_rss_kib", (json_int_t)w->rss[k], "match", json_seconds(w->matches[k]),
+						      "max_rss_kib", (json_int_t)w->rss[k],
+						      "peak_kib", w->peak[k] > 0 ? json_integer(w->peak[k]) : json_null(),
+						      "match", json_seconds(w->matches[k]),
 						      "control_s", w->controls[k] > 0 ? json_seconds(w->controls[k]) : json_null()));
 	json_object_set_new(doc, "clean_command", w->spec.clean_line ? json_string(w->spec.clean_line) : json_null());
 	json_object_set_new(doc, "build_command", json_string(w->spec.build_line));
 	json_object_set_new(doc, "jobs", w->jobs ? json_integer(w->jobs) : json_null());
-	json_object_set_new(doc, "measured", json_string("build command only: wall = monotonic clock; cpu = user+sys of "
-							 "it and its reaped children; max_rss = largest single process"));
+	char *measured = xasprintf("build command only: wall = monotonic clock; cpu = user+sys of it and its reaped "
+				   "children; max_rss = largest single process; peak = the most all its processes held at "
+				   "once (%s)", w->peak_by ? w->peak_by : "not measured");
+	json_object_set_new(doc, "measured", json_string(measured));
+	free(measured);
 	json_object_set_new(doc, "trials", arr);
 	json_object_set_new(doc, "wall_s", json_summary(w->sw));
 	json_object_set_new(doc, "cpu_s", json_summary(w->sc));
@@ -266,19 +275,19 @@ static void render_table(const struct wall_cmd *w)
 	if (!w->spec.clean.n)
 		printf("no clean step ran: each trial is the build command alone (give --clean CMD if it does not clean by "
 		       "itself)\n");
-	printf("measured: the build command's wall (monotonic clock), CPU (user+sys, incl. children), peak RSS (largest "
-	       "process)\n\n");
+	printf("measured: the build command's wall (monotonic clock), CPU (user+sys, incl. children), peak memory (the most "
+	       "all its processes held at once: %s)\n\n", w->peak_by ? w->peak_by : "not measured");
 	struct table *tab = table_new();
 	table_column(tab, "trial", true);
 	table_column(tab, "wall s", true);
 	table_column(tab, "cpu s", true);
-	table_column(tab, "peak RSS", true);
+	table_column(tab, "peak mem", true);
 	if (w->match)
 		table_column(tab, "match", true);
 	if (w->control_by)
 		table_column(tab, "control s", true);
 	for (long k = 0; k < w->trials; k++) {
-		char *mem = format_kib(w->rss[k]);
+		char *mem = format_kib(w->peak[k] > 0 ? w->peak[k] : w->rss[k]);
 		table_cell(tab, "%ld", k + 1);
 		table_cell(tab, "%.2f", w->walls[k]);
 		table_cell(tab, "%.2f", w->cpus[k]);
@@ -313,6 +322,7 @@ static void wall_free(struct wall_cmd *w)
 	free(w->cpus);
 	free(w->matches);
 	free(w->rss);
+	free(w->peak);
 	free(w->controls);
 	free(w->control_by);
 	cluster_trials_free(&w->ct);

@@ -153,6 +153,10 @@ static void job_finished(void *ctx, long job, struct proc *p)
 		t->cpus[t->runs] = p->cpu_s;
 		if (p->maxrss_kb > t->maxrss_kb)
 			t->maxrss_kb = p->maxrss_kb;
+		if (p->peak_kb > t->peak_kb) {
+			t->peak_kb = p->peak_kb;
+			t->peak_by = p->peak_by;
+		}
 		t->runs++;
 	}
 	free(t->log);
@@ -379,6 +383,14 @@ double *measurement_seconds(const struct measurement *m)
 	for (size_t i = 0; i < m->build->n; i++)
 		seconds[i] = m->steps[i].seconds;
 	return seconds;
+}
+
+double *measurement_peaks(const struct measurement *m)
+{
+	double *kb = xcalloc(m->build->n, sizeof(double));
+	for (size_t i = 0; i < m->ntus; i++)
+		kb[m->tus[i].edge] = (double)m->tus[i].peak_kb;
+	return kb;
 }
 
 void measurement_free(struct measurement *m)

@@ -32,7 +32,9 @@ struct tu {
 	struct compile_command cmd;
 	double *walls, *cpus;	/* one per successful run */
 	size_t runs;
-	long maxrss_kb;
+	long maxrss_kb;		/* its largest process's peak RSS */
+	long peak_kb;		/* its process tree's peak (proc.h), the most over its runs; 0: none */
+	const char *peak_by;	/* how (static) */
 	bool running, failed;
 	char *log;		/* while a run is under way: its output */
 	char *failure;		/* the report when failed */
@@ -69,6 +71,9 @@ void measure_tus(const char *dir, const struct ninja_build *b, const bool *selec
 /* Every edge's seconds (steps without a time: 0), for model_from_build;
  * the caller frees. */
 double *measurement_seconds(const struct measurement *m);
+/* Every edge's peak memory in KiB, the TUs' (0: unknown), for
+ * model_set_peaks; the caller frees. */
+double *measurement_peaks(const struct measurement *m);
 void measurement_free(struct measurement *m);
 
 #endif

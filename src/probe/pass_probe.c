@@ -43,6 +43,10 @@ static void record_whole(struct pass_tu *t, const struct proc *p)
 	t->nwalls++;
 	if (p->maxrss_kb > t->maxrss_kb)
 		t->maxrss_kb = p->maxrss_kb;
+	if (p->peak_kb > t->peak_kb) {
+		t->peak_kb = p->peak_kb;
+		t->peak_by = p->peak_by;
+	}
 }
 
 /* A plain run's wall, CPU and RSS, with the phases of an instrumented run
@@ -208,6 +212,12 @@ static void record_round(struct pass_tu *t, long repeats)
 	for (size_t i = 0; i < t->jobs.n; i++)
 		if (t->runs[i].maxrss_kb > t->maxrss_kb)
 			t->maxrss_kb = t->runs[i].maxrss_kb;
+	/* Its jobs ran one at a time: the most of them is its tree's peak,
+	 * where no whole run measured one. */
+	if (walls_from_jobs(t) && t->maxrss_kb > t->peak_kb) {
+		t->peak_kb = t->maxrss_kb;
+		t->peak_by = "the most of its jobs, run one at a time (each its largest process's RSS)";
+	}
 	t->round_wall = t->round_cpu = 0;
 }
 
@@ -607,6 +617,10 @@ static void merge_round(struct pass_probe *ps, struct pass_tu *t, const struct p
 	t->nwalls++;
 	if (x->maxrss_kb > t->maxrss_kb)
 		t->maxrss_kb = x->maxrss_kb;
+	if (x->peak_kb > t->peak_kb) {
+		t->peak_kb = x->peak_kb;
+		t->peak_by = x->peak_by;
+	}
 	t->round++;
 }
 

@@ -43,6 +43,8 @@ struct pass_tu {
 	double *walls, *cpus;
 	size_t nwalls;
 	long maxrss_kb;
+	long peak_kb;		/* its whole runs' process tree's peak (proc.h); 0: none */
+	const char *peak_by;	/* how (static) */
 	struct summary wall, cpu;
 	bool failed;
 	char *failure;

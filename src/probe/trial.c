@@ -86,7 +86,8 @@ void trial_run(const struct build_spec *s, const char *what, const regex_t *matc
 	}
 	struct proc pb = { .argv = s->build.v, .out_path = build_log, .timeout_s = timeout };
 	run_step(what, "build", &pb, build_log);
-	*r = (struct trial_result){ pb.wall_s, pb.cpu_s, pb.maxrss_kb, match ? match_last_number(match, build_log) : NAN };
+	*r = (struct trial_result){ pb.wall_s, pb.cpu_s, pb.maxrss_kb, pb.peak_kb, pb.peak_by,
+				    match ? match_last_number(match, build_log) : NAN };
 	free(clean_log);
 	free(build_log);
 }

@@ -25,7 +25,9 @@ void build_spec_free(struct build_spec *s);
 
 struct trial_result {
 	double wall, cpu;	/* seconds, of the build step */
-	long maxrss_kb;
+	long maxrss_kb;		/* its largest process's */
+	long peak_kb;		/* the whole build's: the most its processes held at once (proc.h) */
+	const char *peak_by;	/* how (static) */
 	double match;		/* the --match number, NaN without one */
 };
 

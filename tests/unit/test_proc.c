@@ -119,6 +119,45 @@ static void test_rusage_and_wait_any(void **state)
 	assert_true(b.maxrss_kb > 100);
 }
 
+/* Three processes of 60 MB each at once: the tree's peak is about three
+ * times the largest process's, measured by a cgroup where one can be
+ * made and by sampling /proc where not (BUILDWALL_MEMCG=0). */
+static void tree_peak(bool sampled)
+{
+	if (sampled)
+		setenv("BUILDWALL_MEMCG", "0", 1);
+	char *three[] = { "sh", "-c",
+			  "for i in 1 2 3; do python3 -c 'import time; b = b\"x\" * (60 << 20); time.sleep(0.8)' & done; wait",
+			  NULL };
+	struct proc p = { .argv = three };
+	proc_run(&p);
+	unsetenv("BUILDWALL_MEMCG");
+	assert_true(proc_succeeded(&p));
+	assert_non_null(p.peak_by);
+	if (sampled)
+		assert_non_null(strstr(p.peak_by, "sampled"));
+	assert_true(p.maxrss_kb > 60 * 1024);
+	assert_true(p.peak_kb > 2.2 * p.maxrss_kb);
+	assert_true(p.peak_kb < 4 * p.maxrss_kb);
+}
+
+static void test_tree_peak(void **state)
+{
+	(void)state;
+	tree_peak(false);
+	tree_peak(true);
+}
+
+static void test_short_question_not_measured(void **state)
+{
+	(void)state;
+	char *argv[] = { "true", NULL };
+	struct proc p = { .argv = argv, .no_peak = true };
+	proc_run(&p);
+	assert_int_equal(p.peak_kb, -1);
+	assert_null(p.peak_by);
+}
+
 int main(void)
 {
 	proc_init_signals();
@@ -128,6 +167,8 @@ int main(void)
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_environment_and_path),
 		cmocka_unit_test(test_rusage_and_wait_any),
+		cmocka_unit_test(test_tree_peak),
+		cmocka_unit_test(test_short_question_not_measured),
 	};
 	return cmocka_run_group_tests_name("proc", tests, NULL, NULL);
 }
