@@ -82,6 +82,9 @@ static void predict(struct rank *r)
 	double *seconds = measurement_seconds(&r->m);
 	model_from_build(&r->model, &r->build, seconds);
 	free(seconds);
+	double *peaks = measurement_peaks(&r->m);
+	model_set_peaks(&r->model, peaks, n);
+	free(peaks);
 	const struct sched_options o = { .jobs = (int)r->jobs, .policy = r->policy,
 					 .cores = r->m.contention.samples ? r->m.contention.cores : 0,
 					 .contention = r->m.contention.share };
@@ -137,7 +140,7 @@ static void render_json(const struct rank *r)
 		for (size_t k = 0; k < t->runs; k++)
 			json_array_append_new(walls, json_seconds(t->walls[k]));
 		double missing = NAN;
-		json_array_append_new(tus, json_build("{s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
+		json_array_append_new(tus, json_build("{s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o}",
 			"rank", (int)i + 1, "target", e->outputs.v[0], "rule", e->rule,
 			"compiler", compiler_name(t->cmd.compiler), "status", t->failed ? "failed" : "ok",
 			"wall_s", json_seconds(t->failed ? missing : t->wall.median),
@@ -145,6 +148,8 @@ static void render_json(const struct rank *r)
 			"wall_max_s", json_seconds(t->failed ? missing : t->wall.max),
 			"walls_s", walls, "cpu_s", json_seconds(t->failed ? missing : t->cpu.median),
 			"max_rss_kib", (json_int_t)t->maxrss_kb,
+			"peak_kib", t->peak_kb > 0 ? json_integer(t->peak_kb) : json_null(),
+			"peak_by", t->peak_kb > 0 ? json_string(t->peak_by) : json_null(),
 			"share", t->failed || r->serial <= 0 ? json_null() : json_real(round(t->wall.median / r->serial * 10000) / 10000),
 			"failure", t->failure ? json_string(t->failure) : json_null()));
 		if (r->opt.launcher)
@@ -159,13 +164,15 @@ static void render_json(const struct rank *r)
 	for (size_t i = 0; i < r->build.n; i++)
 		if (is_other_step(r, i))
 			json_array_append_new(others, json_step(r, i));
-	json_object_set_new(doc, "prediction", json_build("{s:I, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:o, s:I}",
+	json_object_set_new(doc, "prediction", json_build("{s:I, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:o, s:o, s:I, s:o, s:I}",
 		"jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->prediction.wall),
 		"policy", r->policy == POLICY_CRITICAL ? "critical" : "manifest", "policy_source", r->policy_why,
 		"critical_path_s", json_seconds(r->prediction.critical), "work_bound_s", json_seconds(r->prediction.work),
 		"binds", r->prediction.binds, "contention", json_contention(&r->m.contention),
 		"critical_path", path, "other_steps", others,
-		"steps_without_time", (json_int_t)r->unknown));
+		"steps_without_time", (json_int_t)r->unknown,
+		"peak_kib", r->prediction.peak_kb > 0 ? json_integer((json_int_t)r->prediction.peak_kb) : json_null(),
+		"steps_without_peak", (json_int_t)r->prediction.peak_unknown));
 	json_print(doc);
 }
 
@@ -187,8 +194,12 @@ static void render_table(const struct rank *r)
 	       c_bold(stdout), c_reset(stdout), r->m.ntus, r->m.ntus == 1 ? "" : "s", r->dir,
 	       r->opt.launcher ? "through distcc, as the cluster compiles it" : "in isolation", r->opt.repeats,
 	       r->opt.repeats == 1 ? "" : "s", r->opt.parallel);
-	printf("measured: wall = %s (monotonic clock), CPU = user+sys incl. children, RSS = largest process\n\n",
-	       r->opt.repeats > 1 ? "median of the repeats" : "one run");
+	const char *peak_by = NULL;
+	for (size_t i = 0; i < r->m.ntus && !peak_by; i++)
+		peak_by = r->m.tus[i].peak_kb > 0 ? r->m.tus[i].peak_by : NULL;
+	printf("measured: wall = %s (monotonic clock), CPU = user+sys incl. children, memory = the most its processes held at "
+	       "once (%s)\n\n", r->opt.repeats > 1 ? "median of the repeats" : "one run",
+	       peak_by ? peak_by : "not measured: the largest process's RSS");
 	struct table *tab = table_new();
 	table_column(tab, "#", true);
 	table_column(tab, "TU", false);
@@ -196,7 +207,7 @@ static void render_table(const struct rank *r)
 	if (r->opt.repeats > 1)
 		table_column(tab, "min-max s", true);
 	table_column(tab, "cpu s", true);
-	table_column(tab, "peak RSS", true);
+	table_column(tab, "peak mem", true);
 	table_column(tab, "share", true);
 	table_column(tab, "compiler", false);
 	if (r->opt.launcher)
@@ -211,7 +222,7 @@ static void render_table(const struct rank *r)
 			for (int k = r->opt.repeats > 1 ? 4 : 3; k > 0; k--)
 				table_cell(tab, "-");
 		} else {
-			char *mem = format_kib(t->maxrss_kb);
+			char *mem = format_kib(t->peak_kb > 0 ? t->peak_kb : t->maxrss_kb);
 			table_cell(tab, "%.2f", t->wall.median);
 			if (r->opt.repeats > 1)
 				table_cell(tab, "%.2f-%.2f", t->wall.min, t->wall.max);
@@ -238,6 +249,16 @@ static void render_table(const struct rank *r)
 	       r->policy == POLICY_CRITICAL ? "longest path first" : "manifest order", r->policy_why);
 	printf("bounds: critical path %.2f s, total work / jobs %.2f s: the %s binds\n", r->prediction.critical, r->prediction.work,
 	       r->prediction.binds);
+	if (r->prediction.peak_kb > 0) {
+		char *mem = format_kib((long)r->prediction.peak_kb);
+		printf("predicted peak memory at -j %ld: %s (the steps running at once, each at its process tree's peak",
+		       r->jobs, mem);
+		if (r->prediction.peak_unknown)
+			printf("; %zu step%s not measured counted as none", r->prediction.peak_unknown,
+			       r->prediction.peak_unknown == 1 ? "" : "s");
+		printf(")\n");
+		free(mem);
+	}
 	char *cont = contention_text(&r->m.contention);
 	printf("contention: %s\n", cont);
 	free(cont);

@@ -8,6 +8,8 @@
 #include "graph.h"
 #include "load_curve.h"
 #include "local_probe.h"
+#include "meminfo.h"
+#include "memory_plan.h"
 #include "net_probe.h"
 #include "ninja.h"
 #include "ninja_log.h"
@@ -33,7 +35,7 @@ static const char usage[] =
 	"usage: buildwall sim [-C BUILD_DIR] [--from log | --from RANK.json] [-j LIST]\n"
 	"                     [--policy manifest|critical] [EDITS] [--contention]\n"
 	"                     [--remote N[:SPEED] [--local C] [--distcc-log FILE | --probe-local [--probe-net]]]\n"
-	"                     [--json]\n"
+	"                     [--memory SIZE] [--json]\n"
 	"\n"
 	"Simulate ninja running the build's dependency graph (from ninja) with measured\n"
 	"durations: the latest build in .ninja_log (default), or a saved 'rank --json'\n"
@@ -44,6 +46,9 @@ static const char usage[] =
 	"A step's progress follows the load: with n jobs running it advances at\n"
 	"1 / slowdown(n) (the contention calibrated beside isolated times, the cores\n"
 	"shared past --cores); --contention shows that curve.\n"
+	"With a RANK.json each job count's peak memory too: the steps running at once,\n"
+	"each holding its measured peak from start to end; --memory SIZE marks the job\n"
+	"counts that fit SIZE less 10 %, and names the fastest and what a faster needs.\n"
 	"\n"
 	"The edits (--scale, --split, --fuse, --remove, --cores) are repeatable; T names a\n"
 	"step as everywhere: its output, basename or a glob.\n"
@@ -82,6 +87,9 @@ struct sim {
 	struct ninja_build build;
 	double *seconds;	/* per edge */
 	bool *timed;		/* per edge: has a measured time */
+	double *peaks;		/* per edge: its peak memory in KiB (a rank document's); 0: unknown */
+	size_t npeaks;		/* steps with one */
+	double memory_kb;	/* --memory: the limit the job counts are held to; 0: none */
 	size_t unknown;
 	struct edit_arg *edits;
 	size_t nedits;
@@ -145,6 +153,7 @@ static double cheapest_tu(const struct sim *s)
 static void build_model(const struct sim *s, bool with_edits, struct model *m)
 {
 	model_from_build(m, &s->build, s->seconds);
+	model_set_peaks(m, s->peaks, s->build.n);
 	for (size_t i = 0; s->remote.slots && i < s->build.n; i++) {
 		m->nodes[i].duration = s->split.here[i];
 		m->nodes[i].remote = s->split.there[i];
@@ -216,6 +225,8 @@ static void times_from_rank(struct sim *s)
 			s->seconds[e] = doc.tus[i].wall_s;
 			s->timed[e] = true;
 		}
+		s->peaks[e] = doc.tus[i].peak_kb;
+		s->npeaks += doc.tus[i].peak_kb > 0;
 	}
 	if (doc.contention_samples) {
 		s->contention = (struct contention){ doc.contention_share, doc.contention_cores, doc.contention_samples,
@@ -316,6 +327,63 @@ struct result {
 	long jobs;
 	struct prediction edited, base;
 };
+
+/* The predicted peak of a row, or "-" where no step's is known (owned). */
+static char *peak_text(const struct prediction *p)
+{
+	return p->peak_kb > 0 ? format_kib((long)p->peak_kb) : xstrdup("-");
+}
+
+static json_t *json_peak(const struct prediction *p)
+{
+	return p->peak_kb > 0 ? json_integer((json_int_t)p->peak_kb) : json_null();
+}
+
+static json_t *json_jobs_row(const struct jobs_row *r)
+{
+	return json_pack("{s:I, s:o, s:o}", "jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->p.wall), "peak_kib",
+			 json_peak(&r->p));
+}
+
+/* With --memory: the fastest -j under it, and what a faster one needs. */
+static json_t *json_memory(const struct sim *s, const struct memory_plan *mp)
+{
+	if (!s->memory_kb)
+		return json_null();
+	return json_pack("{s:I, s:I, s:f, s:o, s:o, s:I}", "limit_kib", (json_int_t)mp->limit_kb, "usable_kib",
+			 (json_int_t)mp->usable_kb, "margin", MEMORY_MARGIN,
+			 "fastest_that_fits", mp->best >= 0 ? json_jobs_row(&mp->rows[mp->best]) : json_null(),
+			 "faster", mp->faster >= 0 ? json_jobs_row(&mp->rows[mp->faster]) : json_null(),
+			 "steps_without_peak", (json_int_t)mp->unknown);
+}
+
+static void print_memory(const struct memory_plan *mp)
+{
+	char *limit = format_kib((long)mp->limit_kb), *usable = format_kib((long)mp->usable_kb);
+	printf("\nmemory: --memory %s, %s usable (%.0f %% kept free: a build's peak moves from run to run)\n", limit,
+	       usable, MEMORY_MARGIN * 100);
+	if (mp->best < 0) {
+		char *need = peak_text(&mp->rows[0].p);
+		printf("no -j fits: -j 1 alone needs %s\n", need);
+		free(need);
+	} else {
+		const struct jobs_row *b = &mp->rows[mp->best];
+		char *need = peak_text(&b->p);
+		printf("the fastest that fits: -j %ld, %.2f s at a peak of %s\n", b->jobs, b->p.wall, need);
+		free(need);
+	}
+	if (mp->faster >= 0) {
+		const struct jobs_row *f = &mp->rows[mp->faster];
+		char *need = peak_text(&f->p);
+		printf("faster: -j %ld, %.2f s, needs %s\n", f->jobs, f->p.wall, need);
+		free(need);
+	}
+	if (mp->unknown)
+		printf("note: %zu step%s without a known peak counted as none: the peaks are at least these\n", mp->unknown,
+		       mp->unknown == 1 ? "" : "s");
+	free(limit);
+	free(usable);
+}
 
 static struct prediction predict(const struct sim *s, const struct model *m, long jobs)
 {
@@ -428,7 +496,7 @@ static void print_remote(const struct sim *s)
 		       "(its preprocessing and sending here unmeasured)\n");
 }
 
-static void render_json(const struct sim *s, const struct result *res)
+static void render_json(const struct sim *s, const struct result *res, const struct memory_plan *mp)
 {
 	json_t *doc = json_document("sim", s->dir, 0);
 	json_t *edits = json_array();
@@ -447,16 +515,18 @@ static void render_json(const struct sim *s, const struct result *res)
 	json_t *rows = json_array();
 	for (size_t i = 0; i < s->njobs; i++) {
 		const struct result *r = &res[i];
-		json_array_append_new(rows, json_build("{s:I, s:o, s:o, s:o, s:o, s:s, s:o}", "jobs", (json_int_t)r->jobs,
+		json_array_append_new(rows, json_build("{s:I, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:I}", "jobs", (json_int_t)r->jobs,
 			"wall_s", json_seconds(r->edited.wall), "baseline_wall_s", json_seconds(r->base.wall),
 			"critical_path_s", json_seconds(r->edited.critical), "work_bound_s", json_seconds(r->edited.work),
-			"binds", r->edited.binds, "sets_wall", json_step(s, r->edited.gate)));
+			"binds", r->edited.binds, "sets_wall", json_step(s, r->edited.gate),
+			"peak_kib", json_peak(&r->edited), "steps_without_peak", (json_int_t)r->edited.peak_unknown));
 	}
 	json_object_set_new(doc, "predictions", rows);
+	json_object_set_new(doc, "memory", json_memory(s, mp));
 	json_print(doc);
 }
 
-static void render_table(const struct sim *s, const struct result *res)
+static void render_table(const struct sim *s, const struct result *res, const struct memory_plan *mp)
 {
 	printf("%ssim%s: %s, %zu steps, durations from %s; policy: %s (%s)\n", c_bold(stdout), c_reset(stdout), s->dir,
 	       s->build.n, s->from ? s->from : ".ninja_log", s->policy == POLICY_CRITICAL ? "longest path first" : "manifest order",
@@ -493,6 +563,10 @@ static void render_table(const struct sim *s, const struct result *res)
 	table_column(tab, "work/jobs s", true);
 	table_column(tab, "binds", false);
 	table_column(tab, "sets the wall", false);
+	if (s->npeaks)
+		table_column(tab, "peak mem", true);
+	if (s->memory_kb)
+		table_column(tab, "fits", false);
 	for (size_t i = 0; i < s->njobs; i++) {
 		const struct result *r = &res[i];
 		table_cell(tab, "%ld", r->jobs);
@@ -507,9 +581,21 @@ static void render_table(const struct sim *s, const struct result *res)
 		table_cell(tab, "%s", r->edited.binds);
 		table_cell(tab, "%s", r->edited.gate == GRAPH_NONE || r->edited.gate >= s->build.n ? "-"
 				      : s->build.edges[r->edited.gate].outputs.v[0]);
+		if (s->npeaks) {
+			char *mem = peak_text(&r->edited);
+			table_cell(tab, "%s", mem);
+			free(mem);
+		}
+		if (s->memory_kb)
+			table_cell(tab, "%s", r->edited.peak_kb <= mp->usable_kb ? "yes" : "no");
 	}
 	table_print(tab, stdout);
 	table_free(tab);
+	if (s->memory_kb)
+		print_memory(mp);
+	else if (s->npeaks)
+		printf("peak mem: the steps running at once, each at its process tree's peak from --from (%zu step%s "
+		       "measured; --memory SIZE picks the fastest -j under it)\n", s->npeaks, s->npeaks == 1 ? "" : "s");
 }
 
 static void sim_free(struct sim *s)
@@ -521,6 +607,7 @@ static void sim_free(struct sim *s)
 	free(s->edits);
 	free(s->seconds);
 	free(s->timed);
+	free(s->peaks);
 	free(s->jobs);
 	free(s->policy_why);
 	cluster_split_free(&s->split);
@@ -554,6 +641,8 @@ int cmd_sim(int argc, char **argv)
 		OPT_DISTCC_LOG(&s.distcc_path, "the build's distcc log: each compile's part here and there"),
 		OPT_FLAG(0, "probe-local", &s.probe_local, "with --remote: time each sent compile's preprocessing here"),
 		OPT_FLAG(0, "probe-net", &s.probe_net, "with --probe-local: time what sending a compile costs"),
+		OPT_CALL(0, "memory", &s.memory_kb, "SIZE", "hold the job counts to SIZE of memory (16G, 800M): the\n"
+			 "fastest that fits, from the peaks --from RANK.json measured", parse_memory_option),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
 	};
@@ -587,6 +676,7 @@ int cmd_sim(int argc, char **argv)
 	ninja_load(s.dir, &s.build);
 	s.seconds = xcalloc(s.build.n, sizeof(double));
 	s.timed = xcalloc(s.build.n, sizeof(bool));
+	s.peaks = xcalloc(s.build.n, sizeof(double));
 	if (s.from)
 		times_from_rank(&s);
 	else
@@ -632,10 +722,24 @@ int cmd_sim(int argc, char **argv)
 		res[i].base = s.nedits ? predict(&s, &base, s.jobs[i]) : res[i].edited;
 	}
 	progress_clear();
+	struct memory_plan mp = { 0 };
+	if (s.memory_kb) {
+		if (!s.npeaks)
+			die(EXIT_BAD_INPUT, "%s: no step's peak memory is known (--memory needs --from RANK.json, rank's "
+			    "measurement of each TU)", s.from ? s.from : ".ninja_log");
+		long most = 1;
+		for (size_t i = 0; i < s.njobs; i++)
+			most = s.jobs[i] > most ? s.jobs[i] : most;
+		const struct sched_options o = { .policy = s.policy, .cores = s.cores, .contention = s.contention.share,
+						 .remote_slots = (int)s.remote.slots };
+		if (!memory_plan_make(&edited, &o, most, s.memory_kb, &mp))
+			die(EXIT_BAD_INPUT, "%s: the graph has a cycle", s.dir);
+	}
 	if (json)
-		render_json(&s, res);
+		render_json(&s, res, &mp);
 	else
-		render_table(&s, res);
+		render_table(&s, res, &mp);
+	memory_plan_free(&mp);
 	/* As rank: what could be measured is shown, a failed compile's run exits 3. */
 	int status = failures_status(s.local.failed, "preprocessing run", " (those compiles counted all remote)");
 	free(res);

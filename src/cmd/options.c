@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "options.h"
+#include "meminfo.h"
 #include "cli.h"
 #include "driver.h"
 #include "util.h"
@@ -89,6 +90,13 @@ bool parse_share(const char *option, const char *arg, double *out, char **err)
 	else if (end == arg || *end)
 		return fail_with(err, xasprintf("%s is a share (0.05) or a percentage (5%%), not '%s'", option, arg));
 	*out = v;
+	return true;
+}
+
+bool parse_memory_option(void *kb, const char *arg, char **err)
+{
+	if (!parse_memory_size(arg, kb))
+		return fail_with(err, xasprintf("--memory wants a size (16G, 800M, 1.5GiB), not '%s'", arg));
 	return true;
 }
 

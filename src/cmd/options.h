@@ -92,6 +92,8 @@ bool parse_label(void *labels, const char *arg, char **err);
 /* A share given as 0.05 or 5 %; false, with *err set to what is wrong with
  * it, for `option`. The range is the caller's to check. */
 bool parse_share(const char *option, const char *arg, double *out, char **err);
+/* --memory SIZE into a double of KiB. */
+bool parse_memory_option(void *kb, const char *arg, char **err);
 bool parse_remote(void *remote_option, const char *arg, char **err);
 #define OPT_REMOTE(v, help) OPT_CALL(0, "remote", (v), "N[:SPEED]", (help), parse_remote)
 /* --launcher distcc: compiles sent through it, not stripped (rank, advise);

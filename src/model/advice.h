@@ -16,6 +16,7 @@
 #define BUILDWALL_ADVICE_H
 
 #include "cluster.h"
+#include "memory_plan.h"
 #include "ninja.h"
 #include "whatif.h"
 
@@ -142,6 +143,13 @@ struct advice_input {
 	 * probes (NULL: none, or not gathered). */
 	const struct fix_rule *const *rules;
 	const void *const *evidence;
+	/* The build's memory: per edge each step's peak in KiB (0: unknown;
+	 * NULL: none measured), and the baseline's job counts against the
+	 * memory there is (NULL: no limit or no peak known), what that limit
+	 * is ("--memory", "MemAvailable in /proc/meminfo"). */
+	const double *peak_kb;
+	const struct memory_plan *memory;
+	const char *memory_from;
 };
 
 /* A predicted wall's range: the baseline at its least with the savings at

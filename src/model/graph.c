@@ -234,6 +234,44 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 	return acyclic;
 }
 
+struct memory_event {
+	double at, kb;	/* kb < 0: a node ends */
+};
+
+static int by_time_ends_first(const void *a, const void *b)
+{
+	const struct memory_event *x = a, *y = b;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return (x->kb > 0) - (y->kb > 0);
+}
+
+void schedule_peak(const struct graph_node *nodes, size_t n, const struct schedule *s, double *peak_kb, size_t *unknown)
+{
+	struct memory_event *ev = xcalloc(2 * n + 1, sizeof(*ev));
+	size_t nev = 0;
+	*unknown = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (nodes[i].free || !(s->end[i] > s->start[i]))
+			continue;
+		if (nodes[i].peak_kb <= 0) {
+			(*unknown)++;
+			continue;
+		}
+		ev[nev++] = (struct memory_event){ s->start[i], nodes[i].peak_kb };
+		ev[nev++] = (struct memory_event){ s->end[i], -nodes[i].peak_kb };
+	}
+	qsort(ev, nev, sizeof(*ev), by_time_ends_first);
+	double held = 0, most = 0;
+	for (size_t k = 0; k < nev; k++) {
+		held += ev[k].kb;
+		if (held > most)
+			most = held;
+	}
+	*peak_kb = most;
+	free(ev);
+}
+
 void schedule_free(struct schedule *s)
 {
 	free(s->start);

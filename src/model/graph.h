@@ -18,6 +18,9 @@ struct graph_node {
 	size_t ndeps;
 	double remote;		/* seconds on a remote slot after `duration` here
 				 * (a compile sent to a cluster); 0: all local */
+	double peak_kb;		/* the most memory it holds at once (its process
+				 * tree's), taken as held from its start to its end;
+				 * 0: unknown */
 };
 
 struct schedule {
@@ -52,6 +55,11 @@ double graph_longest_path(const struct graph_node *nodes, size_t n, double *tail
 /* The nodes of that longest path, first to last, into chain (n entries);
  * returns its length, 0 on a cycle. */
 size_t graph_longest_chain(const struct graph_node *nodes, size_t n, size_t *chain);
+/* The most memory the nodes running at one moment of schedule s hold
+ * together (each its peak_kb from its start to its end; one ending as
+ * another starts does not overlap it) into *peak_kb, and how many nodes
+ * that ran had no known peak into *unknown. */
+void schedule_peak(const struct graph_node *nodes, size_t n, const struct schedule *s, double *peak_kb, size_t *unknown);
 void schedule_free(struct schedule *s);
 
 #endif

@@ -136,7 +136,7 @@ static void model_add(struct model *m, double duration, bool free_node, const si
 	m->deps[m->n] = xcalloc(ndeps, sizeof(size_t));
 	if (ndeps)
 		memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
-	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps, 0 };
+	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps, 0, 0 };
 	m->n++;
 }
 
@@ -160,6 +160,12 @@ void model_from_build(struct model *m, const struct ninja_build *b, const double
 	}
 }
 
+void model_set_peaks(struct model *m, const double *peak_kb, size_t n)
+{
+	for (size_t i = 0; i < n && i < m->n; i++)
+		m->nodes[i].peak_kb = peak_kb[i] > 0 ? peak_kb[i] : 0;
+}
+
 void model_free(struct model *m)
 {
 	for (size_t i = 0; i < m->n; i++)
@@ -178,6 +184,7 @@ static void split(struct model *m, size_t t, size_t parts, double overhead)
 	for (size_t p = 0; p < parts; p++) {
 		pieces[p] = m->n;
 		model_add(m, each, false, m->deps[t], m->nodes[t].ndeps);
+		m->nodes[m->n - 1].peak_kb = m->nodes[t].peak_kb;
 	}
 	model_set_deps(m, t, pieces, parts);
 	m->nodes[t].duration = 0;
@@ -190,9 +197,11 @@ static void split(struct model *m, size_t t, size_t parts, double overhead)
 static void fuse(struct model *m, const size_t *members, size_t n)
 {
 	size_t *deps = NULL, nd = 0;
-	double sum = 0;
+	double sum = 0, peak = 0;
 	for (size_t i = 0; i < n; i++) {
 		sum += m->nodes[members[i]].duration;
+		/* Unknown for one member: unknown for the fused step. */
+		peak = i && (!peak || !m->nodes[members[i]].peak_kb) ? 0 : fmax(peak, m->nodes[members[i]].peak_kb);
 		for (size_t d = 0; d < m->nodes[members[i]].ndeps; d++) {
 			size_t dep = m->deps[members[i]][d];
 			bool member = false;
@@ -206,6 +215,7 @@ static void fuse(struct model *m, const size_t *members, size_t n)
 	}
 	model_set_deps(m, members[0], deps, nd);
 	m->nodes[members[0]].duration = sum;
+	m->nodes[members[0]].peak_kb = peak;
 	for (size_t i = 1; i < n; i++) {
 		model_set_deps(m, members[i], &members[0], 1);
 		m->nodes[members[i]].duration = 0;
@@ -295,6 +305,10 @@ bool model_predict(const struct model *m, const struct sched_options *o, struct 
 		}
 	if (ok && p->gate == GRAPH_NONE && sch.last != GRAPH_NONE && !m->nodes[sch.last].free)
 		p->gate = sch.last;
+	p->peak_kb = 0;
+	p->peak_unknown = 0;
+	if (ok)
+		schedule_peak(m->nodes, m->n, &sch, &p->peak_kb, &p->peak_unknown);
 	schedule_free(&sch);
 	double here = 0, there = 0;
 	for (size_t i = 0; i < m->n; i++)

@@ -52,6 +52,10 @@ struct model {
 
 /* One node per edge, with its duration (NaN counts as 0) and ninja's deps. */
 void model_from_build(struct model *m, const struct ninja_build *b, const double *seconds);
+/* Each edge's node its peak memory in KiB (0: unknown), before any edit:
+ * a split's pieces keep it, a fused step holds the most of its members,
+ * a step added later has none. */
+void model_set_peaks(struct model *m, const double *peak_kb, size_t n);
 void model_free(struct model *m);
 
 enum edit_kind { EDIT_SCALE, EDIT_SPLIT, EDIT_FUSE, EDIT_REMOVE };
@@ -87,6 +91,13 @@ struct prediction {
 	size_t gate;		/* what sets the wall: the step the last one waited
 				 * for longest (its dep that ends last), else the
 				 * last step itself; GRAPH_NONE: none */
+	/* The build's peak memory: the most the steps running at one moment
+	 * of the schedule hold together, each its peak from start to end
+	 * (an upper bound where a step's peak is brief); 0 where no step's
+	 * peak is known. peak_unknown: the steps that ran without a known
+	 * peak (counted as none). */
+	double peak_kb;
+	size_t peak_unknown;
 };
 
 /* The wall for o's jobs, policy, cores and contention. False on a cycle,

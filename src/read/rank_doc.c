@@ -24,7 +24,16 @@ static char *check_tu(json_t *tu, size_t i, const char *name, struct rank_time *
 			return xasprintf("%s: tus[%zu].wall_s (%s): %g is not a duration (0 to %.0f s)", name, i, target,
 					 s, RANK_DOC_MAX_SECONDS);
 	}
-	*out = (struct rank_time){ xstrdup(target), s };
+	/* An older document has no peak: the memory model says unknown. */
+	json_t *peak = json_object_get(tu, "peak_kib");
+	double kb = 0;
+	if (peak && !json_is_null(peak)) {
+		kb = json_number_value(peak);
+		if (!json_is_number(peak) || !isfinite(kb) || kb < 0 || kb > RANK_DOC_MAX_KIB)
+			return xasprintf("%s: tus[%zu].peak_kib (%s): not a memory size in KiB (0 to %.0f)", name, i, target,
+					 RANK_DOC_MAX_KIB);
+	}
+	*out = (struct rank_time){ xstrdup(target), s, kb };
 	return NULL;
 }
 

@@ -1,5 +1,5 @@
 /* A saved 'buildwall rank --json' document read back: each TU's target
- * and its measured median wall, checked where it enters (a duration that
+ * its measured median wall and its peak memory, checked where they enter (a duration that
  * is not a number, negative or absurd is an error, not a time). */
 #ifndef BUILDWALL_RANK_DOC_H
 #define BUILDWALL_RANK_DOC_H
@@ -10,9 +10,13 @@
 /* Past this a "duration" is a broken document, not a compile (a year). */
 #define RANK_DOC_MAX_SECONDS (365.0 * 24 * 3600)
 
+/* Past this a peak is a broken document, not a compile's (1 PiB). */
+#define RANK_DOC_MAX_KIB (1024.0 * 1024 * 1024 * 1024)
+
 struct rank_time {
 	char *target;
 	double wall_s;		/* NaN: the TU was not timed (it failed) */
+	double peak_kb;		/* its process tree's peak memory; 0: unknown */
 };
 
 struct rank_doc {
