@@ -97,6 +97,31 @@ static json_t *saved_worst_kernel(const struct advise *ad, const char *target)
 	return NULL;
 }
 
+/* The build's predicted peak at its -j against the memory there is:
+ * said before anything else where it does not fit. */
+static void print_memory(const struct advise *ad)
+{
+	const struct advice *a = &ad->advice;
+	if (!(a->baseline.peak_kb > 0))
+		return;
+	char *peak = format_kib((long)a->baseline.peak_kb);
+	printf("memory: predicted peak at -j %ld %s (%zu of its steps' peaks measured", ad->jobs, peak, ad->npeaks);
+	if (a->baseline.peak_unknown)
+		printf(", %zu counted as none", a->baseline.peak_unknown);
+	printf(")");
+	if (ad->memory.rows) {
+		char *usable = format_kib((long)ad->memory.usable_kb);
+		bool fits = a->baseline.peak_kb <= ad->memory.usable_kb;
+		printf(" against %s usable (%s less %.0f %%)%s", usable, ad->memory_from, MEMORY_MARGIN * 100,
+		       fits ? ": it fits" : "");
+		if (!fits)
+			printf(": %sDOES NOT FIT%s, see jobs below", c_bold(stdout), c_reset(stdout));
+		free(usable);
+	}
+	printf("\n");
+	free(peak);
+}
+
 void advise_render_table(const struct advise *ad)
 {
 	const struct advice *a = &ad->advice;
@@ -112,6 +137,7 @@ void advise_render_table(const struct advise *ad)
 	printf("\npredicted wall at -j %ld (%s: %s): %s%.2f s%s, %.2f-%.2f; the %s binds\n", ad->jobs,
 	       policy_words[ad->policy], ad->policy_why, c_bold(stdout), a->baseline.wall, c_reset(stdout),
 	       a->baseline_range.lo, a->baseline_range.hi, a->baseline.binds);
+	print_memory(ad);
 	char *curve = load_curve_text(&ad->load.curve);
 	if (!ad->load.curve.n && ad->load.curve.cores <= 0)	/* the source says why there is none */
 		printf("load curve (slowdown by jobs at once): %s\n\n", ad->load.source);
@@ -243,11 +269,27 @@ void advise_render_table(const struct advise *ad)
 	printf("\n");
 }
 
+/* The steps' peaks and the job counts against the limit (docs/json.md). */
+static json_t *json_memory(const struct advise *ad)
+{
+	const struct memory_plan *mp = &ad->memory;
+	json_t *best = mp->rows && mp->best >= 0 ? json_pack("{s:I, s:o, s:I}", "jobs", (json_int_t)mp->rows[mp->best].jobs,
+		"wall_s", json_seconds(mp->rows[mp->best].p.wall), "peak_kib", (json_int_t)mp->rows[mp->best].p.peak_kb) : json_null();
+	json_t *faster = mp->rows && mp->faster >= 0 ? json_pack("{s:I, s:o, s:I}", "jobs", (json_int_t)mp->rows[mp->faster].jobs,
+		"wall_s", json_seconds(mp->rows[mp->faster].p.wall), "peak_kib", (json_int_t)mp->rows[mp->faster].p.peak_kb) : json_null();
+	return json_pack("{s:I, s:I, s:o, s:s?, s:o, s:f, s:o, s:o}", "steps_with_peak", (json_int_t)ad->npeaks,
+		"measured_for_it", (json_int_t)ad->memory_peaks_measured,
+		"limit_kib", ad->memory_kb > 0 ? json_integer((json_int_t)ad->memory_kb) : json_null(), "limit_from", ad->memory_from,
+		"usable_kib", mp->rows ? json_integer((json_int_t)mp->usable_kb) : json_null(), "margin", MEMORY_MARGIN,
+		"fastest_that_fits", best, "faster", faster);
+}
+
 static json_t *json_prediction(const struct prediction *p, const struct range *r)
 {
-	return json_build("{s:o, s:[o, o], s:o, s:o, s:s}", "wall_s", json_seconds(p->wall), "range_s",
+	return json_build("{s:o, s:[o, o], s:o, s:o, s:s, s:o}", "wall_s", json_seconds(p->wall), "range_s",
 			  json_seconds(r->lo), json_seconds(r->hi), "critical_path_s", json_seconds(p->critical),
-			  "work_bound_s", json_seconds(p->work), "binds", p->binds);
+			  "work_bound_s", json_seconds(p->work), "binds", p->binds,
+			  "peak_kib", p->peak_kb > 0 ? json_integer((json_int_t)p->peak_kb) : json_null());
 }
 
 static json_t *json_load_curve(const struct advise *ad)
@@ -424,10 +466,12 @@ json_t *advise_render_json(const struct advise *ad)
 							   "heavy", (json_int_t)PLAYBOOK_HEAVY_LINES));
 	json_t *curve = json_array();
 	for (size_t j = 0; j < ad->ncurve; j++)
-		json_array_append_new(curve, json_build("{s:I, s:o, s:o, s:o, s:s}", "jobs", (json_int_t)j + 1,
+		json_array_append_new(curve, json_build("{s:I, s:o, s:o, s:o, s:s, s:o}", "jobs", (json_int_t)j + 1,
 			"wall_s", json_seconds(ad->curve[j].wall), "critical_path_s", json_seconds(ad->curve[j].critical),
-			"work_bound_s", json_seconds(ad->curve[j].work), "binds", ad->curve[j].binds));
+			"work_bound_s", json_seconds(ad->curve[j].work), "binds", ad->curve[j].binds,
+			"peak_kib", ad->curve[j].peak_kb > 0 ? json_integer((json_int_t)ad->curve[j].peak_kb) : json_null()));
 	json_object_set_new(doc, "jobs_curve", curve);
+	json_object_set_new(doc, "memory", json_memory(ad));
 	json_object_set_new(doc, "measured", json_string(ad->base.source));
 	json_object_set_new(doc, "from", ad->from ? json_string(ad->from) : json_null());
 	json_t *spent_s = json_object();

@@ -14,7 +14,7 @@ static const char usage[] =
 	"usage: buildwall advise [-C BUILD_DIR] [TARGET...] [-j JOBS] [--policy manifest|critical]\n"
 	"                        [--parallel P] [-r R] [--timeout S] [--kernels] [--launcher distcc]\n"
 	"                        [--remote N[:SPEED] [--distcc-log FILE | --probe-net]] [--project DIR]\n"
-	"                        [--patch DIR] [--json]\n"
+	"                        [--memory SIZE] [--patch DIR] [--json]\n"
 	"       buildwall advise --from DOC.json [-j JOBS] [--policy manifest|critical] [--remote N[:SPEED]]\n"
 	"                        [--patch DIR] [--json]\n"
 	"\n"
@@ -60,6 +60,16 @@ static const char usage[] =
 	"one a CPU (a single pass is not a compile distcc can send), and each saving is\n"
 	"scaled by its TU's time there over its time here.\n"
 	"\n"
+	"Memory: each compile's peak is its process tree's (every process it runs at once:\n"
+	"nvcc's cicc and ptxas, hipcc's parallel jobs), from a cgroup of its own where\n"
+	"buildwall can make one, else sampled from /proc; the build's peak at a -j is the\n"
+	"most the steps running at once hold, each its peak from start to end. The jobs\n"
+	"rule holds -j to the fastest whose peak fits the memory available (MemAvailable,\n"
+	"or a memory cgroup's limit where less) or --memory SIZE, less 10 %; where the\n"
+	"build's own -j does not fit, it says so first. Without --memory only the TUs the\n"
+	"probes compiled whole (or the baseline re-ran) have a peak, the rest counted as\n"
+	"none; --memory compiles each of the rest once for its own.\n"
+	"\n"
 	"A fix that is an edit of the sources is proven, not inferred: the line that leaks\n"
 	"a framework into host TUs is edited on a private copy of the project's sources\n"
 	"(under --project DIR, default the common root of the TUs' sources and project\n"
@@ -104,6 +114,8 @@ int cmd_advise(int argc, char **argv)
 		OPT_STRING(0, "from", &o.from, "DOC", "re-plan from a saved advise --json document; nothing compiled"),
 		OPT_STRING(0, "project", &o.project, "DIR", "the sources' root, where edits are proven on a copy\n"
 							     "(default: the TUs' sources' and project headers' common root)"),
+		OPT_CALL(0, "memory", &o.memory_kb, "SIZE", "hold -j to SIZE of memory (16G: a CI runner's); each TU's\n"
+			 "peak measured (those no probe compiled: once more each)", parse_memory_option),
 		OPT_STRING(0, "patch", &patch_dir, "DIR", "write each proven edit into DIR as a patch, named by its plan step"),
 		OPT_JSON(&json),
 		OPT_TABLE_END,
@@ -113,7 +125,7 @@ int cmd_advise(int argc, char **argv)
 	o.ntargets = (size_t)(argc - first);
 	/* What measures has nothing to do with saved measurements. */
 	if (o.from && (o.ntargets || o.repeats || o.kernels || o.launcher || o.timeout > 0 || o.distcc_log ||
-		       o.probe_net || o.project || o.parallel != cpu_count() || strcmp(o.dir, ".")))
+		       o.probe_net || o.project || o.memory_kb > 0 || o.parallel != cpu_count() || strcmp(o.dir, ".")))
 		usage_error("advise", "--from re-plans saved measurements: only -j, --policy, --remote, --patch and --json go "
 				      "with it");
 	if (o.distcc_log && !o.remote.slots)

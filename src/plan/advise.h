@@ -35,6 +35,9 @@ struct advise_options {
 	const char *from;	/* advise --from: a saved document to re-plan from */
 	const char *project;	/* --project: the root its edits are proven in; NULL: the
 				 * common root of the TUs' sources and project headers */
+	double memory_kb;	/* --memory: the limit the jobs rule holds -j to, every TU's
+				 * peak measured for it; 0: the memory available here, with
+				 * the peaks the probes measured */
 };
 
 /* What a spread needs: runs of every header, empty and table probe, and

@@ -55,6 +55,8 @@ void advise_free(struct advise *ad)
 	advice_free(&ad->advice);
 	strvec_clear(&ad->stripped);
 	free(ad->curve);
+	free(ad->peaks);
+	memory_plan_free(&ad->memory);
 	strmap_free(&ad->file_index);
 	strvec_clear(&ad->file_names);
 	strvec_clear(&ad->project_files);
@@ -85,6 +87,8 @@ static void jobs_curve(struct advise *ad, const struct sched_options *base)
 		top = ad->jobs;
 	struct model m;
 	model_from_build(&m, &ad->build, ad->base.seconds);
+	if (ad->peaks)
+		model_set_peaks(&m, ad->peaks, ad->build.n);
 	ad->curve = xcalloc((size_t)top, sizeof(*ad->curve));
 	for (long j = 1; j <= top; j++) {
 		struct sched_options o = *base;
@@ -103,9 +107,11 @@ void advise_model(struct advise *ad)
 	struct tu_facts *facts = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*facts));
 	for (size_t i = 0; i < ad->ntus; i++)
 		facts[i] = ad->tus[i].f;
+	const struct sched_options sched = { .jobs = (int)ad->jobs, .policy = ad->policy, .cores = ad->load.curve.cores,
+					     .curve = &ad->load.curve };
+	memory_plan_jobs(ad, &sched);
 	const struct advice_input in = { .build = &ad->build, .seconds = ad->base.seconds, .tus = facts, .ntus = ad->ntus,
-					 .sched = { .jobs = (int)ad->jobs, .policy = ad->policy, .cores = ad->load.curve.cores,
-						    .curve = &ad->load.curve },
+					 .sched = sched,
 					 .cpus = ad->cpus, .spread_lo = ad->base.spread_lo, .spread_hi = ad->base.spread_hi,
 					 .remote = ad->cluster.remote, .remote_share = ad->cluster.share,
 					 .remote_from = ad->cluster.distcc_path, .local_probed = ad->cluster.local_probed,
@@ -115,6 +121,8 @@ void advise_model(struct advise *ad)
 					 .fused_narrow = ad->probes.fused_narrow_group >= 0 && ad->probes.groups[ad->probes.fused_narrow_group].measured
 						? &ad->probes.groups[ad->probes.fused_narrow_group].cost : NULL,
 					 .curve_ends = ad->load.spread ? ad->load.ends : NULL,
+					 .peak_kb = ad->peaks, .memory = ad->memory.rows ? &ad->memory : NULL,
+					 .memory_from = ad->memory_from,
 					 .rules = fix_rules, .evidence = (const void *const *)ad->evidence };
 	advice_build(&in, &ad->advice);
 	free(facts);
@@ -201,6 +209,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	baseline_widen_to_machine(ad);
 	if (ad->kernels)
 		probes_find_kernels(ad);
+	memory_collect(ad, o->memory_kb);
 	phase_done(ad, SPENT_PROBES);
 
 	if (ad->cluster.remote.slots)

@@ -165,6 +165,15 @@ struct advise {
 	struct strvec stripped;
 	struct advice advice;
 	struct prediction *curve;	/* the baseline at -j 1, 2, …: the jobs curve */
+	/* Memory: per edge each step's peak in KiB (0: unknown), how many
+	 * are known, the limit the jobs are held to and what it is, and the
+	 * job counts against it (rows NULL: no limit or no peak known). */
+	double *peaks;
+	size_t npeaks;
+	size_t memory_peaks_measured;	/* TUs compiled once more for theirs (--memory) */
+	double memory_kb;
+	const char *memory_from;
+	struct memory_plan memory;
 	size_t ncurve;
 	size_t failures;
 	struct advise_cluster cluster;
@@ -223,6 +232,13 @@ bool probe_command(struct advise *ad, const struct advise_tu *t, const char *sub
 void load_calibrate(struct advise *ad);
 void load_finish(struct advise *ad);
 void load_free(struct advise_load *l);
+
+/* memory.c: the steps' peaks (memory_collect, after the probes; with
+ * memory_kb > 0 the TUs without one compiled for it, and that the limit,
+ * else the memory available here), then the job counts against the
+ * limit (memory_plan_jobs, with the schedule the model uses). */
+void memory_collect(struct advise *ad, double memory_kb);
+void memory_plan_jobs(struct advise *ad, const struct sched_options *sched);
 
 /* cluster.c */
 const char *cluster_baseline_launcher(const struct advise *ad);
