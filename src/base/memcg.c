@@ -190,11 +190,11 @@ void memcg_leave(void)
 		die(EXIT_INTERNAL, "cannot move back to %s: %s", home.dir, strerror(errno));
 }
 
-long memcg_peak_kb(const struct memcg *cg)
+static long read_kb(const struct memcg *cg, const char *file)
 {
 	if (!cg->dir)
 		return -1;
-	char *path = xasprintf("%s/%s", cg->dir, peak_file(cg->version));
+	char *path = xasprintf("%s/%s", cg->dir, file);
 	FILE *f = fopen(path, "r");
 	free(path);
 	if (!f)
@@ -203,6 +203,16 @@ long memcg_peak_kb(const struct memcg *cg)
 	bool ok = fscanf(f, "%llu", &bytes) == 1;
 	fclose(f);
 	return ok ? (long)(bytes / 1024) : -1;
+}
+
+long memcg_peak_kb(const struct memcg *cg)
+{
+	return read_kb(cg, peak_file(cg->version));
+}
+
+long memcg_usage_kb(const struct memcg *cg)
+{
+	return read_kb(cg, cg->version == 2 ? "memory.current" : "memory.usage_in_bytes");
 }
 
 void memcg_close(struct memcg *cg)

@@ -32,6 +32,8 @@ bool memcg_enter(const struct memcg *cg);
 void memcg_leave(void);
 /* The peak of its memory in KiB since it was made, or -1. */
 long memcg_peak_kb(const struct memcg *cg);
+/* Its memory in KiB now, or -1. */
+long memcg_usage_kb(const struct memcg *cg);
 /* Remove it (its processes gone); a busy one is left to memcg_sweep. */
 void memcg_close(struct memcg *cg);
 /* Remove the cgroups of run `owner` (0: of every run no longer alive),

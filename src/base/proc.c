@@ -177,6 +177,10 @@ int proc_start(struct proc *p)
 	char *program = find_program(p->argv[0], env);
 	p->peak_kb = -1;
 	p->peak_by = NULL;
+	p->has_shape = false;
+	p->samples = NULL;
+	p->nsamples = p->samples_cap = 0;
+	p->sampled_at = 0;
 	/* The child is born in a cgroup of its own: buildwall steps into it
 	 * to start it, so that no process the child starts, however soon,
 	 * is born outside it. */
@@ -192,12 +196,12 @@ int proc_start(struct proc *p)
 	posix_spawnattr_destroy(&attr);
 	if (!err && in_cgroup) {
 		p->peak_by = memcg_words(p->memcg.version);
+		p->peak_kb = 0;
 	} else {
 		memcg_close(&p->memcg);
 		if (!err && !p->no_peak) {
 			p->peak_by = PROC_SAMPLE_WORDS;
 			p->peak_kb = 0;
-			p->sampled_at = 0;
 		}
 	}
 	if (err == EAGAIN || err == ENOMEM)
@@ -218,6 +222,35 @@ int proc_start(struct proc *p)
 	if (interrupted_by)
 		kill(-pid, interrupted_by);
 	return 0;
+}
+
+/* Its samples into its shape: each bin the most any sample in it held
+ * (a bin no sample fell in holds its neighbour's), over its peak. */
+static void shape_from_samples(struct proc *p)
+{
+	p->has_shape = p->nsamples > 0 && p->peak_kb > 0 && p->wall_s > 0;
+	float most[PROC_SHAPE_BINS];
+	bool seen[PROC_SHAPE_BINS] = { false };
+	for (size_t i = 0; p->has_shape && i < p->nsamples; i++) {
+		long bin = (long)(p->samples[i].at / p->wall_s * PROC_SHAPE_BINS);
+		bin = bin < 0 ? 0 : bin >= PROC_SHAPE_BINS ? PROC_SHAPE_BINS - 1 : bin;
+		float share = (float)p->samples[i].kb / (float)p->peak_kb;
+		if (!seen[bin] || share > most[bin])
+			most[bin] = share > 1 ? 1 : share;
+		seen[bin] = true;
+	}
+	float carry = -1;
+	for (int k = 0; p->has_shape && k < PROC_SHAPE_BINS; k++)
+		if (seen[k] && carry < 0)
+			carry = most[k];	/* the first seen fills the bins before it */
+	for (int k = 0; p->has_shape && k < PROC_SHAPE_BINS; k++) {
+		if (seen[k])
+			carry = most[k];
+		p->shape[k] = carry;
+	}
+	free(p->samples);
+	p->samples = NULL;
+	p->nsamples = p->samples_cap = 0;
 }
 
 /* Reap p if it has exited; true when it is done. */
@@ -249,6 +282,7 @@ static bool try_reap(struct proc *p)
 	} else if (p->peak_kb >= 0 && p->peak_kb < p->maxrss_kb) {
 		p->peak_kb = p->maxrss_kb;	/* a process that lived between two samples */
 	}
+	shape_from_samples(p);
 	track(p->pid, false);
 	if (p->pidfd >= 0)
 		close(p->pidfd);
@@ -276,11 +310,32 @@ static void police(struct proc *p, double now)
 	}
 }
 
-/* The RSS of every process in a sampled proc's group, summed, and each
- * proc's peak raised to it: one pass over /proc for all of them. */
-static void sample_groups(struct proc **procs, size_t n, double now)
+static void keep_sample(struct proc *p, double now, long kb)
 {
-	DIR *d = opendir("/proc");
+	if (kb < 0)
+		return;
+	if (p->nsamples == p->samples_cap) {
+		p->samples_cap = p->samples_cap ? 2 * p->samples_cap : 256;
+		p->samples = xrealloc(p->samples, p->samples_cap * sizeof(*p->samples));
+	}
+	p->samples[p->nsamples++] = (struct memory_sample){ now - p->t_start, kb };
+	if (!p->memcg.dir && kb > p->peak_kb)
+		p->peak_kb = kb;
+	p->sampled_at = now;
+}
+
+/* Each proc's memory now: its cgroup's, else the RSS of every process in
+ * its group summed, one pass over /proc for all of those. */
+static void sample_memory(struct proc **procs, size_t n, double now)
+{
+	bool scan = false;
+	for (size_t i = 0; i < n; i++) {
+		if (procs[i]->memcg.dir)
+			keep_sample(procs[i], now, memcg_usage_kb(&procs[i]->memcg));
+		else
+			scan = true;
+	}
+	DIR *d = scan ? opendir("/proc") : NULL;
 	if (!d)
 		return;
 	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
@@ -311,17 +366,15 @@ static void sample_groups(struct proc **procs, size_t n, double now)
 				sum[i] += rss * page_kb;
 	}
 	closedir(d);
-	for (size_t i = 0; i < n; i++) {
-		if (sum[i] > procs[i]->peak_kb)
-			procs[i]->peak_kb = sum[i];
-		procs[i]->sampled_at = now;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (!procs[i]->memcg.dir)
+			keep_sample(procs[i], now, sum[i]);
 	free(sum);
 }
 
 static bool sampled(const struct proc *p)
 {
-	return !p->done && p->pid > 0 && !p->memcg.dir && p->peak_kb >= 0;
+	return !p->done && p->pid > 0 && p->peak_kb >= 0;
 }
 
 size_t proc_wait_any(struct proc **procs, size_t n)
@@ -348,7 +401,7 @@ size_t proc_wait_any(struct proc **procs, size_t n)
 				fds[nfds++] = (struct pollfd){ .fd = procs[i]->pidfd, .events = POLLIN };
 		}
 		if (nsample)
-			sample_groups(to_sample, nsample, now);
+			sample_memory(to_sample, nsample, now);
 		progress_tick();
 		if (!live)
 			die(EXIT_INTERNAL, "internal error: waiting with no running process");

@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#define PROC_SAMPLE_MS 20
+#define PROC_SAMPLE_WORDS "its processes' RSS summed over its process group, sampled from /proc every 20 ms"
+#define PROC_SHAPE_BINS 16
+
 struct proc {
 	/* What to run. argv[0] is searched in PATH; env_extra holds
 	 * "NAME=value" strings added to the child's environment. */
@@ -35,16 +39,22 @@ struct proc {
 	 * PROC_SAMPLE_MS; -1 when not measured. peak_by says which. */
 	long peak_kb;
 	const char *peak_by;
+	/* How its memory ran: in each PROC_SHAPE_BINS-th of its wall, the
+	 * most it held as a share of peak_kb (has_shape false: it ended
+	 * before a sample). */
+	float shape[PROC_SHAPE_BINS];
+	bool has_shape;
+	/* While it runs: its cgroup, and its memory sampled every
+	 * PROC_SAMPLE_MS (seconds since its start, KiB). */
 	struct memcg memcg;
 	double sampled_at;
+	struct memory_sample { double at; long kb; } *samples;
+	size_t nsamples, samples_cap;
 	int status;		/* raw wait status */
 	int exec_errno;		/* nonzero: the command could not be started */
 	bool timed_out;
 	bool done;
 };
-
-#define PROC_SAMPLE_MS 20
-#define PROC_SAMPLE_WORDS "its processes' RSS summed over its process group, sampled from /proc every 20 ms"
 
 /* Install SIGINT/SIGTERM handlers that forward the signal to every running
  * child group. Call once, early. */

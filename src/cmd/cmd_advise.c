@@ -16,7 +16,7 @@ static const char usage[] =
 	"                        [--remote N[:SPEED] [--distcc-log FILE | --probe-net]] [--project DIR]\n"
 	"                        [--memory SIZE] [--patch DIR] [--json]\n"
 	"       buildwall advise --from DOC.json [-j JOBS] [--policy manifest|critical] [--remote N[:SPEED]]\n"
-	"                        [--patch DIR] [--json]\n"
+	"                        [--memory SIZE] [--patch DIR] [--json]\n"
 	"\n"
 	"Say which of the playbook's fixes applies, what each saves and the module's wall\n"
 	"after it, predicted before anything is changed; then the plan (the fixes in the\n"
@@ -85,8 +85,9 @@ static const char usage[] =
 	"its document (model_input: the graph, each step's isolated time, the load curve,\n"
 	"every probe's cost), compiling nothing: the plan for another -j or --policy in a\n"
 	"second, or with --remote another cluster's slots and speed (each compile's share\n"
-	"there as the document measured it: it must have been made with --remote). The\n"
-	"probes and lines it shows are the document's, from that sitting.\n"
+	"there as the document measured it: it must have been made with --remote), or\n"
+	"with --memory another box's memory (each step's peak as the document measured\n"
+	"it). The probes and lines it shows are the document's, from that sitting.\n"
 	"\n";
 
 int cmd_advise(int argc, char **argv)
@@ -125,9 +126,9 @@ int cmd_advise(int argc, char **argv)
 	o.ntargets = (size_t)(argc - first);
 	/* What measures has nothing to do with saved measurements. */
 	if (o.from && (o.ntargets || o.repeats || o.kernels || o.launcher || o.timeout > 0 || o.distcc_log ||
-		       o.probe_net || o.project || o.memory_kb > 0 || o.parallel != cpu_count() || strcmp(o.dir, ".")))
-		usage_error("advise", "--from re-plans saved measurements: only -j, --policy, --remote, --patch and --json go "
-				      "with it");
+		       o.probe_net || o.project || o.parallel != cpu_count() || strcmp(o.dir, ".")))
+		usage_error("advise", "--from re-plans saved measurements: only -j, --policy, --remote, --memory, --patch and "
+				      "--json go with it");
 	if (o.distcc_log && !o.remote.slots)
 		usage_error("advise", "--distcc-log describes a cluster: give --remote N too");
 	if (o.probe_net && (!o.remote.slots || o.distcc_log))

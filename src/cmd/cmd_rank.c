@@ -56,6 +56,7 @@ struct rank {
 	/* The model the renderers show, filled by predict(). */
 	struct model model;
 	struct prediction prediction;	/* the wall and its two lower bounds */
+	struct step_memory *memory;	/* per edge, the model's (it borrows the shapes) */
 	enum sched_policy policy;
 	char *policy_why;
 	size_t *chain, nchain;	/* the longest chain of dependencies, first to last */
@@ -82,9 +83,8 @@ static void predict(struct rank *r)
 	double *seconds = measurement_seconds(&r->m);
 	model_from_build(&r->model, &r->build, seconds);
 	free(seconds);
-	double *peaks = measurement_peaks(&r->m);
-	model_set_peaks(&r->model, peaks, n);
-	free(peaks);
+	r->memory = measurement_memory(&r->m);
+	model_set_memory(&r->model, r->memory, n);
 	const struct sched_options o = { .jobs = (int)r->jobs, .policy = r->policy,
 					 .cores = r->m.contention.samples ? r->m.contention.cores : 0,
 					 .contention = r->m.contention.share };
@@ -123,6 +123,17 @@ static json_t *json_step(const struct rank *r, size_t i)
 }
 
 
+/* How its memory ran: a share of its peak in each sixteenth of its run. */
+static json_t *json_shape(const struct tu *t)
+{
+	if (!t->has_shape || t->peak_kb <= 0)
+		return json_null();
+	json_t *a = json_array();
+	for (int k = 0; k < PROC_SHAPE_BINS; k++)
+		json_array_append_new(a, json_real(round(t->shape[k] * 1000) / 1000));
+	return a;
+}
+
 static void render_json(const struct rank *r)
 {
 	json_t *doc = json_document("rank", r->dir, r->m.failures);
@@ -140,7 +151,7 @@ static void render_json(const struct rank *r)
 		for (size_t k = 0; k < t->runs; k++)
 			json_array_append_new(walls, json_seconds(t->walls[k]));
 		double missing = NAN;
-		json_array_append_new(tus, json_build("{s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o}",
+		json_array_append_new(tus, json_build("{s:i, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
 			"rank", (int)i + 1, "target", e->outputs.v[0], "rule", e->rule,
 			"compiler", compiler_name(t->cmd.compiler), "status", t->failed ? "failed" : "ok",
 			"wall_s", json_seconds(t->failed ? missing : t->wall.median),
@@ -150,6 +161,7 @@ static void render_json(const struct rank *r)
 			"max_rss_kib", (json_int_t)t->maxrss_kb,
 			"peak_kib", t->peak_kb > 0 ? json_integer(t->peak_kb) : json_null(),
 			"peak_by", t->peak_kb > 0 ? json_string(t->peak_by) : json_null(),
+			"peak_shape", json_shape(t),
 			"share", t->failed || r->serial <= 0 ? json_null() : json_real(round(t->wall.median / r->serial * 10000) / 10000),
 			"failure", t->failure ? json_string(t->failure) : json_null()));
 		if (r->opt.launcher)
@@ -297,6 +309,7 @@ static void rank_free(struct rank *r)
 {
 	measurement_free(&r->m);
 	model_free(&r->model);
+	free(r->memory);
 	free(r->chain);
 	free(r->policy_why);
 	free(r->order);

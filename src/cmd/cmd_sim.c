@@ -87,7 +87,7 @@ struct sim {
 	struct ninja_build build;
 	double *seconds;	/* per edge */
 	bool *timed;		/* per edge: has a measured time */
-	double *peaks;		/* per edge: its peak memory in KiB (a rank document's); 0: unknown */
+	struct step_memory *memory;	/* per edge, a rank document's (peak 0: unknown) */
 	size_t npeaks;		/* steps with one */
 	double memory_kb;	/* --memory: the limit the job counts are held to; 0: none */
 	size_t unknown;
@@ -153,7 +153,7 @@ static double cheapest_tu(const struct sim *s)
 static void build_model(const struct sim *s, bool with_edits, struct model *m)
 {
 	model_from_build(m, &s->build, s->seconds);
-	model_set_peaks(m, s->peaks, s->build.n);
+	model_set_memory(m, s->memory, s->build.n);
 	for (size_t i = 0; s->remote.slots && i < s->build.n; i++) {
 		m->nodes[i].duration = s->split.here[i];
 		m->nodes[i].remote = s->split.there[i];
@@ -225,7 +225,7 @@ static void times_from_rank(struct sim *s)
 			s->seconds[e] = doc.tus[i].wall_s;
 			s->timed[e] = true;
 		}
-		s->peaks[e] = doc.tus[i].peak_kb;
+		step_memory_of(&s->memory[e], doc.tus[i].peak_kb, doc.tus[i].has_shape ? doc.tus[i].shape : NULL);
 		s->npeaks += doc.tus[i].peak_kb > 0;
 	}
 	if (doc.contention_samples) {
@@ -333,6 +333,8 @@ static char *peak_text(const struct prediction *p)
 {
 	return p->peak_kb > 0 ? format_kib((long)p->peak_kb) : xstrdup("-");
 }
+
+_Static_assert(RANK_DOC_SHAPE_BINS == GRAPH_SHAPE_BINS, "a TU's shape is a step's");
 
 static json_t *json_peak(const struct prediction *p)
 {
@@ -607,7 +609,7 @@ static void sim_free(struct sim *s)
 	free(s->edits);
 	free(s->seconds);
 	free(s->timed);
-	free(s->peaks);
+	free(s->memory);
 	free(s->jobs);
 	free(s->policy_why);
 	cluster_split_free(&s->split);
@@ -676,7 +678,7 @@ int cmd_sim(int argc, char **argv)
 	ninja_load(s.dir, &s.build);
 	s.seconds = xcalloc(s.build.n, sizeof(double));
 	s.timed = xcalloc(s.build.n, sizeof(bool));
-	s.peaks = xcalloc(s.build.n, sizeof(double));
+	s.memory = xcalloc(s.build.n ? s.build.n : 1, sizeof(*s.memory));
 	if (s.from)
 		times_from_rank(&s);
 	else

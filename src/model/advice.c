@@ -130,8 +130,8 @@ static void model_with(const struct advice_input *in, const struct advice *a, co
 			in->rules[id]->edit_seconds(&e);
 		}
 	model_from_build(m, in->build, seconds);
-	if (in->peak_kb)
-		model_set_peaks(m, in->peak_kb, in->build->n);
+	if (in->step_memory)
+		model_set_memory(m, in->step_memory, in->build->n);
 	for (int id = 0; id < NFIXES; id++)
 		if (chosen[id] && in->rules[id]->edit_graph) {
 			e.f = &a->fixes[id];

@@ -143,11 +143,11 @@ struct advice_input {
 	 * probes (NULL: none, or not gathered). */
 	const struct fix_rule *const *rules;
 	const void *const *evidence;
-	/* The build's memory: per edge each step's peak in KiB (0: unknown;
-	 * NULL: none measured), and the baseline's job counts against the
+	/* The build's memory: per edge each step's (peak 0: unknown; NULL:
+	 * none measured), and the baseline's job counts against the
 	 * memory there is (NULL: no limit or no peak known), what that limit
 	 * is ("--memory", "MemAvailable in /proc/meminfo"). */
-	const double *peak_kb;
+	const struct step_memory *step_memory;
 	const struct memory_plan *memory;
 	const char *memory_from;
 };

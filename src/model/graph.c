@@ -234,6 +234,16 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 	return acyclic;
 }
 
+void step_memory_of(struct step_memory *s, double peak_kb, const float *shape)
+{
+	if (!(peak_kb > s->peak_kb))
+		return;
+	s->peak_kb = peak_kb;
+	s->has_shape = shape != NULL;
+	if (shape)
+		memcpy(s->shape, shape, sizeof(s->shape));
+}
+
 struct memory_event {
 	double at, kb;	/* kb < 0: a node ends */
 };
@@ -248,18 +258,32 @@ static int by_time_ends_first(const void *a, const void *b)
 
 void schedule_peak(const struct graph_node *nodes, size_t n, const struct schedule *s, double *peak_kb, size_t *unknown)
 {
-	struct memory_event *ev = xcalloc(2 * n + 1, sizeof(*ev));
+	struct memory_event *ev = xcalloc((GRAPH_SHAPE_BINS + 1) * n + 1, sizeof(*ev));
 	size_t nev = 0;
 	*unknown = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (nodes[i].free || !(s->end[i] > s->start[i]))
 			continue;
-		if (nodes[i].peak_kb <= 0) {
+		double kb = nodes[i].peak_kb, start = s->start[i], d = s->end[i] - s->start[i];
+		if (kb <= 0) {
 			(*unknown)++;
 			continue;
 		}
-		ev[nev++] = (struct memory_event){ s->start[i], nodes[i].peak_kb };
-		ev[nev++] = (struct memory_event){ s->end[i], -nodes[i].peak_kb };
+		if (!nodes[i].shape) {
+			ev[nev++] = (struct memory_event){ start, kb };
+			ev[nev++] = (struct memory_event){ s->end[i], -kb };
+			continue;
+		}
+		/* Each part of its run holds its share: a step up or down at
+		 * each boundary (an end, below 0, sorts before a start). */
+		double held = 0;
+		for (int k = 0; k < GRAPH_SHAPE_BINS; k++) {
+			double now = nodes[i].shape[k] * kb;
+			if (now != held)
+				ev[nev++] = (struct memory_event){ start + d * k / GRAPH_SHAPE_BINS, now - held };
+			held = now;
+		}
+		ev[nev++] = (struct memory_event){ s->end[i], -held };
 	}
 	qsort(ev, nev, sizeof(*ev), by_time_ends_first);
 	double held = 0, most = 0;

@@ -19,9 +19,24 @@ struct graph_node {
 	double remote;		/* seconds on a remote slot after `duration` here
 				 * (a compile sent to a cluster); 0: all local */
 	double peak_kb;		/* the most memory it holds at once (its process
-				 * tree's), taken as held from its start to its end;
-				 * 0: unknown */
+				 * tree's); 0: unknown */
+	const float *shape;	/* GRAPH_SHAPE_BINS shares of peak_kb, one for each
+				 * equal part of its run (borrowed); NULL: its peak
+				 * held from its start to its end */
 };
+
+#define GRAPH_SHAPE_BINS 16
+
+/* A step's memory as measured: its peak (0: unknown) and, where the
+ * samples caught it, how its run held it (shares of the peak). */
+struct step_memory {
+	double peak_kb;
+	float shape[GRAPH_SHAPE_BINS];
+	bool has_shape;
+};
+/* Keep a measurement of a step's memory where its peak is the larger:
+ * shape NULL for none. */
+void step_memory_of(struct step_memory *s, double peak_kb, const float *shape);
 
 struct schedule {
 	double *start, *end;
@@ -56,9 +71,10 @@ double graph_longest_path(const struct graph_node *nodes, size_t n, double *tail
  * returns its length, 0 on a cycle. */
 size_t graph_longest_chain(const struct graph_node *nodes, size_t n, size_t *chain);
 /* The most memory the nodes running at one moment of schedule s hold
- * together (each its peak_kb from its start to its end; one ending as
- * another starts does not overlap it) into *peak_kb, and how many nodes
- * that ran had no known peak into *unknown. */
+ * together (each its shape of peak_kb stretched over its run, else its
+ * peak from its start to its end; one ending as another starts does not
+ * overlap it) into *peak_kb, and how many nodes that ran had no known
+ * peak into *unknown. */
 void schedule_peak(const struct graph_node *nodes, size_t n, const struct schedule *s, double *peak_kb, size_t *unknown);
 void schedule_free(struct schedule *s);
 

@@ -136,7 +136,7 @@ static void model_add(struct model *m, double duration, bool free_node, const si
 	m->deps[m->n] = xcalloc(ndeps, sizeof(size_t));
 	if (ndeps)
 		memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
-	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps, 0, 0 };
+	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps, 0, 0, NULL };
 	m->n++;
 }
 
@@ -160,10 +160,12 @@ void model_from_build(struct model *m, const struct ninja_build *b, const double
 	}
 }
 
-void model_set_peaks(struct model *m, const double *peak_kb, size_t n)
+void model_set_memory(struct model *m, const struct step_memory *mem, size_t n)
 {
-	for (size_t i = 0; i < n && i < m->n; i++)
-		m->nodes[i].peak_kb = peak_kb[i] > 0 ? peak_kb[i] : 0;
+	for (size_t i = 0; i < n && i < m->n; i++) {
+		m->nodes[i].peak_kb = mem[i].peak_kb > 0 ? mem[i].peak_kb : 0;
+		m->nodes[i].shape = mem[i].has_shape ? mem[i].shape : NULL;
+	}
 }
 
 void model_free(struct model *m)
@@ -185,6 +187,7 @@ static void split(struct model *m, size_t t, size_t parts, double overhead)
 		pieces[p] = m->n;
 		model_add(m, each, false, m->deps[t], m->nodes[t].ndeps);
 		m->nodes[m->n - 1].peak_kb = m->nodes[t].peak_kb;
+		m->nodes[m->n - 1].shape = m->nodes[t].shape;
 	}
 	model_set_deps(m, t, pieces, parts);
 	m->nodes[t].duration = 0;
@@ -216,6 +219,7 @@ static void fuse(struct model *m, const size_t *members, size_t n)
 	model_set_deps(m, members[0], deps, nd);
 	m->nodes[members[0]].duration = sum;
 	m->nodes[members[0]].peak_kb = peak;
+	m->nodes[members[0]].shape = NULL;
 	for (size_t i = 1; i < n; i++) {
 		model_set_deps(m, members[i], &members[0], 1);
 		m->nodes[members[i]].duration = 0;

@@ -52,10 +52,10 @@ struct model {
 
 /* One node per edge, with its duration (NaN counts as 0) and ninja's deps. */
 void model_from_build(struct model *m, const struct ninja_build *b, const double *seconds);
-/* Each edge's node its peak memory in KiB (0: unknown), before any edit:
- * a split's pieces keep it, a fused step holds the most of its members,
- * a step added later has none. */
-void model_set_peaks(struct model *m, const double *peak_kb, size_t n);
+/* Each edge's node its memory (n entries, borrowed: they outlive the
+ * model), before any edit: a split's pieces keep it, a fused step holds
+ * the most of its members' peaks throughout, a step added later has none. */
+void model_set_memory(struct model *m, const struct step_memory *mem, size_t n);
 void model_free(struct model *m);
 
 enum edit_kind { EDIT_SCALE, EDIT_SPLIT, EDIT_FUSE, EDIT_REMOVE };

@@ -8,10 +8,12 @@
 
 #include <stdlib.h>
 
-static void keep_peak(struct advise *ad, size_t edge, double kb)
+/* Each TU measured: its peak and shape where larger than one kept. */
+static void keep_measured(struct advise *ad, const struct measurement *m)
 {
-	if (kb > ad->peaks[edge])
-		ad->peaks[edge] = kb;
+	for (size_t i = 0; i < m->ntus; i++)
+		step_memory_of(&ad->step_memory[m->tus[i].edge], (double)m->tus[i].peak_kb,
+			       m->tus[i].has_shape ? m->tus[i].shape : NULL);
 }
 
 /* The peaks of what advise compiled as the build does: every TU where the
@@ -20,20 +22,19 @@ static void keep_peak(struct advise *ad, size_t edge, double kb)
 void memory_collect(struct advise *ad, double memory_kb)
 {
 	size_t n = ad->build.n;
-	ad->peaks = xcalloc(n ? n : 1, sizeof(double));
+	ad->step_memory = xcalloc(n ? n : 1, sizeof(*ad->step_memory));
 	if (ad->base.measured)
-		for (size_t i = 0; i < ad->base.m.ntus; i++)
-			keep_peak(ad, ad->base.m.tus[i].edge, (double)ad->base.m.tus[i].peak_kb);
+		keep_measured(ad, &ad->base.m);
 	for (size_t i = 0; i < ad->ntus; i++) {
 		const struct pass_tu *p = probed(ad, ad->tus[i].probe_tu);
-		if (p)
-			keep_peak(ad, ad->tus[i].f.edge, (double)p->peak_kb);
+		if (p)	/* its peak, held throughout: a probe keeps no shape */
+			step_memory_of(&ad->step_memory[ad->tus[i].f.edge], (double)p->peak_kb, NULL);
 	}
 	if (memory_kb > 0) {
 		bool *missing = xcalloc(n ? n : 1, sizeof(bool));
 		size_t nmissing = 0;
 		for (size_t i = 0; i < ad->ntus; i++)
-			if (!(ad->peaks[ad->tus[i].f.edge] > 0))
+			if (!(ad->step_memory[ad->tus[i].f.edge].peak_kb > 0))
 				nmissing += missing[ad->tus[i].f.edge] = true;
 		if (nmissing) {
 			note("--memory: %zu TU%s compiled once more for %s peak memory", nmissing, nmissing == 1 ? "" : "s",
@@ -43,8 +44,7 @@ void memory_collect(struct advise *ad, double memory_kb)
 			struct measurement m;
 			measure_tus(ad->dir, &ad->build, missing, &mo, &m);
 			ad->failures += m.failures;
-			for (size_t i = 0; i < m.ntus; i++)
-				keep_peak(ad, m.tus[i].edge, (double)m.tus[i].peak_kb);
+			keep_measured(ad, &m);
 			ad->memory_peaks_measured = nmissing;
 			measurement_free(&m);
 		}
@@ -55,7 +55,7 @@ void memory_collect(struct advise *ad, double memory_kb)
 		ad->memory_kb = memory_available_kb(&ad->memory_from);
 	}
 	for (size_t i = 0; i < n; i++)
-		ad->npeaks += ad->peaks[i] > 0;
+		ad->npeaks += ad->step_memory[i].peak_kb > 0;
 }
 
 /* The baseline at -j 1 to the most of the CPUs and the build's -j, each
@@ -66,7 +66,7 @@ void memory_plan_jobs(struct advise *ad, const struct sched_options *sched)
 		return;
 	struct model m;
 	model_from_build(&m, &ad->build, ad->base.seconds);
-	model_set_peaks(&m, ad->peaks, ad->build.n);
+	model_set_memory(&m, ad->step_memory, ad->build.n);
 	if (!memory_plan_make(&m, sched, ad->cpus > ad->jobs ? ad->cpus : ad->jobs, ad->memory_kb, &ad->memory))
 		memory_plan_free(&ad->memory);
 	model_free(&m);

@@ -133,6 +133,26 @@ static json_t *numbers(const double *v, size_t n)
 }
 
 
+/* The steps' memory (peaks, shapes) and the limit the jobs were held to;
+ * null where no peak was measured. */
+static json_t *memory_json(const struct advise *ad)
+{
+	if (!ad->step_memory || !ad->npeaks)
+		return json_null();
+	json_t *peaks = json_array(), *shapes = json_array();
+	for (size_t i = 0; i < ad->build.n; i++) {
+		const struct step_memory *m = &ad->step_memory[i];
+		json_array_append_new(peaks, m->peak_kb > 0 ? json_integer((json_int_t)m->peak_kb) : json_null());
+		json_t *shape = m->has_shape ? json_array() : json_null();
+		for (int k = 0; m->has_shape && k < GRAPH_SHAPE_BINS; k++)
+			json_array_append_new(shape, json_real(m->shape[k]));
+		json_array_append_new(shapes, shape);
+	}
+	return json_pack("{s:o, s:o, s:o, s:s?, s:I}", "peak_kib", peaks, "shape", shapes, "limit_kib",
+			 ad->memory_kb > 0 ? json_integer((json_int_t)ad->memory_kb) : json_null(), "limit_from",
+			 ad->memory_from, "measured_for_it", (json_int_t)ad->memory_peaks_measured);
+}
+
 static json_t *curve_json(const struct load_curve *c)
 {
 	json_t *samples = json_array();
@@ -239,6 +259,7 @@ json_t *advise_input_json(const struct advise *ad)
 						    advise_json_number(ad->base.spread_hi)));
 	json_object_set_new(in, "graph", graph);
 	json_object_set_new(in, "seconds", numbers(ad->base.seconds, b->n));
+	json_object_set_new(in, "memory", memory_json(ad));
 	json_object_set_new(in, "load_curve", curve_json(&ad->load.curve));
 	json_object_set_new(in, "curve_ends", ends);
 	json_object_set_new(in, "header_costs", costs);
@@ -351,6 +372,42 @@ static double *numbers_at(struct reader *r, json_t *o, const char *key, size_t n
 		v[i] = num(r, json_array_get(a, i), where, 0, hi, true);
 	}
 	return v;
+}
+
+/* The steps' memory as saved (a document made before it has none). */
+static void memory_from(struct reader *r, json_t *o, struct advise *ad)
+{
+	if (!o || json_is_null(o))
+		return;
+	size_t n = ad->build.n;
+	json_t *peaks = json_object_get(o, "peak_kib"), *shapes = json_object_get(o, "shape");
+	if (!json_is_array(peaks) || json_array_size(peaks) != n || !json_is_array(shapes) || json_array_size(shapes) != n) {
+		wrong(r, "memory: not a peak and a shape for each of the %zu steps", n);
+		return;
+	}
+	ad->step_memory = xcalloc(n ? n : 1, sizeof(*ad->step_memory));
+	for (size_t i = 0; i < n && !r->err; i++) {
+		struct step_memory *m = &ad->step_memory[i];
+		double kb = num(r, json_array_get(peaks, i), "memory.peak_kib", 0, 1e12, true);
+		m->peak_kb = isnan(kb) ? 0 : kb;
+		json_t *shape = json_array_get(shapes, i);
+		if (json_is_null(shape))
+			continue;
+		if (!json_is_array(shape) || json_array_size(shape) != GRAPH_SHAPE_BINS) {
+			wrong(r, "memory.shape[%zu]: not %d shares of the peak", i, GRAPH_SHAPE_BINS);
+			return;
+		}
+		for (size_t k = 0; k < GRAPH_SHAPE_BINS; k++)
+			m->shape[k] = (float)num(r, json_array_get(shape, k), "memory.shape", 0, 1, false);
+		m->has_shape = true;
+	}
+	for (size_t i = 0; i < n; i++)
+		ad->npeaks += ad->step_memory[i].peak_kb > 0;
+	double limit = num(r, json_object_get(o, "limit_kib"), "memory.limit_kib", 0, 1e12, true);
+	ad->memory_kb = isnan(limit) ? 0 : limit;
+	ad->memory_from = json_string_value(json_object_get(o, "limit_from"));
+	double measured = num(r, json_object_get(o, "measured_for_it"), "memory.measured_for_it", 0, 1e9, false);
+	ad->memory_peaks_measured = isnan(measured) ? 0 : (size_t)measured;
 }
 
 static void curve_from(struct reader *r, json_t *o, struct load_curve *c)
@@ -583,6 +640,7 @@ static bool input_from(struct reader *r, json_t *doc, struct advise *ad)
 	if (r->err)
 		return false;
 	ad->base.seconds = numbers_at(r, in, "seconds", n, SAVED_MAX_SECONDS);
+	memory_from(r, json_object_get(in, "memory"), ad);
 	curve_from(r, json_object_get(in, "load_curve"), &ad->load.curve);
 	json_t *ends = json_object_get(in, "curve_ends");
 	if (!json_is_null(ends)) {
@@ -681,6 +739,14 @@ struct advise *advise_from(const struct advise_options *o)
 			die(EXIT_BAD_INPUT, "%s: its measurements hold no cluster (made without --remote): run advise "
 			    "--remote N --json once to measure each compile's share there", o->from);
 		ad->cluster.remote = o->remote;
+	}
+	/* Another box's memory: the document's peaks against it. */
+	if (o->memory_kb > 0) {
+		if (!ad->npeaks)
+			die(EXIT_BAD_INPUT, "%s: its measurements hold no step's peak memory: run advise --memory SIZE --json "
+			    "once to measure each TU's", o->from);
+		ad->memory_kb = o->memory_kb;
+		ad->memory_from = "--memory";
 	}
 	advise_model(ad);
 	proc_exit_if_interrupted();

@@ -55,7 +55,7 @@ void advise_free(struct advise *ad)
 	advice_free(&ad->advice);
 	strvec_clear(&ad->stripped);
 	free(ad->curve);
-	free(ad->peaks);
+	free(ad->step_memory);
 	memory_plan_free(&ad->memory);
 	strmap_free(&ad->file_index);
 	strvec_clear(&ad->file_names);
@@ -87,8 +87,8 @@ static void jobs_curve(struct advise *ad, const struct sched_options *base)
 		top = ad->jobs;
 	struct model m;
 	model_from_build(&m, &ad->build, ad->base.seconds);
-	if (ad->peaks)
-		model_set_peaks(&m, ad->peaks, ad->build.n);
+	if (ad->step_memory)
+		model_set_memory(&m, ad->step_memory, ad->build.n);
 	ad->curve = xcalloc((size_t)top, sizeof(*ad->curve));
 	for (long j = 1; j <= top; j++) {
 		struct sched_options o = *base;
@@ -121,7 +121,7 @@ void advise_model(struct advise *ad)
 					 .fused_narrow = ad->probes.fused_narrow_group >= 0 && ad->probes.groups[ad->probes.fused_narrow_group].measured
 						? &ad->probes.groups[ad->probes.fused_narrow_group].cost : NULL,
 					 .curve_ends = ad->load.spread ? ad->load.ends : NULL,
-					 .peak_kb = ad->peaks, .memory = ad->memory.rows ? &ad->memory : NULL,
+					 .step_memory = ad->step_memory, .memory = ad->memory.rows ? &ad->memory : NULL,
 					 .memory_from = ad->memory_from,
 					 .rules = fix_rules, .evidence = (const void *const *)ad->evidence };
 	advice_build(&in, &ad->advice);

@@ -165,10 +165,10 @@ struct advise {
 	struct strvec stripped;
 	struct advice advice;
 	struct prediction *curve;	/* the baseline at -j 1, 2, …: the jobs curve */
-	/* Memory: per edge each step's peak in KiB (0: unknown), how many
+	/* Memory: per edge each step's (peak 0: unknown), how many peaks
 	 * are known, the limit the jobs are held to and what it is, and the
 	 * job counts against it (rows NULL: no limit or no peak known). */
-	double *peaks;
+	struct step_memory *step_memory;
 	size_t npeaks;
 	size_t memory_peaks_measured;	/* TUs compiled once more for theirs (--memory) */
 	double memory_kb;

@@ -156,6 +156,8 @@ static void job_finished(void *ctx, long job, struct proc *p)
 		if (p->peak_kb > t->peak_kb) {
 			t->peak_kb = p->peak_kb;
 			t->peak_by = p->peak_by;
+			t->has_shape = p->has_shape;
+			memcpy(t->shape, p->shape, sizeof(t->shape));
 		}
 		t->runs++;
 	}
@@ -385,12 +387,14 @@ double *measurement_seconds(const struct measurement *m)
 	return seconds;
 }
 
-double *measurement_peaks(const struct measurement *m)
+_Static_assert(PROC_SHAPE_BINS == GRAPH_SHAPE_BINS, "a run's shape is a step's");
+
+struct step_memory *measurement_memory(const struct measurement *m)
 {
-	double *kb = xcalloc(m->build->n, sizeof(double));
+	struct step_memory *mem = xcalloc(m->build->n ? m->build->n : 1, sizeof(*mem));
 	for (size_t i = 0; i < m->ntus; i++)
-		kb[m->tus[i].edge] = (double)m->tus[i].peak_kb;
-	return kb;
+		step_memory_of(&mem[m->tus[i].edge], (double)m->tus[i].peak_kb, m->tus[i].has_shape ? m->tus[i].shape : NULL);
+	return mem;
 }
 
 void measurement_free(struct measurement *m)

@@ -10,6 +10,7 @@
 #define BUILDWALL_MEASURE_H
 
 #include "driver.h"
+#include "proc.h"
 #include "ninja.h"
 #include "stats.h"
 #include "util.h"
@@ -35,6 +36,8 @@ struct tu {
 	long maxrss_kb;		/* its largest process's peak RSS */
 	long peak_kb;		/* its process tree's peak (proc.h), the most over its runs; 0: none */
 	const char *peak_by;	/* how (static) */
+	float shape[PROC_SHAPE_BINS];	/* how that run's memory ran (proc.h) */
+	bool has_shape;
 	bool running, failed;
 	char *log;		/* while a run is under way: its output */
 	char *failure;		/* the report when failed */
@@ -71,9 +74,9 @@ void measure_tus(const char *dir, const struct ninja_build *b, const bool *selec
 /* Every edge's seconds (steps without a time: 0), for model_from_build;
  * the caller frees. */
 double *measurement_seconds(const struct measurement *m);
-/* Every edge's peak memory in KiB, the TUs' (0: unknown), for
- * model_set_peaks; the caller frees. */
-double *measurement_peaks(const struct measurement *m);
+/* Every edge's memory, the TUs' (peak 0: unknown), for
+ * model_set_memory; the caller frees. */
+struct step_memory *measurement_memory(const struct measurement *m);
 void measurement_free(struct measurement *m);
 
 #endif

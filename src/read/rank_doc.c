@@ -33,7 +33,25 @@ static char *check_tu(json_t *tu, size_t i, const char *name, struct rank_time *
 			return xasprintf("%s: tus[%zu].peak_kib (%s): not a memory size in KiB (0 to %.0f)", name, i, target,
 					 RANK_DOC_MAX_KIB);
 	}
-	*out = (struct rank_time){ xstrdup(target), s, kb };
+	*out = (struct rank_time){ xstrdup(target), s, kb, { 0 }, false };
+	json_t *shape = json_object_get(tu, "peak_shape");
+	if (shape && !json_is_null(shape)) {
+		if (!json_is_array(shape) || json_array_size(shape) != RANK_DOC_SHAPE_BINS) {
+			free(out->target);
+			return xasprintf("%s: tus[%zu].peak_shape (%s): not %d shares of the peak", name, i, target,
+					 RANK_DOC_SHAPE_BINS);
+		}
+		for (size_t k = 0; k < RANK_DOC_SHAPE_BINS; k++) {
+			double v = json_number_value(json_array_get(shape, k));
+			if (!json_is_number(json_array_get(shape, k)) || !(v >= 0 && v <= 1)) {
+				free(out->target);
+				return xasprintf("%s: tus[%zu].peak_shape[%zu] (%s): not a share of the peak (0 to 1)", name, i,
+						 k, target);
+			}
+			out->shape[k] = (float)v;
+		}
+		out->has_shape = true;
+	}
 	return NULL;
 }
 

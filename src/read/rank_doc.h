@@ -10,6 +10,7 @@
 /* Past this a "duration" is a broken document, not a compile (a year). */
 #define RANK_DOC_MAX_SECONDS (365.0 * 24 * 3600)
 
+#define RANK_DOC_SHAPE_BINS 16
 /* Past this a peak is a broken document, not a compile's (1 PiB). */
 #define RANK_DOC_MAX_KIB (1024.0 * 1024 * 1024 * 1024)
 
@@ -17,6 +18,8 @@ struct rank_time {
 	char *target;
 	double wall_s;		/* NaN: the TU was not timed (it failed) */
 	double peak_kb;		/* its process tree's peak memory; 0: unknown */
+	float shape[RANK_DOC_SHAPE_BINS];	/* how its run held it (shares of the peak) */
+	bool has_shape;
 };
 
 struct rank_doc {

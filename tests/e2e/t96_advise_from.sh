@@ -107,7 +107,7 @@ contains "$T/err" "not an 'advise --json' document: command is rank" "another co
 run 2 "no such document" bw_from "$T/none.json"
 one_line "$T/err" "missing: one line"
 run 2 "--from with options that measure" "$BW" advise --from "$T/doc.json" -C "$T" -r 3
-contains "$T/err" "--from re-plans saved measurements: only -j, --policy, --remote, --patch and --json go with it" "says which options go with --from"
+contains "$T/err" "--from re-plans saved measurements: only -j, --policy, --remote, --memory, --patch and --json go with it" "says which options go with --from"
 run 2 "--from --remote on a document made without a cluster" bw_from "$T/doc.json" --remote 4
 one_line "$T/err" "no cluster: one line"
 contains "$T/err" "its measurements hold no cluster (made without --remote)" "no cluster: says how to measure one"

@@ -18,14 +18,15 @@ static void load(struct ninja_build *b, struct model *m)
 {
 	char *dir = manifest_dir("memory", manifest);
 	ninja_load(dir, b);
-	double seconds[5], peaks[5] = { 0 };
+	double seconds[5];
+	static struct step_memory mem[5];
 	for (size_t i = 0; i < b->n; i++) {
 		const char *out = b->edges[i].outputs.v[0];
 		seconds[i] = !strcmp(out, "prog") ? 1 : 10;
-		peaks[i] = !strcmp(out, "d.o") ? 3 * GIB : !strcmp(out, "prog") ? 0 : GIB;
+		mem[i] = (struct step_memory){ .peak_kb = !strcmp(out, "d.o") ? 3 * GIB : !strcmp(out, "prog") ? 0 : GIB };
 	}
 	model_from_build(m, b, seconds);
-	model_set_peaks(m, peaks, b->n);
+	model_set_memory(m, mem, b->n);
 	free(dir);
 }
 
@@ -66,6 +67,37 @@ static void test_peak_through_the_schedule(void **state)
 	assert_float_equal(predict(&m, 4).peak_kb, 3 * GIB, 1);
 	model_free(&m);
 	ninja_build_free(&b);
+}
+
+/* A step's shape spreads its memory over its run: two steps of 10 s
+ * started together, each 1 GiB for its first half and 0.25 after, and
+ * a third of 20 s whose 2 GiB come in its second half, hold together at
+ * most 2.2 GiB (the first halves beside the third's low start) where
+ * their peaks held throughout would say 4. */
+static void test_shapes(void **state)
+{
+	(void)state;
+	struct graph_node n[3] = { 0 };
+	struct step_memory mem[3] = { 0 };
+	for (int i = 0; i < 3; i++) {
+		n[i].duration = i == 2 ? 20 : 10;
+		for (int k = 0; k < GRAPH_SHAPE_BINS; k++)
+			mem[i].shape[k] = i == 2 ? (k < GRAPH_SHAPE_BINS / 2 ? 0.1f : 1) : (k < GRAPH_SHAPE_BINS / 2 ? 1 : 0.25f);
+		mem[i].has_shape = true;
+		mem[i].peak_kb = i == 2 ? 2 * GIB : GIB;
+	}
+	struct model m = { .nodes = n, .n = 3 };
+	model_set_memory(&m, mem, 3);
+	const struct sched_options o = { .jobs = 3, .policy = POLICY_MANIFEST };
+	struct prediction p;
+	assert_true(model_predict(&m, &o, &p));
+	/* 0-5 s: 1 + 1 + 0.2; 5-10 s: 0.25 + 0.25 + 0.2; 10-20 s: 2. */
+	assert_float_equal(p.peak_kb, 2.2 * GIB, 1);
+	for (int i = 0; i < 3; i++)
+		mem[i].has_shape = false;
+	model_set_memory(&m, mem, 3);
+	assert_true(model_predict(&m, &o, &p));
+	assert_float_equal(p.peak_kb, 4 * GIB, 1);
 }
 
 /* 4.5 GiB, 4.05 usable: -j 2 (a+b, then c+d: 4 GiB, 21 s) is the fastest
@@ -131,6 +163,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peak_through_the_schedule),
 		cmocka_unit_test(test_fastest_that_fits),
+		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_sizes),
 	};
 	return cmocka_run_group_tests_name("memory_plan", tests, NULL, NULL);

@@ -111,7 +111,7 @@ static void test_edits(void **state)
 static void test_scheduler_with_contention(void **state)
 {
 	(void)state;
-	struct graph_node n[2] = { { 10, false, NULL, 0, 0, 0 }, { 10, false, NULL, 0, 0, 0 } };
+	struct graph_node n[2] = { { 10, false, NULL, 0, 0, 0, NULL }, { 10, false, NULL, 0, 0, 0, NULL } };
 	struct model m = { n, NULL, 2 };
 	struct prediction p;
 	const struct sched_options alone = { .jobs = 2, .policy = POLICY_MANIFEST };
