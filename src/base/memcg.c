@@ -190,19 +190,26 @@ void memcg_leave(void)
 		die(EXIT_INTERNAL, "cannot move back to %s: %s", home.dir, strerror(errno));
 }
 
-static long read_kb(const struct memcg *cg, const char *file)
+/* The number a cgroup file dir/file holds; -1: none (unreadable, "max"). */
+static double cgroup_number(const char *dir, const char *file)
 {
-	if (!cg->dir)
+	if (!dir)
 		return -1;
-	char *path = xasprintf("%s/%s", cg->dir, file);
+	char *path = xasprintf("%s/%s", dir, file);
 	FILE *f = fopen(path, "r");
 	free(path);
 	if (!f)
 		return -1;
-	unsigned long long bytes;
-	bool ok = fscanf(f, "%llu", &bytes) == 1;
+	unsigned long long n;
+	bool ok = fscanf(f, "%llu", &n) == 1;
 	fclose(f);
-	return ok ? (long)(bytes / 1024) : -1;
+	return ok ? (double)n : -1;
+}
+
+static long read_kb(const struct memcg *cg, const char *file)
+{
+	double bytes = cgroup_number(cg->dir, file);
+	return bytes < 0 ? -1 : (long)(bytes / 1024);
 }
 
 long memcg_peak_kb(const struct memcg *cg)
@@ -267,27 +274,13 @@ const char *memcg_words(int version)
 	return version == 2 ? "cgroup v2 memory.peak" : "cgroup v1 memory.max_usage_in_bytes";
 }
 
-/* A number from one file of buildwall's own cgroup; -1: none ("max"). */
-static double home_number(const char *file)
-{
-	char *path = xasprintf("%s/%s", home.dir, file);
-	FILE *f = fopen(path, "r");
-	free(path);
-	if (!f)
-		return -1;
-	unsigned long long n;
-	bool ok = fscanf(f, "%llu", &n) == 1;
-	fclose(f);
-	return ok ? (double)n : -1;
-}
-
 double memcg_room_kb(void)
 {
 	find_home();
 	if (!home.dir)
 		return -1;
-	double limit = home_number(home.version == 2 ? "memory.max" : "memory.limit_in_bytes");
-	double used = home_number(home.version == 2 ? "memory.current" : "memory.usage_in_bytes");
+	double limit = cgroup_number(home.dir, home.version == 2 ? "memory.max" : "memory.limit_in_bytes");
+	double used = cgroup_number(home.dir, home.version == 2 ? "memory.current" : "memory.usage_in_bytes");
 	/* v1 writes "no limit" as the largest page-aligned number. */
 	if (limit < 0 || used < 0 || limit >= 0x7ffffffffffff000ULL / 2)
 		return -1;
