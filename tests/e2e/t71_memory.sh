@@ -21,7 +21,7 @@ d=$T/toy
 TOY_CC=$heavy/gcc build_toy "$d"
 before=$(tree_hash "$d")
 
-run 0 "rank on the memory-heavy toy" "$BW" rank -C "$d" -j 2 --parallel 1 --json
+run 0 "rank on the memory-heavy toy" "$BW" rank -C "$d" -j 2 --parallel 1 --contention log --json
 cp "$T/out" "$T/rank.json"
 echo "# peak, largest process (KiB): $(json "$T/rank.json" '[(t["target"], t["peak_kib"], t["max_rss_kib"]) for t in d["tus"]]')"
 check "each TU's peak is its process tree's: its three processes at once, far above its largest" [ "$(json "$T/rank.json" 'all(t["peak_kib"] > 170 * 1024 and t["peak_kib"] > 2.5 * t["max_rss_kib"] for t in d["tus"])')" = True ]
@@ -29,7 +29,7 @@ check "the peak says how it was measured" [ "$(json "$T/rank.json" 'all(("cgroup
 check "rank's prediction at -j 2 carries the peak of two TUs at once" [ "$(json "$T/rank.json" '340 * 1024 < d["prediction"]["peak_kib"] < 500 * 1024')" = True ]
 
 # The same with /proc sampled instead of a cgroup.
-run 0 "rank, memory sampled from /proc" env BUILDWALL_MEMCG=0 "$BW" rank -C "$d" --parallel 1 --json c.o
+run 0 "rank, memory sampled from /proc" env BUILDWALL_MEMCG=0 "$BW" rank -C "$d" --parallel 1 --contention log --json c.o
 check "sampled: the tree's peak too" [ "$(json "$T/out" '(d["tus"][0]["peak_kib"] > 170 * 1024, "sampled" in d["tus"][0]["peak_by"])')" = "(True, True)" ]
 
 run 0 "sim --memory 300M from rank's document" "$BW" sim -C "$d" --from "$T/rank.json" -j 1-3 --memory 300M --json
@@ -54,8 +54,12 @@ case $(jobs_fix) in
 esac
 check "advise: every TU's peak measured for --memory" [ "$(json "$T/advise.json" '(d["memory"]["steps_with_peak"], d["memory"]["fastest_that_fits"]["jobs"], d["memory"]["faster"]["jobs"])')" = "(3, 1, 2)" ]
 check "advise: the baseline's peak at -j 2 is more than the usable memory" [ "$(json "$T/advise.json" 'd["baseline"]["predicted"]["peak_kib"] > d["memory"]["usable_kib"]')" = True ]
-run 0 "advise --memory, the table" "$BW" advise -C "$d" -j 2 -r 1 --memory 300M
+# The document keeps each step's peak: the table drawn from it, and the
+# plan for another box's memory, compile nothing.
+run 0 "advise --from its document, the table" env PATH=/nonexistent "$BW" advise --from "$T/advise.json"
 contains "$T/out" "DOES NOT FIT" "advise's table says first that -j 2 does not fit"
+run 0 "advise --from --memory 2G: another box" env PATH=/nonexistent "$BW" advise --from "$T/advise.json" --memory 2G --json
+check "advise --from --memory 2G: -j 2 fits there, the same peaks" [ "$(json "$T/out" '(d["memory"]["fastest_that_fits"]["jobs"], d["memory"]["limit_from"], d["baseline"]["predicted"]["peak_kib"])')" = "(2, '--memory', $(json "$T/advise.json" 'd["baseline"]["predicted"]["peak_kib"]'))" ]
 check "the toy byte-identical after rank, sim and advise" [ "$(tree_hash "$d")" = "$before" ]
 # A cgroup buildwall made (buildwall-PID-N) outlives no run of it.
 left=$(find /sys/fs/cgroup -maxdepth 4 -name 'buildwall-[0-9]*-[0-9]*' 2>/dev/null | while read -r cg; do
