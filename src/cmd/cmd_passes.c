@@ -3,7 +3,10 @@
  * time reports into four phases per pass, and say whether the TU is
  * host-pass or device-pass dominant. The build directory is only read. */
 #define _GNU_SOURCE
+#include "arch_plan.h"
 #include "cli.h"
+#include "progress.h"
+#include "tmpdir.h"
 #include "busy.h"
 #include "jobs.h"
 #include "ninja.h"
@@ -54,6 +57,14 @@ struct passes {
 	bool all;
 	struct strvec stripped;
 	const char *chosen_by;	/* --top: ".ninja_log" or "re-timing" */
+	/* Per TU of several device archs: one whole compile with them side
+	 * by side (nvcc --threads N), timed rather than inferred. */
+	struct side_by_side {
+		bool ran;
+		double wall_s;
+		long peak_kb;
+		char *failure;	/* its first error line, or why it failed */
+	} *side;
 };
 
 static void add_tu(struct passes *ps, size_t edge)
@@ -279,6 +290,119 @@ static void cell_seconds(struct table *tab, double s)
 		table_cell(tab, "%.2f", s);
 }
 
+/* The knobs a TU's archs answer to, by its compiler. */
+static const char *arch_list_knob(const struct pass_tu *t)
+{
+	return t->cmd.compiler == COMPILER_NVCC ? "TORCH_CUDA_ARCH_LIST, -gencode" : "--offload-arch, GPU_ARCHS";
+}
+
+/* The flag that runs a TU's n archs side by side (owned). */
+static char *side_by_side_flag(const struct pass_tu *t, size_t n)
+{
+	return t->cmd.compiler == COMPILER_NVCC ? xasprintf("--threads %zu", n) : xasprintf("-parallel-jobs=%zu", n);
+}
+
+/* Each TU of several device archs compiled once more with them side by
+ * side: its wall and its process tree's peak. */
+static void time_side_by_side(struct passes *ps)
+{
+	ps->side = xcalloc(ps->probe.ntus ? ps->probe.ntus : 1, sizeof(*ps->side));
+	for (size_t i = 0; i < ps->probe.ntus; i++) {
+		const struct pass_tu *t = &ps->probe.tus[i];
+		struct arch_plan ap;
+		if (t->failed || !arch_plan_make(&t->bd, &ap))
+			continue;
+		struct strvec argv = { 0 };
+		for (size_t a = 0; a < t->cmd.argv.n; a++)
+			strvec_push(&argv, t->cmd.argv.v[a]);
+		if (t->cmd.compiler == COMPILER_NVCC) {
+			strvec_push(&argv, "--threads");
+			strvec_pushf(&argv, "%zu", ap.n);
+		} else {
+			strvec_pushf(&argv, "-parallel-jobs=%zu", ap.n);
+		}	/* as side_by_side_flag words it */
+		char *log = xasprintf("%s/side-by-side-%zu.log", tmpdir_path(), i);
+		struct proc p = { .argv = argv.v, .env_extra = t->cmd.env.v, .cwd = ps->dir, .out_path = log,
+				  .timeout_s = ps->probe.timeout };
+		progress_set("%s with its %zu archs side by side", t->name, ap.n);
+		proc_run(&p);
+		progress_clear();
+		proc_exit_if_interrupted();
+		struct side_by_side *s = &ps->side[i];
+		s->ran = true;
+		if (proc_succeeded(&p)) {
+			s->wall_s = p.wall_s;
+			s->peak_kb = p.peak_kb;
+		} else {
+			char *line = file_first_error_line(log);
+			s->failure = line ? line : proc_failure(&p);
+		}
+		remove(log);
+		free(log);
+		strvec_clear(&argv);
+		arch_plan_free(&ap);
+	}
+}
+
+/* Several device archs: each one's share, and all of them side by side. */
+static void render_archs(const struct passes *ps, const struct pass_tu *t)
+{
+	struct arch_plan ap;
+	if (!arch_plan_make(&t->bd, &ap))
+		return;
+	const struct side_by_side *s = &ps->side[t - ps->probe.tus];
+	printf("archs (%s): ", arch_list_knob(t));
+	for (size_t i = 0; i < ap.n; i++)
+		printf("%s%s %.2f s, %.0f%% of the jobs (without it: %.2f s)", i ? "; " : "", ap.archs[i].arch,
+		       ap.archs[i].seconds, 100 * ap.archs[i].share, ap.serial_s - ap.archs[i].seconds);
+	printf("\n");
+	char *flag = side_by_side_flag(t, ap.n);
+	printf("%s (the %zu archs side by side): its jobs %.2f s one after another, the longest arch after the rest "
+	       "%.2f s", flag, ap.n, ap.serial_s, ap.side_by_side_s);
+	free(flag);
+	if (ap.side_by_side_peak_kb >= 0) {
+		char *after = format_kib(ap.side_by_side_peak_kb);
+		printf(", their memory summed %s", after);
+		free(after);
+	}
+	printf("\n");
+	if (s->ran && !s->failure) {
+		char *before = format_kib(t->peak_kb), *after = format_kib(s->peak_kb);
+		printf("compiled so: %.2f s (whole TU as it is %.2f s, %+.0f%%), peak %s (as it is %s)\n\n", s->wall_s,
+		       t->wall.median, t->wall.median > 0 ? 100 * (s->wall_s - t->wall.median) / t->wall.median : 0, after,
+		       before);
+		free(before);
+		free(after);
+	} else if (s->ran) {
+		printf("compiled so: failed (%s)\n\n", s->failure);
+	}
+	arch_plan_free(&ap);
+}
+
+static json_t *json_archs(const struct passes *ps, const struct pass_tu *t)
+{
+	struct arch_plan ap;
+	if (!arch_plan_make(&t->bd, &ap))
+		return json_null();
+	const struct side_by_side *s = &ps->side[t - ps->probe.tus];
+	json_t *archs = json_array();
+	for (size_t i = 0; i < ap.n; i++)
+		json_array_append_new(archs, json_pack("{s:s, s:o, s:f, s:o, s:o}", "arch", ap.archs[i].arch, "seconds",
+			json_seconds(ap.archs[i].seconds), "share", round(ap.archs[i].share * 1000) / 1000, "without_s",
+			json_seconds(ap.serial_s - ap.archs[i].seconds),
+			"peak_kib", ap.archs[i].peak_kb >= 0 ? json_integer(ap.archs[i].peak_kb) : json_null()));
+	json_t *compiled = !s->ran ? json_null() : s->failure ? json_pack("{s:s}", "failure", s->failure)
+		: json_pack("{s:o, s:o}", "wall_s", json_seconds(s->wall_s), "peak_kib", s->peak_kb > 0 ? json_integer(s->peak_kb) : json_null());
+	char *flag = side_by_side_flag(t, ap.n);
+	json_t *o = json_pack("{s:o, s:{s:s, s:I, s:o, s:o, s:o, s:o}}", "archs", archs, "side_by_side", "flag",
+		flag, "n", (json_int_t)ap.n, "jobs_serial_s", json_seconds(ap.serial_s), "jobs_side_by_side_s",
+		json_seconds(ap.side_by_side_s), "jobs_peak_kib", ap.side_by_side_peak_kb >= 0 ? json_integer(ap.side_by_side_peak_kb) : json_null(),
+		"compiled", compiled);
+	free(flag);
+	arch_plan_free(&ap);
+	return o;
+}
+
 static void render_tu_detail(const struct passes *ps, const struct pass_tu *t)
 {
 	printf("%s%s%s (%s): %zu jobs, timed by %s", c_bold(stdout), t->name, c_reset(stdout),
@@ -329,6 +453,7 @@ static void render_tu_detail(const struct passes *ps, const struct pass_tu *t)
 	double overhead = t->wall.median - t->bd.jobs_sum;
 	printf("jobs sum %.2f s; whole TU %.2f s (driver and process overhead %+.2f s, %+.0f%%)\n\n", t->bd.jobs_sum,
 	       t->wall.median, overhead, t->wall.median > 0 ? 100 * overhead / t->wall.median : 0);
+	render_archs(ps, t);
 
 	tab = table_new();
 	table_column(tab, "pass", false);
@@ -499,6 +624,7 @@ static json_t *json_tu(const struct passes *ps, const struct pass_tu *t)
 	for (size_t i = 0; i < t->bd.n; i++)
 		json_array_append_new(passes, json_pass_breakdown(&t->bd.passes[i]));
 	json_object_set_new(o, "passes", passes);
+	json_object_set_new(o, "archs", json_archs(ps, t));
 	json_t *kernels = t->kernels_probed ? json_array() : json_null();
 	for (size_t i = 0; i < t->kernels.n; i++) {
 		const struct kernel_fact *k = &t->kernels.v[i];
@@ -606,6 +732,7 @@ int cmd_passes(int argc, char **argv)
 	select_tus(&ps, argv + first, npatterns);
 	steps_note_stripped(&ps.stripped);
 	pass_probe_run(&ps.probe);
+	time_side_by_side(&ps);
 	pass_probe_find_frameworks(&ps.probe);
 	if (kernels)
 		pass_probe_find_kernels(&ps.probe, NULL);
@@ -614,6 +741,9 @@ int cmd_passes(int argc, char **argv)
 	else
 		render_table(&ps);
 	int status = failures_status(ps.probe.failures, "TU", "");
+	for (size_t i = 0; ps.side && i < ps.probe.ntus; i++)
+		free(ps.side[i].failure);
+	free(ps.side);
 	pass_probe_free(&ps.probe);
 	strvec_clear(&ps.stripped);
 	ninja_build_free(&ps.build);

@@ -110,7 +110,11 @@ void breakdown_build(const struct job_list *jobs, const struct job_time *times, 
 	for (size_t i = 0; i < jobs->n; i++) {
 		const struct job_time *jt = &times[i];
 		struct pass *p = pass_for(b, &jobs->v[i]);
+		if (!p->njobs)
+			p->peak_kb = -1;
 		p->seconds += jt->wall;
+		if (jt->maxrss_kb > p->peak_kb)
+			p->peak_kb = jt->maxrss_kb;
 		p->njobs++;
 		b->jobs_sum += jt->wall;
 		for (int k = 0; k < NPHASES; k++)

@@ -22,6 +22,8 @@ struct pass {
 	enum pass_kind kind;
 	const char *arch;	/* device passes: the arch (borrowed from a job) */
 	double seconds;		/* sum of its jobs' walls */
+	long peak_kb;		/* the most any of its jobs held (they run one after
+				 * another); -1: not measured */
 	double phase[NPHASES];	/* sums over its jobs; NaN when no job was split */
 	double other;		/* seconds not in any phase: process start, links, … */
 	bool backend_combined;

@@ -60,6 +60,27 @@ run 0 "advise --from its document, the table" env PATH=/nonexistent "$BW" advise
 contains "$T/out" "DOES NOT FIT" "advise's table says first that -j 2 does not fit"
 run 0 "advise --from --memory 2G: another box" env PATH=/nonexistent "$BW" advise --from "$T/advise.json" --memory 2G --json
 check "advise --from --memory 2G: -j 2 fits there, the same peaks" [ "$(json "$T/out" '(d["memory"]["fastest_that_fits"]["jobs"], d["memory"]["limit_from"], d["baseline"]["predicted"]["peak_kib"])')" = "(2, '--memory', $(json "$T/advise.json" 'd["baseline"]["predicted"]["peak_kib"]'))" ]
+# A kernel TU built for two archs: each arch's share, and the archs side
+# by side (nvcc --threads 2) compiled once more: its wall and its peak.
+if command -v nvcc >/dev/null 2>&1; then
+	k=$T/two
+	mkdir -p "$k"
+	cat >"$k/k.cu" <<'CU'
+__global__ void axpy(float a, const float *x, float *y, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = a * x[i] + y[i];
+}
+CU
+	printf 'rule nvcc\n  command = nvcc -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -c $in -o $out\nbuild k.o: nvcc k.cu\n' >"$k/build.ninja"
+	ninja -C "$k" >/dev/null
+	run 0 "passes on a TU of two archs" "$BW" passes -C "$k" --json k.o
+	check "passes: both archs, each its share and the TU without it" [ "$(json "$T/out" '(lambda a: ([x["arch"] for x in a["archs"]], all(0 < x["share"] < 1 and x["without_s"] < a["side_by_side"]["jobs_serial_s"] for x in a["archs"])))(d["tus"][0]["archs"])')" = "(['sm_80', 'sm_90'], True)" ]
+	check "passes: nvcc --threads 2 compiled, its wall and peak measured" [ "$(json "$T/out" '(lambda s: (s["flag"], s["compiled"]["wall_s"] > 0, s["compiled"]["peak_kib"] > 0))(d["tus"][0]["archs"]["side_by_side"])')" = "('--threads 2', True, True)" ]
+	run 0 "passes, the table" "$BW" passes -C "$k" k.o
+	contains "$T/out" "--threads 2 (the 2 archs side by side)" "passes' table: the archs side by side"
+fi
 check "the toy byte-identical after rank, sim and advise" [ "$(tree_hash "$d")" = "$before" ]
 # A cgroup buildwall made (buildwall-PID-N) outlives no run of it.
 left=$(find /sys/fs/cgroup -maxdepth 4 -name 'buildwall-[0-9]*-[0-9]*' 2>/dev/null | while read -r cg; do
