@@ -75,9 +75,10 @@ bool rank_doc_parse(const char *text, size_t len, const char *name, struct rank_
 	json_t *cont = json_object_get(json_object_get(root, "prediction"), "contention");
 	double share = json_number_value(json_object_get(cont, "share")), cores = json_number_value(json_object_get(cont, "cores"));
 	json_int_t samples = json_integer_value(json_object_get(cont, "samples"));
-	if (!why && cont && (!isfinite(share) || share < 0 || share > 10 || !(cores >= 1) || samples < 0))
+	/* samples 0: rank applied none (--contention none), nothing to check. */
+	if (!why && cont && samples != 0 && (!isfinite(share) || share < 0 || share > 10 || !(cores >= 1) || samples < 0))
 		why = xasprintf("%s: prediction.contention: not a calibration (share %g, cores %g)", name, share, cores);
-	else if (cont) {
+	else if (cont && samples > 0) {
 		doc->contention_share = share;
 		doc->contention_cores = cores;
 		doc->contention_samples = (size_t)samples;

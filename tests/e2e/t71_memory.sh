@@ -21,7 +21,9 @@ d=$T/toy
 TOY_CC=$heavy/gcc build_toy "$d"
 before=$(tree_hash "$d")
 
-run 0 "rank on the memory-heavy toy" "$BW" rank -C "$d" -j 2 --parallel 1 --contention log --json
+# No contention model (--contention none): more jobs are faster here
+# whatever this machine's load, so the memory alone holds -j back.
+run 0 "rank on the memory-heavy toy" "$BW" rank -C "$d" -j 2 --parallel 1 --contention none --json
 cp "$T/out" "$T/rank.json"
 echo "# peak, largest process (KiB): $(json "$T/rank.json" '[(t["target"], t["peak_kib"], t["max_rss_kib"]) for t in d["tus"]]')"
 check "each TU's peak is its process tree's: its three processes at once, far above its largest" [ "$(json "$T/rank.json" 'all(t["peak_kib"] > 170 * 1024 and t["peak_kib"] > 2.5 * t["max_rss_kib"] for t in d["tus"])')" = True ]

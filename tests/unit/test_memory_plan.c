@@ -59,6 +59,7 @@ static void test_peak_through_the_schedule(void **state)
 	assert_true(model_apply(&m, &split, 0, &err));
 	assert_float_equal(predict(&m, 5).peak_kb, 9 * GIB, 1);
 	model_free(&m);
+	ninja_build_free(&b);
 	/* Fused steps hold the most of theirs, once. */
 	load(&b, &m);
 	size_t all[4] = { 0, 1, 2, 3 };

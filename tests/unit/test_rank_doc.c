@@ -26,6 +26,16 @@ static void test_good(void **state)
 	assert_true(isnan(doc.tus[1].wall_s));	/* a failed TU: not timed */
 	assert_true(isnan(doc.tus[2].wall_s));
 	rank_doc_free(&doc);
+	/* Each TU's peak and its shape; rank --contention none: no calibration. */
+	err = parse("{\"schema\": \"buildwall/1\", \"command\": \"rank\", \"prediction\": {\"contention\": "
+		    "{\"share\": 0, \"cores\": 0, \"samples\": 0}}, \"tus\": [{\"target\": \"a.o\", \"wall_s\": 1, "
+		    "\"peak_kib\": 2048, \"peak_shape\": [0, 0.5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.25]}, "
+		    "{\"target\": \"b.o\", \"wall_s\": 1, \"peak_kib\": null}]}", &doc);
+	assert_null(err);
+	assert_int_equal(doc.contention_samples, 0);
+	assert_true(doc.tus[0].peak_kb == 2048 && doc.tus[0].has_shape && doc.tus[0].shape[1] == 0.5f);
+	assert_true(doc.tus[1].peak_kb == 0 && !doc.tus[1].has_shape);
+	rank_doc_free(&doc);
 }
 
 static void expect_error(const char *text, const char *want)
@@ -50,6 +60,10 @@ static void test_errors(void **state)
 	expect_error(DOC("{\"target\": \"a.o\", \"wall_s\": 1e300}"),
 		     "r.json: tus[0].wall_s (a.o): 1e+300 is not a duration (0 to 31536000 s)");
 	expect_error(DOC("{\"wall_s\": 1}"), "r.json: tus[0]: no target");
+	expect_error(DOC("{\"target\": \"a.o\", \"peak_kib\": -3}"),
+		     "r.json: tus[0].peak_kib (a.o): not a memory size in KiB (0 to 1099511627776)");
+	expect_error(DOC("{\"target\": \"a.o\", \"peak_kib\": 9, \"peak_shape\": [1, 2]}"),
+		     "r.json: tus[0].peak_shape (a.o): not 16 shares of the peak");
 	expect_error("{\"schema\": \"buildwall/1\", \"command\": \"sim\", \"tus\": []}",
 		     "r.json:1: not a 'buildwall rank --json' document: command is not rank");
 	expect_error("{\"schema\": \"x\"}", "r.json:1: not a 'buildwall rank --json' document: schema is not buildwall/1");
