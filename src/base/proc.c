@@ -324,22 +324,27 @@ static void keep_sample(struct proc *p, double now, long kb)
 	p->sampled_at = now;
 }
 
-/* Each proc's memory now: its cgroup's, else the RSS of every process in
- * its group summed, one pass over /proc for all of those. */
-static void sample_memory(struct proc **procs, size_t n, double now)
+/* One process as /proc/PID/stat shows it. */
+struct proc_stat {
+	long pid, ppid, pgrp, rss_kb;
+};
+
+static int by_pid(const void *a, const void *b)
 {
-	bool scan = false;
-	for (size_t i = 0; i < n; i++) {
-		if (procs[i]->memcg.dir)
-			keep_sample(procs[i], now, memcg_usage_kb(&procs[i]->memcg));
-		else
-			scan = true;
-	}
-	DIR *d = scan ? opendir("/proc") : NULL;
+	const struct proc_stat *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Every process now, by pid; *n how many (owned array). */
+static struct proc_stat *scan_processes(size_t *n)
+{
+	*n = 0;
+	DIR *d = opendir("/proc");
 	if (!d)
-		return;
+		return NULL;
 	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
-	long *sum = xcalloc(n, sizeof(long));
+	size_t cap = 256;
+	struct proc_stat *all = xcalloc(cap, sizeof(*all));
 	struct dirent *de;
 	char path[sizeof("/proc//stat") + sizeof(de->d_name)], buf[1024];
 	while ((de = readdir(d))) {
@@ -357,19 +362,63 @@ static void sample_memory(struct proc **procs, size_t n, double now)
 		/* After the command's name in parentheses: state, ppid, pgrp,
 		 * ... rss is the 24th field in all. */
 		char *rest = strrchr(buf, ')');
-		long pgrp, rss;
-		if (!rest || sscanf(rest + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u "
-					     "%*u %ld", &pgrp, &rss) != 2)
+		struct proc_stat p = { .pid = atol(de->d_name) };
+		if (!rest || sscanf(rest + 2, "%*c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u "
+					     "%*u %ld", &p.ppid, &p.pgrp, &p.rss_kb) != 3)
 			continue;
-		for (size_t i = 0; i < n; i++)
-			if (procs[i]->pid == pgrp)
-				sum[i] += rss * page_kb;
+		p.rss_kb *= page_kb;
+		if (*n == cap)
+			all = xrealloc(all, (cap *= 2) * sizeof(*all));
+		all[(*n)++] = p;
 	}
 	closedir(d);
-	for (size_t i = 0; i < n; i++)
-		if (!procs[i]->memcg.dir)
-			keep_sample(procs[i], now, sum[i]);
-	free(sum);
+	qsort(all, *n, sizeof(*all), by_pid);	/* in_tree looks parents up */
+	return all;
+}
+
+/* Whether process k descends from `root` (its parent chain), or is in its
+ * process group (an orphan handed to us, the subreaper, keeps its group). */
+static bool in_tree(const struct proc_stat *all, size_t n, size_t k, long root)
+{
+	if (all[k].pgrp == root)
+		return true;
+	long pid = all[k].pid;
+	for (int depth = 0; depth < 64 && pid > 1; depth++) {
+		if (pid == root)
+			return true;
+		const struct proc_stat key = { .pid = pid }, *found = bsearch(&key, all, n, sizeof(*all), by_pid);
+		pid = found ? found->ppid : 0;
+	}
+	return false;
+}
+
+/* Each proc's memory now: its cgroup's, else the RSS of every process of
+ * its tree summed (ninja puts each command in a process group of its
+ * own: the tree, not the group, is the build), one pass over /proc for
+ * all of those. */
+static void sample_memory(struct proc **procs, size_t n, double now)
+{
+	bool scan = false;
+	for (size_t i = 0; i < n; i++) {
+		if (procs[i]->memcg.dir)
+			keep_sample(procs[i], now, memcg_usage_kb(&procs[i]->memcg));
+		else
+			scan = true;
+	}
+	if (!scan)
+		return;
+	size_t nall;
+	struct proc_stat *all = scan_processes(&nall);
+	for (size_t i = 0; i < n; i++) {
+		if (procs[i]->memcg.dir)
+			continue;
+		long sum = 0;
+		for (size_t k = 0; k < nall; k++)
+			if (in_tree(all, nall, k, procs[i]->pid))
+				sum += all[k].rss_kb;
+		keep_sample(procs[i], now, sum);
+	}
+	free(all);
 }
 
 static bool sampled(const struct proc *p)

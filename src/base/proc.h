@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #define PROC_SAMPLE_MS 20
-#define PROC_SAMPLE_WORDS "its processes' RSS summed over its process group, sampled from /proc every 20 ms"
+#define PROC_SAMPLE_WORDS "its processes' RSS summed over its process tree, sampled from /proc every 20 ms"
 #define PROC_SHAPE_BINS 16
 
 struct proc {
@@ -35,7 +35,7 @@ struct proc {
 	long maxrss_kb;		/* largest peak RSS of any process in the tree */
 	/* The process tree's peak: the most memory its processes held at
 	 * once, from a cgroup of its own (memcg.h), else the most of their
-	 * RSS summed over its process group, sampled every
+	 * RSS summed over its process tree, sampled every
 	 * PROC_SAMPLE_MS; -1 when not measured. peak_by says which. */
 	long peak_kb;
 	const char *peak_by;

@@ -122,12 +122,15 @@ static void test_rusage_and_wait_any(void **state)
 /* Three processes of 60 MB each at once: the tree's peak is about three
  * times the largest process's, measured by a cgroup where one can be
  * made and by sampling /proc where not (BUILDWALL_MEMCG=0). */
-static void tree_peak(bool sampled)
+static void tree_peak(bool sampled, bool own_groups)
 {
 	if (sampled)
 		setenv("BUILDWALL_MEMCG", "0", 1);
+	/* own_groups: each in a process group of its own, as ninja starts
+	 * its commands: the tree holds them, not the group. */
 	char *three[] = { "sh", "-c",
-			  "for i in 1 2 3; do python3 -c 'import time; b = b\"x\" * (60 << 20); time.sleep(0.8)' & done; wait",
+			  own_groups ? "for i in 1 2 3; do setsid python3 -c 'import time; b = b\"x\" * (60 << 20); time.sleep(0.8)' & done; wait"
+				     : "for i in 1 2 3; do python3 -c 'import time; b = b\"x\" * (60 << 20); time.sleep(0.8)' & done; wait",
 			  NULL };
 	struct proc p = { .argv = three };
 	proc_run(&p);
@@ -144,8 +147,9 @@ static void tree_peak(bool sampled)
 static void test_tree_peak(void **state)
 {
 	(void)state;
-	tree_peak(false);
-	tree_peak(true);
+	tree_peak(false, false);
+	tree_peak(true, false);
+	tree_peak(true, true);
 }
 
 static void test_short_question_not_measured(void **state)
