@@ -273,10 +273,7 @@ void advise_render_table(const struct advise *ad)
 static json_t *json_memory(const struct advise *ad)
 {
 	const struct memory_plan *mp = &ad->memory;
-	json_t *best = mp->rows && mp->best >= 0 ? json_pack("{s:I, s:o, s:I}", "jobs", (json_int_t)mp->rows[mp->best].jobs,
-		"wall_s", json_seconds(mp->rows[mp->best].p.wall), "peak_kib", (json_int_t)mp->rows[mp->best].p.peak_kb) : json_null();
-	json_t *faster = mp->rows && mp->faster >= 0 ? json_pack("{s:I, s:o, s:I}", "jobs", (json_int_t)mp->rows[mp->faster].jobs,
-		"wall_s", json_seconds(mp->rows[mp->faster].p.wall), "peak_kib", (json_int_t)mp->rows[mp->faster].p.peak_kb) : json_null();
+	json_t *best = json_memory_row(mp, mp->best), *faster = json_memory_row(mp, mp->faster);
 	return json_pack("{s:I, s:I, s:o, s:s?, s:o, s:f, s:o, s:o}", "steps_with_peak", (json_int_t)ad->npeaks,
 		"measured_for_it", (json_int_t)ad->memory_peaks_measured,
 		"limit_kib", ad->memory_kb > 0 ? json_integer((json_int_t)ad->memory_kb) : json_null(), "limit_from", ad->memory_from,

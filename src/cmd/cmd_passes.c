@@ -296,10 +296,25 @@ static const char *arch_list_knob(const struct pass_tu *t)
 	return t->cmd.compiler == COMPILER_NVCC ? "TORCH_CUDA_ARCH_LIST, -gencode" : "--offload-arch, GPU_ARCHS";
 }
 
-/* The flag that runs a TU's n archs side by side (owned). */
+/* The arguments that run a TU's n archs side by side, onto argv. */
+static void push_side_by_side(const struct pass_tu *t, size_t n, struct strvec *argv)
+{
+	if (t->cmd.compiler == COMPILER_NVCC) {
+		strvec_push(argv, "--threads");
+		strvec_pushf(argv, "%zu", n);
+	} else {
+		strvec_pushf(argv, "-parallel-jobs=%zu", n);
+	}
+}
+
+/* Those arguments as words (owned). */
 static char *side_by_side_flag(const struct pass_tu *t, size_t n)
 {
-	return t->cmd.compiler == COMPILER_NVCC ? xasprintf("--threads %zu", n) : xasprintf("-parallel-jobs=%zu", n);
+	struct strvec args = { 0 };
+	push_side_by_side(t, n, &args);
+	char *flag = args.n == 2 ? xasprintf("%s %s", args.v[0], args.v[1]) : xstrdup(args.v[0]);
+	strvec_clear(&args);
+	return flag;
 }
 
 /* Each TU of several device archs compiled once more with them side by
@@ -315,12 +330,7 @@ static void time_side_by_side(struct passes *ps)
 		struct strvec argv = { 0 };
 		for (size_t a = 0; a < t->cmd.argv.n; a++)
 			strvec_push(&argv, t->cmd.argv.v[a]);
-		if (t->cmd.compiler == COMPILER_NVCC) {
-			strvec_push(&argv, "--threads");
-			strvec_pushf(&argv, "%zu", ap.n);
-		} else {
-			strvec_pushf(&argv, "-parallel-jobs=%zu", ap.n);
-		}	/* as side_by_side_flag words it */
+		push_side_by_side(t, ap.n, &argv);
 		char *log = xasprintf("%s/side-by-side-%zu.log", tmpdir_path(), i);
 		struct proc p = { .argv = argv.v, .env_extra = t->cmd.env.v, .cwd = ps->dir, .out_path = log,
 				  .timeout_s = ps->probe.timeout };

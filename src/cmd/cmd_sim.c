@@ -341,12 +341,6 @@ static json_t *json_peak(const struct prediction *p)
 	return p->peak_kb > 0 ? json_integer((json_int_t)p->peak_kb) : json_null();
 }
 
-static json_t *json_jobs_row(const struct jobs_row *r)
-{
-	return json_pack("{s:I, s:o, s:o}", "jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->p.wall), "peak_kib",
-			 json_peak(&r->p));
-}
-
 /* With --memory: the fastest -j under it, and what a faster one needs. */
 static json_t *json_memory(const struct sim *s, const struct memory_plan *mp)
 {
@@ -354,8 +348,7 @@ static json_t *json_memory(const struct sim *s, const struct memory_plan *mp)
 		return json_null();
 	return json_pack("{s:I, s:I, s:f, s:o, s:o, s:I}", "limit_kib", (json_int_t)mp->limit_kb, "usable_kib",
 			 (json_int_t)mp->usable_kb, "margin", MEMORY_MARGIN,
-			 "fastest_that_fits", mp->best >= 0 ? json_jobs_row(&mp->rows[mp->best]) : json_null(),
-			 "faster", mp->faster >= 0 ? json_jobs_row(&mp->rows[mp->faster]) : json_null(),
+			 "fastest_that_fits", json_memory_row(mp, mp->best), "faster", json_memory_row(mp, mp->faster),
 			 "steps_without_peak", (json_int_t)mp->unknown);
 }
 

@@ -1,4 +1,5 @@
 #include "json_facts.h"
+#include "memory_plan.h"
 #include "kernel_facts.h"
 #include "measure.h"
 #include "out_json.h"
@@ -62,4 +63,13 @@ json_t *json_kernel(const struct kernel_fact *k)
 		(json_int_t)kernel_fact_spills(k));
 	json_object_set_new(o, "code_bytes", json_count(k->code_bytes));
 	return o;
+}
+
+json_t *json_memory_row(const struct memory_plan *mp, long row)
+{
+	if (!mp->rows || row < 0)
+		return json_null();
+	const struct jobs_row *r = &mp->rows[row];
+	return json_pack("{s:I, s:o, s:o}", "jobs", (json_int_t)r->jobs, "wall_s", json_seconds(r->p.wall), "peak_kib",
+			 r->p.peak_kb > 0 ? json_integer((json_int_t)r->p.peak_kb) : json_null());
 }

@@ -27,5 +27,9 @@ json_t *json_heaviest(const struct named_seconds *h, size_t n);
  * kernels[]): a figure not reported is null. */
 struct kernel_fact;
 json_t *json_kernel(const struct kernel_fact *k);
+/* One row of a memory plan (memory_plan.h): {jobs, wall_s, peak_kib};
+ * NULL row: null. */
+struct memory_plan;
+json_t *json_memory_row(const struct memory_plan *mp, long row);
 
 #endif
