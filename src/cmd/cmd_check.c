@@ -474,6 +474,12 @@ static void find_growth(struct check *c, struct history_db *h)
 	if (!history_db_steps(h, ids, nids, &steps, &nsteps, &err))
 		die(EXIT_BAD_INPUT, "%s", err);
 	c->ngrew = growth_steps(steps, nsteps, c->cand, c->ncand, c->grew);
+	/* Lines are the sources', not the machine's: a build fenced for its
+	 * time still has the reference's lines (record --pp keeps them on
+	 * the newest build alone, which may be the one fenced). */
+	nids = 0;
+	for (size_t i = 0; i < c->nref; i++)
+		ids[nids++] = c->ref[i].id;
 	struct record_lines *ref_lines, *cand_lines = NULL;
 	size_t nref_lines, ncand_lines = 0;
 	newest_lines(h, ids, nids, &ref_lines, &nref_lines);

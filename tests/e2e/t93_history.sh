@@ -75,6 +75,20 @@ check "check --json names the fenced build: side, wall, how far from the median"
 check "check --json: the ratio of the kept builds, its interval above +40 %" [ "$(json "$T/out" '(round(d["against"]["ratio"], 2), d["against"]["ratio_ci"][0] > 1.4, "fenced" in d["against"]["estimator"])')" = "(1.55, True, True)" ]
 toy_tree "$T/coldsame" 3.71 3.66 3.75
 run 0 "check: the same walls against the cold reference: within" "$BW" check -C "$T/coldsame" --builds 3 --against variant=ref --db "$T/cold.db"
+# Lines are the sources', not the machine's: record --pp keeps them on
+# the newest build, and that build fenced for its time still names the
+# header lines that grew.
+toy_tree "$T/linesref" 3.7 3.72 3.68 8.4
+printf 'int a;\n' >"$T/linesref/a.c"
+printf 'int b;\n' >"$T/linesref/b.c"
+"$BW" record -C "$T/linesref" --all --pp --label variant=ref --db "$T/lines.db" >/dev/null
+toy_tree "$T/linescand" 5.74 5.69 5.78
+printf '#include <stdio.h>\n#include <string.h>\nint a;\n' >"$T/linescand/a.c"
+cp "$T/linesref/b.c" "$T/linescand/b.c"
+"$BW" record -C "$T/linescand" --all --pp --label variant=cand --db "$T/lines.db" >/dev/null
+run 1 "check: the reference's newest build, the one with lines, fenced" "$BW" check -C "$T/linescand" --builds 3 --against variant=ref --db "$T/lines.db"
+contains "$T/out" "outlier fenced: reference 8.40 s" "the build with lines is the one fenced"
+contains "$T/out" "grew most: a.o +1.0 s, its host pass parses " "its lines still name the pass that grew"
 # ---- a slower machine is not a slower build ----
 # The same build in two sittings, the machine 25 % slower in the second:
 # its walls and its controls both 25 % longer (saved wall documents, fixed
