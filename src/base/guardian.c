@@ -46,8 +46,10 @@ static _Noreturn void guard(int fd, const char *tmp, pid_t run)
 			continue;
 		if (got != sizeof(m))
 			break;	/* buildwall is gone */
-		if (m.op == MSG_RELEASE)
+		if (m.op == MSG_RELEASE) {
+			memcg_sweep(run, 2.0);	/* a group left busy when its compile ended */
 			_exit(0);
+		}
 		if (m.op == MSG_WATCH && n < MAX_GROUPS) {
 			groups[n++] = m.pgid;
 		} else if (m.op == MSG_UNWATCH) {

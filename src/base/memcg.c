@@ -222,18 +222,21 @@ long memcg_usage_kb(const struct memcg *cg)
 	return read_kb(cg, cg->version == 2 ? "memory.current" : "memory.usage_in_bytes");
 }
 
-void memcg_close(struct memcg *cg)
-{
-	if (cg->dir)
-		rmdir(cg->dir);	/* busy (a process that left the group lives on): the sweep's */
-	free(cg->dir);
-	*cg = (struct memcg){ 0 };
-}
-
 static void pause_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	nanosleep(&ts, NULL);
+}
+
+void memcg_close(struct memcg *cg)
+{
+	/* A child just reaped may leave its group busy a moment longer (its
+	 * last descendants still exiting); past that, the guardian's sweep
+	 * when the run ends, else the next run's. */
+	for (int tries = 0; cg->dir && rmdir(cg->dir) && errno == EBUSY && tries < 20; tries++)
+		pause_ms(5);
+	free(cg->dir);
+	*cg = (struct memcg){ 0 };
 }
 
 /* rmdir what is ours to remove; true when nothing of it is left. */

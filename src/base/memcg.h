@@ -34,7 +34,7 @@ void memcg_leave(void);
 long memcg_peak_kb(const struct memcg *cg);
 /* Its memory in KiB now, or -1. */
 long memcg_usage_kb(const struct memcg *cg);
-/* Remove it (its processes gone); a busy one is left to memcg_sweep. */
+/* Remove it (its processes gone); one still busy is left to memcg_sweep. */
 void memcg_close(struct memcg *cg);
 /* Remove the cgroups of run `owner` (0: of every run no longer alive),
  * waiting up to wait_s for their last processes to go. */
