@@ -78,7 +78,7 @@ e2e: $(BUILD)/buildwall
 
 # The binaries build on every CPU; the unit tests then run while the
 # demo module the e2e scripts share builds, and the scripts one at a time
-# (the probes time compiles).
+# (the probes time compiles), those that time nothing beside them.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT_BIN)

@@ -7,6 +7,11 @@
 # exits, trees, schemas, the model on saved numbers): none is run twice.
 # How close a prediction comes to a build is bench/'s (make bench-accuracy).
 # Names as arguments (t94 t90) run only those scripts (make e2e T='t94 t90').
+# A script with a line "# e2e: aside" times nothing and touches nothing
+# the others share (not the demo module, whose path the interrupt checks
+# look for among running processes): such scripts run one at a time in a
+# second lane beside the rest, in the CPU time their single-threaded
+# stretches leave idle; their output follows the first lane's.
 # --beside COMMAND (make test's unit tests) runs COMMAND first, while the
 # demo module the scripts share builds beside it; a COMMAND that fails
 # stops the run there.
@@ -33,7 +38,7 @@ if [ -x /usr/bin/python3 ]; then
 	PATH=$E2E_WORK/bin:$PATH
 fi
 export E2E_RESULTS E2E_WORK TMPDIR PATH
-trap 'rm -rf "$total" "$E2E_WORK"' EXIT
+trap 'rm -rf "$total" "$total".* "$E2E_WORK"' EXIT
 if [ -n "$beside" ]; then
 	"$here/demo_build.sh" "$E2E_WORK/demo" 2>/dev/null &
 	build=$!
@@ -43,13 +48,25 @@ if [ -n "$beside" ]; then
 	[ "$rc" -eq 0 ] || exit "$rc"
 fi
 skipped=
-# run_script T: run it; its "passed failed" lines land in $E2E_RESULTS.
+# run_script T RESULTS: run it; its "passed failed" lines land in RESULTS.
 run_script() {
+	E2E_RESULTS=$2
 	: >"$E2E_RESULTS"
 	start=$(date +%s)
 	sh "$1" || echo "0 1" >>"$E2E_RESULTS"
 	echo "# $(basename "$1") took $(($(date +%s) - start)) s"
 }
+# run_lane RESULTS SCRIPT...: each in turn, their counts added to $total.
+run_lane() {
+	results=$1
+	shift
+	for t in "$@"; do
+		echo "# $(basename "$t")"
+		run_script "$t" "$results"
+		cat "$results" >>"$total.$(basename "$results")"
+	done
+}
+first= aside=
 for t in "$here"/t[0-9]*.sh; do
 	name=$(basename "$t" .sh)
 	if [ $# -gt 0 ] && ! printf ' %s ' "$@" | grep -q " ${name%%_*} \| $name "; then
@@ -59,10 +76,26 @@ for t in "$here"/t[0-9]*.sh; do
 		skipped="$skipped $name"
 		continue
 	fi
-	echo "# $name.sh"
-	run_script "$t"
-	cat "$E2E_RESULTS" >>"$total"
+	if grep -q '^# e2e: aside' "$t"; then
+		aside="$aside $t"
+	else
+		first="$first $t"
+	fi
 done
+aside_pid=
+if [ -n "$aside" ]; then
+	# shellcheck disable=SC2086
+	run_lane "$E2E_WORK/results-aside" $aside >"$E2E_WORK/aside.log" 2>&1 &
+	aside_pid=$!
+fi
+# shellcheck disable=SC2086
+[ -z "$first" ] || run_lane "$E2E_RESULTS" $first
+if [ -n "$aside_pid" ]; then
+	wait "$aside_pid"
+	echo "# beside them:"
+	cat "$E2E_WORK/aside.log"
+fi
+cat "$total".* >"$total" 2>/dev/null
 passed=$(awk '{ p += $1 } END { print p + 0 }' "$total")
 failed=$(awk '{ f += $2 } END { print f + 0 }' "$total")
 echo "e2e: $passed passed, $failed failed${skipped:+ (slow, run with E2E_SLOW=1:$skipped)}"

@@ -1,5 +1,6 @@
 # The command line: help, version, and one clear line with exit 2 for every
 # kind of bad input.
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 
 run 0 "--help" "$BW" --help

@@ -1,6 +1,7 @@
 # Never change or lose the user's data: ninja's logs survive every probe
 # (long logs ninja would recompact, headers it would delete), a full or
 # missing TMPDIR, failed writes, hanging drivers, absurd inputs, SIGKILL.
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 
 logs_hash() { cat "$1/.ninja_log" "$1/.ninja_deps" 2>/dev/null | sha256sum | cut -d' ' -f1; }

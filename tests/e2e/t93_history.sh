@@ -1,6 +1,7 @@
 # record, history and check on small trees with made-up logs (the demo's
 # builds are t90's): idempotent records, two writers at once, a record
 # killed mid-write, the regression decision on known walls, bad input.
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 
 export BUILDWALL_DB="$T/history.db"

@@ -6,6 +6,7 @@
 # build is the sum of its steps, the critical path is the longest chain
 # of the saved graph). report draws it; older or broken documents are
 # refused in one line.
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 DOC=$here/../fixtures/advise/demo-small.json

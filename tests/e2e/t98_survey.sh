@@ -5,6 +5,7 @@
 # sources shared by path and by content with what compiling them again
 # costs, the bad trees listed with their reason, the cache, --record,
 # --pp and --advise, and every tree byte-identical.
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 
 export BUILDWALL_CACHE_DIR="$T/cache" BUILDWALL_DB="$T/history.db"
