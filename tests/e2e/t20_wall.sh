@@ -1,5 +1,6 @@
 # wall: N clean rebuilds, per-trial numbers, --match on aiter's coloured
 # line, warnings for noise and caches, exit 3 with the tail on failure.
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 
 aiter='printf "[aiter] [pid=4242 pname=MainProcess] \033[32mfinish build [module_x], cost 11.1s \033[0m\n"'

@@ -6,6 +6,7 @@
 # --memory 300M does not have (270 MiB usable): the jobs rule lowers -j to
 # 1 and says what -j 2 needs. (How close the predicted peak comes to a build's is
 # bench/memory_validate.sh's.)
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 
 heavy=$T/heavy
