@@ -63,7 +63,10 @@ check "leak: its saving is the dispatcher's measured share of its baseline" [ "$
 check "leak: the patch replaces the line" [ "$(leak "['probes']['sites'][0]['patch']" | grep -c '^-#include <torch/extension.h>$\|^+#include <ATen/core/Tensor.h>$\|^--- a/include/opus/tensor_args.h$')" = 3 ]
 case $(evidence flat) in *"with 40 entries"*) ok "flat: the table's 40 entries counted" ;; *) not_ok "flat: the table's 40 entries counted" "$(evidence flat)" ;; esac
 case $(evidence split) in *"torch/ATen/c10"*) ok "split: names the framework" ;; *) not_ok "split: names the framework" "$(evidence split)" ;; esac
-check "every saving is measured: positive, below the TU's own time" [ "$(json "$T/advise.json" 'all(0 < t["saving_s"] < 30 for f in d["fixes"] for t in f["tus"])')" = True ]
+# (its own time: its baseline, the demo's build, which ran beside the
+# unit tests and may read long: no constant bounds it)
+unsaved=$(json "$T/advise.json" '(lambda own: [(f["fix"], t["target"], t["saving_s"], own[t["target"]]) for f in d["fixes"] for t in f["tus"] if not 0 < t["saving_s"] < own[t["target"]]])({t["target"]: t["baseline_s"] for t in d["tus"]})')
+check "every saving is measured: positive, below the TU's own time ($unsaved)" [ "$unsaved" = "[]" ]
 check "every probe ran" [ "$(json "$T/advise.json" 'all(p["status"] == "ok" for p in d["probes"])')" = True ]
 check "the fused probe: the instance's source in one TU, its host pass alone (no device pass run; its headers alike are the header probe's host jobs)" [ "$(json "$T/advise.json" '[(p["status"], p["device_s"], p["host_s"] > 0) for p in d["probes"] if p["probe"].startswith("fused probe")]')" = "[('ok', 0.0, True)]" ]
 case $(json "$T/advise.json" "[f['measured_by'] for f in d['fixes'] if f['fix'] == 'fused'][0]") in
