@@ -7,9 +7,10 @@
 # exits, trees, schemas, the model on saved numbers): none is run twice.
 # How close a prediction comes to a build is bench/'s (make bench-accuracy).
 # Names as arguments (t94 t90) run only those scripts (make e2e T='t94 t90').
-# A script with a line "# e2e: aside" times nothing and touches nothing
-# the others share (not the demo module, whose path the interrupt checks
-# look for among running processes): such scripts run one at a time in a
+# A script with a line "# e2e: aside" times nothing and changes nothing
+# the others share (it may read the demo module: the interrupt checks look
+# for the interrupted run's temp dir among running processes, not for
+# the demo's path): such scripts run one at a time in a
 # second lane beside the rest, in the CPU time their single-threaded
 # stretches leave idle; their output follows the first lane's.
 # --beside COMMAND (make test's unit tests) runs COMMAND first, while the

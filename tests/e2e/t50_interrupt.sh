@@ -13,7 +13,7 @@ done
 
 TMPDIR="$T/tmp" run 3 "compile timeout exits 3" "$BW" rank -C "$demo" --timeout 1 opus_gemm_bigtile.cuda.o
 contains "$T/err" "opus_gemm_bigtile.cuda.o: compile failed (timed out after 1 s)" "timeout reported per TU"
-check "timeout: no compiler left running" no_process "$demo"
+check "timeout: no compiler left running" no_process "$T/tmp/"
 check "timeout: build dir byte-identical" [ "$(tree_hash "$demo")" = "$before" ]
 check "timeout: private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
 

@@ -4,6 +4,7 @@
 # up to the TU's wall, and what -ftime-report costs, are
 # bench/passes_validate.sh's.) Slow: three compiles of a ~10 s TU.
 # e2e: slow
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 if command -v nvcc >/dev/null; then
 	demo=$(demo_dir) || { not_ok "CUDA demo builds"; finish; exit 0; }

@@ -3,6 +3,7 @@
 # the epilogue's does not), the cubin's code sizes, and the worst kernel
 # named in the device-bound verdict. Slow: bigtile compiled twice.
 # e2e: slow
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 if command -v nvcc >/dev/null; then
 	demo=$(demo_dir) || { not_ok "CUDA demo builds"; finish; exit 0; }

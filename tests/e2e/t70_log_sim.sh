@@ -2,6 +2,7 @@
 # read back event by event, the critical path of a toy build, sim's
 # replay of the fixture builds, what-if edits, --from a rank document,
 # and bad input.
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 FIX=$(cd "$(dirname "$0")/../fixtures/ninja" && pwd)
 

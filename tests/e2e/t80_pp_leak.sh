@@ -3,6 +3,7 @@
 # and HIP), none of it in the optimized variant, preprocessed files and
 # stdin, counts against awk, bad input, a TU that fails to preprocess, and
 # the build dir left byte-identical.
+# e2e: aside
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 configure=$here/../../examples/demo-module/configure
