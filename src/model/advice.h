@@ -99,8 +99,9 @@ struct fused_cost {
 				 * past the included ones at their share each) */
 	double probe, headers;	/* probed s: the fused probe, the headers alike */
 	size_t included, instances;
-	bool apart;		/* the instances did not compile as one TU (as when two
-				 * define one name): the first one alone was measured */
+	bool namespaced;	/* they compiled as one TU each in a namespace of its
+				 * own (as when two define one name), not as they are */
+	bool apart;		/* not even so: the first one alone was measured */
 	const char *command_of;	/* borrowed */
 };
 

@@ -193,6 +193,10 @@ static long narrow_group(struct advise *ad, size_t i, const struct strvec *heade
 		strvec_push(&pg->headers, headers->v[h]);
 	pg->headers_tu = add_source_probe(ad, t, write_includes, &pg->headers, NULL, "narrow probe %zu (%s's command)",
 					  ad->probes.ngroups, t->f.name);
+	/* A framework without the narrower header (a vendored or older one)
+	 * is an outcome, said in one line, not a compiler's errors. */
+	if (pg->headers_tu >= 0)
+		ad->probes.pass.tus[pg->headers_tu].may_fail = true;
 	return (long)ad->probes.ngroups++;
 }
 
@@ -320,6 +324,39 @@ static void write_fused(FILE *f, const void *arg)
 		fprintf(f, "#include \"%s\"\n", sources->v[i]);
 }
 
+/* The same with each instance in a namespace of its own, as a generator
+ * that fuses them would emit it: instances often define one helper each
+ * under the same name (in an anonymous namespace). Their #include lines
+ * come first, outside every namespace: a guarded header included again
+ * inside one is empty there. */
+static void write_fused_apart(FILE *f, const void *arg)
+{
+	const struct strvec *sources = arg;
+	struct strvec includes = { 0 };
+	for (size_t i = 0; i < sources->n; i++) {
+		char *text = read_text_file(sources->v[i]);
+		for (const char *line = text; line && *line;) {
+			size_t len = strcspn(line, "\n");
+			const char *at = line + strspn(line, " \t");
+			if (*at == '#' && !strncmp(at + 1 + strspn(at + 1, " \t"), "include", 7)) {
+				char *directive = xstrndup(line, len);
+				if (strvec_contains(&includes, directive))
+					free(directive);
+				else
+					strvec_push_nodup(&includes, directive);
+			}
+			line += len + (line[len] == '\n');
+		}
+		free(text);
+	}
+	fputs("/* buildwall advise: the instances' host code in one TU, each in a namespace of its own */\n", f);
+	for (size_t i = 0; i < includes.n; i++)
+		fprintf(f, "%s\n", includes.v[i]);
+	for (size_t i = 0; i < sources->n; i++)
+		fprintf(f, "namespace buildwall_instance_%zu {\n#include \"%s\"\n}\n", i, sources->v[i]);
+	strvec_clear(&includes);
+}
+
 /* The fused TU as one compiled probe: the generated instances whose host
  * pass parses a framework, their sources #included into one TU (up to
  * ADVISE_FUSED_MAX), its host pass alone compiled with the first one's
@@ -356,17 +393,25 @@ void probes_plan_fused(struct advise *ad)
 			expect(ad, ad->probes.fused_tu, ad->base.seconds[d->f.edge]);
 		}
 		if (ad->probes.fused_tu >= 0 && sources.n > 1) {
-			/* Generated instances often define one helper each under
-			 * the same name; then only one compiles alone: this probe
-			 * runs only if the fused one fails. */
+			/* Stand-ins, each run only when the one before failed:
+			 * the instances each in a namespace of its own, then
+			 * the first alone. */
+			ad->probes.fused_apart_tu = add_source_probe(ad, d, write_fused_apart, &sources, NULL,
+							      "fused probe (%zu instances, each in a namespace of its "
+							      "own, %s's command)", sources.n, d->f.name);
 			struct strvec first = { 0 };
 			strvec_push(&first, sources.v[0]);
 			ad->probes.fused_one_tu = add_source_probe(ad, d, write_fused, &first, NULL,
 							    "fused probe (its first instance alone, %s's command)",
 							    d->f.name);
-			ad->probes.pass.tus[ad->probes.fused_one_tu].host_only = true;
-			ad->probes.pass.tus[ad->probes.fused_one_tu].fallback_for = ad->probes.fused_tu;
 			strvec_clear(&first);
+			long chain[] = { ad->probes.fused_tu, ad->probes.fused_apart_tu, ad->probes.fused_one_tu };
+			for (size_t k = 1; k < sizeof(chain) / sizeof(*chain); k++) {
+				struct pass_tu *stand_in = &ad->probes.pass.tus[chain[k]];
+				stand_in->host_only = true;
+				stand_in->may_fail = k + 1 < sizeof(chain) / sizeof(*chain);
+				stand_in->fallback_for = chain[k - 1];
+			}
 		}
 		ad->probes.fused_donor = (size_t)donor;
 		ad->probes.fused = (struct fused_cost){ .included = sources.n, .instances = instances, .command_of = d->f.name };
@@ -453,11 +498,18 @@ static void read_fused_probe(struct advise *ad)
 	const struct pass_tu *fp = &ad->probes.pass.tus[ad->probes.fused_tu];
 	const struct pass_tu *h = probed(ad, ad->probes.groups[ad->tus[ad->probes.fused_donor].group].headers_tu);
 	if (fp->failed && ad->probes.fused.included > 1) {
-		note("the %zu instances do not compile as one TU (%s); the glue is measured on the first alone and carried "
-		     "to all", ad->probes.fused.included, fp->failure ? fp->failure : "it failed");
-		fp = &ad->probes.pass.tus[ad->probes.fused_one_tu];
-		ad->probes.fused.included = 1;
-		ad->probes.fused.apart = true;
+		const struct pass_tu *namespaced = &ad->probes.pass.tus[ad->probes.fused_apart_tu];
+		if (!namespaced->failed) {
+			fp = namespaced;
+			ad->probes.fused.namespaced = true;
+		} else {
+			note("the %zu instances do not compile as one TU, not even each in a namespace of its own (%s); the "
+			     "glue is measured on the first alone and carried to all", ad->probes.fused.included,
+			     namespaced->failure ? namespaced->failure : "it failed");
+			fp = &ad->probes.pass.tus[ad->probes.fused_one_tu];
+			ad->probes.fused.included = 1;
+			ad->probes.fused.apart = true;
+		}
 	}
 	if (fp->failed || !h)
 		return;
@@ -479,9 +531,10 @@ void probes_read(struct advise *ad)
 			/* The framework on this include path has no narrower header
 			 * (a vendored or older one): narrow does not apply, and the
 			 * build has nothing wrong with it. */
-			ad->failures--;
-			warn("%s's framework has no %s on its include path (the compiler's output above): narrow does not apply",
-			     ad->tus[pg->donor].f.name, pg->cost.headers);
+			const struct pass_tu *failed = pg->headers_tu >= 0 ? &ad->probes.pass.tus[pg->headers_tu] : NULL;
+			warn("%s's framework has no %s on its include path that compiles with its command (%s): narrow does "
+			     "not apply", ad->tus[pg->donor].f.name, pg->cost.headers,
+			     failed && failed->failure ? failed->failure : "its probe failed");
 			continue;
 		}
 		if (!h || !e) {

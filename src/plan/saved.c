@@ -265,9 +265,9 @@ json_t *advise_input_json(const struct advise *ad)
 	json_object_set_new(in, "header_costs", costs);
 	json_object_set_new(in, "tus", tus);
 	json_object_set_new(in, "fused", !ad->probes.fused_measured ? json_null()
-		: json_build("{s:o, s:o, s:o, s:I, s:I, s:b, s:s}", "glue", advise_json_number(f->glue), "probe", advise_json_number(f->probe),
+		: json_build("{s:o, s:o, s:o, s:I, s:I, s:b, s:b, s:s}", "glue", advise_json_number(f->glue), "probe", advise_json_number(f->probe),
 			    "headers", advise_json_number(f->headers), "included", (json_int_t)f->included, "instances",
-			    (json_int_t)f->instances, "apart", f->apart, "command_of", f->command_of));
+			    (json_int_t)f->instances, "apart", f->apart, "namespaced", f->namespaced, "command_of", f->command_of));
 	json_object_set_new(in, "fused_narrow", ad->probes.fused_narrow_group >= 0 && ad->probes.groups[ad->probes.fused_narrow_group].measured
 		? json_integer((json_int_t)ad->probes.fused_narrow_group) : json_null());
 	json_object_set_new(in, "remote", remote_json(ad));
@@ -561,7 +561,9 @@ static void fused_from(struct reader *r, json_t *o, struct advise *ad)
 					 .probe = num_at(r, o, "probe", 0, SAVED_MAX_SECONDS, false),
 					 .headers = num_at(r, o, "headers", 0, SAVED_MAX_SECONDS, false),
 					 .included = count_at(r, o, "included", 1u << 20),
-					 .instances = count_at(r, o, "instances", 1u << 20), .apart = flag_at(r, o, "apart") };
+					 .instances = count_at(r, o, "instances", 1u << 20), .apart = flag_at(r, o, "apart"),
+					 /* absent before it was measured: as they are, then */
+					 .namespaced = json_is_true(json_object_get(o, "namespaced")) };
 	/* command_of is borrowed: the TU's name, as the walk has it. */
 	for (size_t i = 0; donor && i < ad->ntus; i++)
 		if (!strcmp(ad->tus[i].f.name, donor))
@@ -689,7 +691,7 @@ bool advise_saved_parse(const char *text, size_t len, const char *path, struct a
 	}
 	struct reader r = { .path = path };
 	struct advise *ad = xcalloc(1, sizeof(*ad));
-	ad->probes.fused_tu = ad->probes.fused_one_tu = ad->probes.fused_narrow_group = -1;
+	ad->probes.fused_tu = ad->probes.fused_apart_tu = ad->probes.fused_one_tu = ad->probes.fused_narrow_group = -1;
 	ad->saved = doc;
 	ad->from = path;
 	const char *schema = json_string_value(json_object_get(doc, "schema"));

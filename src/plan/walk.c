@@ -141,7 +141,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	ad->settle = o->repeats <= 0;
 	ad->kernels = o->kernels;
 	ad->cluster.remote = o->remote;
-	ad->probes.fused_tu = ad->probes.fused_one_tu = ad->probes.fused_narrow_group = -1;
+	ad->probes.fused_tu = ad->probes.fused_apart_tu = ad->probes.fused_one_tu = ad->probes.fused_narrow_group = -1;
 	ad->cluster.distcc_path = o->distcc_log;
 	ad->cluster.probe_net = o->probe_net;
 	ad->cluster.launcher = o->launcher;

@@ -106,10 +106,12 @@ struct advise_probes {
 	struct probe_group *groups;
 	size_t ngroups;
 	struct pass_probe pass;
-	long fused_tu, fused_one_tu;	/* the fused probe and the same of its first
-					 * instance alone (when it has more) in the
-					 * pass probe, -1: none; its headers alike are
-					 * its instances' header probe's host jobs */
+	long fused_tu, fused_apart_tu, fused_one_tu;	/* the fused probe, the same
+					 * with each instance in a namespace of its own,
+					 * and its first instance alone (when it has
+					 * more) in the pass probe, -1: none; its
+					 * headers alike are its instances' header
+					 * probe's host jobs */
 	size_t fused_donor;	/* the instance whose command compiles it */
 	struct fused_cost fused;
 	bool fused_measured;

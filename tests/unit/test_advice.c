@@ -517,9 +517,18 @@ static void test_fused_probe(void **state)
 	assert_non_null(strstr(fused->measured_by, "the glue of the 2 instances 0.60 s, measured as one: 2 sources "
 						  "#included into one TU, its host pass alone with k0.o's command"));
 	assert_null(strstr(fused->measured_by, "upper bound"));
+	assert_null(strstr(fused->measured_by, "namespace"));
 	assert_true(fabs(launch->added - 0.3) < 1e-9);
 	assert_non_null(strstr(launch->measured_by, "an instance's share of the fused probe's"));
 	advice_free(&a);
+	/* instances that define one name each, fused each in a namespace */
+	fc.namespaced = true;
+	advice_build(&mod.in, &a);
+	assert_non_null(strstr(a.fixes[FIX_FUSED].measured_by, "2 sources #included into one TU, each in a namespace of "
+								 "its own (as they are, they define one name twice)"));
+	assert_true(fabs(a.fixes[FIX_FUSED].added - (4 + 0.3 + 0.6)) < 1e-9);
+	advice_free(&a);
+	fc.namespaced = false;
 	fc.included = 1;
 	advice_build(&mod.in, &a);
 	assert_non_null(strstr(a.fixes[FIX_FUSED].measured_by, "1 source #included"));

@@ -25,9 +25,11 @@ static char *glue_text(const struct advice_input *in, double glue, bool generate
 				    fc->apart ? " (they do not compile as one TU)" : "")
 			: xstrdup("");
 		char *words = xasprintf("the glue of the %zu instance%s %.2f s, measured as one: %zu source%s #included "
-					"into one TU, its host pass alone with %s's command (the device passes not run), "
+					"into one TU%s, its host pass alone with %s's command (the device passes not run), "
 					"%.2f s against its headers alike %.2f s%s", fc->instances,
 					fc->instances == 1 ? "" : "s", fc->glue, fc->included, fc->included == 1 ? "" : "s",
+					fc->namespaced ? ", each in a namespace of its own (as they are, they define one name "
+							 "twice)" : "",
 					fc->command_of, fc->probe, fc->headers, carried);
 		free(carried);
 		return words;
