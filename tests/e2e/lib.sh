@@ -73,6 +73,14 @@ exit(0 if busy > 0.5 else 1)'; then
 		not_ok "$2: a busy warning on a machine idle now" "$(grep 'the machine is busy' "$1")"
 	fi
 }
+# need_hipcc: true where hipcc runs; else a failed check (make test
+# installs Debian's hipcc) and the script's results written.
+need_hipcc() {
+	command -v hipcc >/dev/null 2>&1 && return 0
+	not_ok "hipcc installed (make test installs Debian's hipcc)"
+	finish
+	return 1
+}
 # one_line FILE DESC: bad input is reported in exactly one line
 one_line() {
 	_lines=$(wc -l <"$1")

@@ -10,11 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
-if ! command -v hipcc >/dev/null 2>&1; then
-	not_ok "hipcc installed (make test installs Debian's hipcc)"
-	finish
-	exit 0
-fi
+need_hipcc || exit 0
 A=$T/tree
 B=$A/build
 mkdir -p "$A/fw/torch" "$A/csrc" "$B/gen"

@@ -9,11 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
-if ! command -v hipcc >/dev/null 2>&1; then
-	not_ok "hipcc installed (make test installs Debian's hipcc)"
-	finish
-	exit 0
-fi
+need_hipcc || exit 0
 A=$T/aiter
 mkdir -p "$A/fw/torch" "$A/csrc/include" "$A/csrc/kernels" "$A/build"
 # A framework laid out like torch's, light to parse: the path is what
