@@ -38,9 +38,12 @@ run 0 "pp one TU" "$BW" pp -C "$D" opus_dispatch.o --top 3
 contains "$T/out" "heavy host-only headers are parsed here: torch/ATen/c10" "the heavy group note"
 contains "$T/out" "'buildwall leak opus_dispatch.o'" "points at leak"
 src=$(ninja -C "$D" -t commands opus_dispatch.o | tail -n 1)
-# The same command, preprocessed by hand: its flags, -c and -o replaced by -E.
-pp_cmd=$(printf '%s\n' "$src" | sed -e 's/ -c / /' -e 's/ -o [^ ]*//')
+# The same command, preprocessed by hand: its flags, -c and -o replaced by
+# -E, and no depfile (-MMD -MF), which would land in the shared demo dir
+# while the other lane probes it.
+pp_cmd=$(printf '%s\n' "$src" | sed -e 's/ -c / /' -e 's/ -o [^ ]*//' -e 's/ -MMD//' -e 's/ -MF [^ ]*//')
 (cd "$D" && eval "$pp_cmd -E" >"$T/dispatch.ii")
+check "the hand -E left the demo dir as it was" [ "$(tree_hash "$D")" = "$before" ]
 run 0 "pp FILE.ii of the same TU" "$BW" pp "$T/dispatch.ii" --json
 check "same total as the TU's own run" [ "$(json "$T/out" 'd["tus"][0]["passes"][0]["total_lines"]')" = "$(json "$T/all.json" '[t for t in d["tus"] if t["target"] == "opus_dispatch.o"][0]["passes"][0]["total_lines"]')" ]
 check "total = awk's NR" [ "$(json "$T/out" 'd["tus"][0]["passes"][0]["total_lines"]')" = "$(awk 'END { print NR }' "$T/dispatch.ii")" ]
