@@ -230,11 +230,10 @@ static void pause_ms(long ms)
 
 void memcg_close(struct memcg *cg)
 {
-	/* A child just reaped may leave its group busy a moment longer (its
-	 * last descendants still exiting); past that, the guardian's sweep
-	 * when the run ends, else the next run's. */
-	for (int tries = 0; cg->dir && rmdir(cg->dir) && errno == EBUSY && tries < 20; tries++)
-		pause_ms(5);
+	/* Busy (a descendant of the child still exiting): the guardian's
+	 * sweep when the run ends, else the next run's. */
+	if (cg->dir)
+		rmdir(cg->dir);
 	free(cg->dir);
 	*cg = (struct memcg){ 0 };
 }

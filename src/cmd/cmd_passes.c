@@ -312,7 +312,7 @@ static char *side_by_side_flag(const struct pass_tu *t, size_t n)
 {
 	struct strvec args = { 0 };
 	push_side_by_side(t, n, &args);
-	char *flag = args.n == 2 ? xasprintf("%s %s", args.v[0], args.v[1]) : xstrdup(args.v[0]);
+	char *flag = strvec_join(&args, " ");
 	strvec_clear(&args);
 	return flag;
 }

@@ -328,7 +328,9 @@ static void write_fused(FILE *f, const void *arg)
  * that fuses them would emit it: instances often define one helper each
  * under the same name (in an anonymous namespace). Their #include lines
  * come first, outside every namespace: a guarded header included again
- * inside one is empty there. */
+ * inside one is empty there. Lines are read as written (one under an #if
+ * is hoisted too): where that does not compile, the first instance
+ * alone stands in. */
 static void write_fused_apart(FILE *f, const void *arg)
 {
 	const struct strvec *sources = arg;
