@@ -541,7 +541,7 @@ static bool extra_prepare(struct pass_probe *ps, struct extra_round *x, const st
 	char *err = NULL;
 	driver_redirect_outputs(&cmd, x->dir, &err);
 	x->copy = (struct pass_tu){ .name = xstrdup(t->name), .edge = t->edge, .cmd = cmd, .walls_only = true,
-				    .host_only = t->host_only, .repeats = 1, .fallback_for = -1 };
+				    .host_only = t->host_only, .may_fail = t->may_fail, .repeats = 1, .fallback_for = -1 };
 	x->copy.walls = xcalloc((size_t)ps->repeats, sizeof(double));
 	x->copy.cpus = xcalloc((size_t)ps->repeats, sizeof(double));
 	if (err) {	/* its outputs were redirected once: not expected */
