@@ -17,5 +17,5 @@ echo "| demo (${DEMO_SIZE:-small}, ${VARIANT:-baseline}), -j $jobs | predicted |
 echo "|---|---|---|---|"
 echo "| rank | $predicted s | $measured s ($(field "$work/wall.json" '"%.2f-%.2f" % (d["wall_s"]["min"], d["wall_s"]["max"])')) | $(percent "$predicted" "$measured") % |"
 echo
-echo "contention: $(field "$work/rank.json" 'd["prediction"]["contention"]["share"]') a job beside ($(field "$work/rank.json" 'd["prediction"]["contention"]["source"]'))"
+echo "contention: $(field "$work/rank.json" '"%(share)s a job beside, the steps %(steps_share)s (the walls alone: %(wall_share)s; %(bounded)s steps bounded by their CPU time) from %(source)s" % d["prediction"]["contention"]')"
 within "$predicted" "$measured" "$goal" || { echo "off by more than $goal %"; exit 1; }

@@ -190,7 +190,7 @@ static void times_from_log(struct sim *s, bool only_missing)
 		double *isolated = xcalloc(s->build.n, sizeof(double));
 		for (size_t i = 0; i < s->build.n; i++)
 			isolated[i] = s->timed[i] ? s->seconds[i] : NAN;
-		contention_calibrate(&s->build, &log, isolated, s->cores > 0 ? s->cores : cpu_count(),
+		contention_calibrate(&s->build, &log, isolated, NULL, s->cores > 0 ? s->cores : cpu_count(),
 				     "the recorded build in .ninja_log", &s->contention);
 		if (s->contention.samples && s->cores <= 0)
 			s->cores = s->contention.cores;
@@ -229,8 +229,12 @@ static void times_from_rank(struct sim *s)
 		s->npeaks += doc.tus[i].peak_kb > 0;
 	}
 	if (doc.contention_samples) {
-		s->contention = (struct contention){ doc.contention_share, doc.contention_cores, doc.contention_samples,
-						     doc.contention_concurrency, "rank's calibration, in the --from document" };
+		s->contention = (struct contention){ .share = doc.contention_share, .cores = doc.contention_cores,
+						     .samples = doc.contention_samples,
+						     .mean_concurrency = doc.contention_concurrency,
+						     .source = "rank's calibration, in the --from document",
+						     .wall_share = doc.contention_share, .least = doc.contention_share,
+						     .most = doc.contention_share };
 		if (s->cores <= 0)
 			s->cores = doc.contention_cores;
 	}

@@ -335,13 +335,13 @@ bool model_predict(const struct model *m, const struct sched_options *o, struct 
 	return ok && p->critical >= 0;
 }
 
-void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, const double *isolated, double cores,
-			  const char *source, struct contention *c)
+void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, const double *isolated,
+			  const double *work, double cores, const char *source, struct contention *c)
 {
-	*c = (struct contention){ .cores = cores, .source = source };
+	*c = (struct contention){ .cores = cores, .source = source, .least = INFINITY, .most = -INFINITY };
 	struct timeline tl;
 	timeline_build(log, &tl);
-	double sxy = 0, sxx = 0, conc = 0;
+	double sxy = 0, sxy_wall = 0, sxx = 0, conc = 0;
 	for (size_t s = 0; s < tl.n; s++) {
 		const struct step *st = &tl.steps[s];
 		long e = ninja_edge_of(b, step_line(&tl, st, 0).output);
@@ -351,23 +351,47 @@ void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, co
 		double concurrency = d / st->weighted;
 		double cpu = cores > 0 && concurrency > cores ? concurrency / cores : 1;
 		double x = (cores > 0 && concurrency > cores ? cores : concurrency) - 1, y = d / (t * cpu) - 1;
+		sxy_wall += x * y;
+		if (work && !isnan(work[e]) && work[e] > 0 && y > work[e] - 1) {
+			y = work[e] - 1;
+			c->bounded++;
+		}
 		sxy += x * y;
 		sxx += x * x;
 		conc += concurrency;
 		c->samples++;
+		if (x >= 0.5) {
+			c->least = fmin(c->least, y / x);
+			c->most = fmax(c->most, y / x);
+		}
 	}
 	timeline_free(&tl);
 	if (c->samples)
 		c->mean_concurrency = conc / (double)c->samples;
 	if (sxx > 1e-9 && sxy > 0)
 		c->share = sxy / sxx;
+	if (sxx > 1e-9 && sxy_wall > 0)
+		c->wall_share = sxy_wall / sxx;
+	if (c->least > c->most)
+		c->least = c->most = c->share;
 }
 
 char *contention_text(const struct contention *c)
 {
 	if (!c->samples)
 		return xstrdup("none applied (no step of the recorded build has an isolated time to compare)");
-	return xasprintf("%+.1f%% per job running beside it on its own core, %.0f cores shared beyond that; calibrated "
-			 "from %s (%zu steps at a mean concurrency of %.2f against their isolated times)",
-			 100 * c->share, c->cores, c->source, c->samples, c->mean_concurrency);
+	char *spread = c->most - c->least > 0.005 ? xasprintf(", the steps from %+.1f%% to %+.1f%%", 100 * c->least,
+							       100 * c->most) : xstrdup("");
+	/* Said where it moved the share by half a point or more. */
+	char *bound = c->wall_share - c->share >= 0.005
+		? xasprintf("; bounded by their CPU time: %zu step%s grew more than their work (the walls alone "
+			    "said %+.1f%%; the rest was waiting for a CPU, other load on the machine)", c->bounded,
+			    c->bounded == 1 ? "'s wall" : "s' walls", 100 * c->wall_share)
+		: xstrdup("");
+	char *s = xasprintf("%+.1f%% per job running beside it on its own core, %.0f cores shared beyond that; calibrated "
+			    "from %s (%zu steps at a mean concurrency of %.2f against their isolated times%s)%s",
+			    100 * c->share, c->cores, c->source, c->samples, c->mean_concurrency, spread, bound);
+	free(spread);
+	free(bound);
+	return s;
 }

@@ -108,17 +108,28 @@ bool model_predict(const struct model *m, const struct sched_options *o, struct 
  * recorded build against isolated times of the same steps: a step that
  * ran at mean concurrency c (its duration / its weighted time) took
  * d = t * max(1, c / cores) * (1 + share * (min(c, cores) - 1)); share is
- * the least-squares fit over every step with both times. */
+ * the least-squares fit over every step with both times.
+ * Where each step's CPU time beside the others over its CPU time alone is
+ * known (`work`), a step's slowdown counts no more than that: the compiles
+ * beside it made it do more work (shared caches, memory, a core's sibling
+ * thread), while wall time past it was spent waiting for a CPU that the
+ * build's own jobs, one per core, did not take: other load on the machine,
+ * which a build at another time does not meet. */
 struct contention {
 	double share;		/* per other job running on its own core */
 	double cores;		/* the cores it assumes (the measuring machine's) */
 	size_t samples;		/* steps it was fitted on; 0: nothing to fit, share 0 */
 	double mean_concurrency;	/* of those steps, in the recorded build */
 	const char *source;	/* what the recorded build was, for the report (static) */
+	double wall_share;	/* the fit on wall time alone (= share where nothing was bounded) */
+	size_t bounded;		/* steps whose wall slowdown their CPU time did not explain */
+	double least, most;	/* the steps' own shares, where one ran beside another */
 };
 /* One line saying what was applied and what it was derived from. */
 char *contention_text(const struct contention *c);
-void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, const double *isolated, double cores,
-			  const char *source, struct contention *c);
+/* work: per edge, its CPU time in the recorded build over its CPU time
+ * alone (NAN: unknown); NULL where the build's CPU times are not known. */
+void contention_calibrate(const struct ninja_build *b, struct ninja_log *log, const double *isolated,
+			  const double *work, double cores, const char *source, struct contention *c);
 
 #endif

@@ -10,9 +10,11 @@
 
 json_t *json_contention(const struct contention *c)
 {
-	return json_build("{s:f, s:f, s:I, s:f, s:s}", "share", round(c->share * 1000) / 1000, "cores", c->cores,
-			  "samples", (json_int_t)c->samples, "mean_concurrency", round(c->mean_concurrency * 100) / 100,
-			  "source", c->samples ? c->source : "none");
+	return json_build("{s:f, s:f, s:I, s:f, s:s, s:f, s:I, s:[f, f]}", "share", round(c->share * 1000) / 1000, "cores",
+			  c->cores, "samples", (json_int_t)c->samples, "mean_concurrency",
+			  round(c->mean_concurrency * 100) / 100, "source", c->samples ? c->source : "none", "wall_share",
+			  round(c->wall_share * 1000) / 1000, "bounded", (json_int_t)c->bounded, "steps_share",
+			  round(c->least * 1000) / 1000, round(c->most * 1000) / 1000);
 }
 
 json_t *json_cluster_runs(const struct tu *t)

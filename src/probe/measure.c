@@ -190,6 +190,7 @@ struct side_by_side {
 	struct side_run {
 		long start_ms, end_ms;
 		size_t edge;
+		double cpu_s;
 	} *runs;	/* as they finished */
 	size_t nruns;
 };
@@ -220,7 +221,7 @@ static void side_finished(void *ctx, long i, struct proc *p)
 		return;	/* it passed alone: a failure here is noise, not a measurement */
 	long start = (long)((p->t_start - sb->t0) * 1000);
 	sb->runs = xrealloc(sb->runs, (sb->nruns + 1) * sizeof(*sb->runs));
-	sb->runs[sb->nruns++] = (struct side_run){ start, start + (long)(p->wall_s * 1000), t->edge };
+	sb->runs[sb->nruns++] = (struct side_run){ start, start + (long)(p->wall_s * 1000), t->edge, p->cpu_s };
 }
 
 static int by_end(const void *a, const void *b)
@@ -239,15 +240,23 @@ static void measure_contention(struct measurement *m, const double *isolated)
 	if (sb.nruns)
 		qsort(sb.runs, sb.nruns, sizeof(*sb.runs), by_end);
 	struct ninja_log run = { .version = 5 };
+	double *work = xcalloc(m->build->n, sizeof(double));
+	for (size_t i = 0; i < m->build->n; i++)
+		work[i] = NAN;
 	for (size_t i = 0; i < sb.nruns; i++) {
+		const struct side_run *r = &sb.runs[i];
 		char hash[24];	/* one per edge, so two TUs that ran to the ms alike stay two steps */
-		snprintf(hash, sizeof(hash), "%zx", sb.runs[i].edge);
-		ninja_log_add(&run, sb.runs[i].start_ms, sb.runs[i].end_ms, m->build->edges[sb.runs[i].edge].outputs.v[0], hash);
+		snprintf(hash, sizeof(hash), "%zx", r->edge);
+		ninja_log_add(&run, r->start_ms, r->end_ms, m->build->edges[r->edge].outputs.v[0], hash);
+		double alone = m->tus[m->tu_of[r->edge]].cpu.median;
+		if (alone > 0 && r->cpu_s > 0)
+			work[r->edge] = r->cpu_s / alone;
 	}
 	free(sb.runs);
 	char *what = xasprintf("a side-by-side pass of the TUs, %ld at a time", cores);
 	m->contention_source = what;
-	contention_calibrate(m->build, &run, isolated, (double)cores, what, &m->contention);
+	contention_calibrate(m->build, &run, isolated, work, (double)cores, what, &m->contention);
+	free(work);
 	ninja_log_free(&run);
 }
 
@@ -360,7 +369,7 @@ static void step_times(struct measurement *m)
 	if (m->opt.contention == CONTENTION_MEASURE && cpu_count() >= 2 && timed >= 2)
 		measure_contention(m, isolated);
 	else if (m->opt.contention == CONTENTION_LOG && have_log)
-		contention_calibrate(b, &log, isolated, cpu_count(), "the recorded build in .ninja_log", &m->contention);
+		contention_calibrate(b, &log, isolated, NULL, cpu_count(), "the recorded build in .ninja_log", &m->contention);
 	free(isolated);
 	if (have_log)
 		ninja_log_free(&log);

@@ -149,7 +149,7 @@ static void test_calibration(void **state)
 	for (size_t i = 0; i < 4; i++)
 		isolated[ninja_edge_of(&b, tus[i])] = 2;
 	struct contention c;
-	contention_calibrate(&b, &log, isolated, 2, "the test build", &c);
+	contention_calibrate(&b, &log, isolated, NULL, 2, "the test build", &c);
 	assert_int_equal(c.samples, 4);
 	assert_true(fabs(c.mean_concurrency - 2) < 1e-9);
 	assert_true(fabs(c.share - 0.25) < 1e-9);
@@ -157,10 +157,30 @@ static void test_calibration(void **state)
 	assert_non_null(strstr(text, "+25.0% per job running beside it"));
 	assert_non_null(strstr(text, "calibrated from the test build (4 steps"));
 	free(text);
+	/* Their CPU time grew by 10 % only: the other 15 % was waiting for a
+	 * CPU that the build's own jobs did not take, and does not count. */
+	double work[5];
+	for (size_t i = 0; i < 5; i++)
+		work[i] = i == 4 ? NAN : 1.10;
+	contention_calibrate(&b, &log, isolated, work, 2, "the test build", &c);
+	assert_int_equal(c.bounded, 4);
+	assert_true(fabs(c.share - 0.10) < 1e-9);
+	assert_true(fabs(c.wall_share - 0.25) < 1e-9);
+	text = contention_text(&c);
+	assert_non_null(strstr(text, "+10.0% per job running beside it"));
+	assert_non_null(strstr(text, "bounded by their CPU time: 4 steps' walls grew more than their work"));
+	assert_non_null(strstr(text, "the walls alone said +25.0%"));
+	free(text);
+	/* Work that grew as much as the wall bounds nothing. */
+	for (size_t i = 0; i < 4; i++)
+		work[i] = 1.30;
+	contention_calibrate(&b, &log, isolated, work, 2, "the test build", &c);
+	assert_int_equal(c.bounded, 0);
+	assert_true(fabs(c.share - 0.25) < 1e-9);
 	/* Nothing to compare: no contention, said so. */
 	for (size_t i = 0; i < 5; i++)
 		isolated[i] = NAN;
-	contention_calibrate(&b, &log, isolated, 2, "the test build", &c);
+	contention_calibrate(&b, &log, isolated, NULL, 2, "the test build", &c);
 	assert_int_equal(c.samples, 0);
 	assert_true(c.share == 0);
 	ninja_log_free(&log);
