@@ -1,7 +1,9 @@
 #!/bin/sh
 # Does the memory model hold? For each BUILD_DIR (default: the small demo
 # module, built here), on a copy of it:
-#  1. rank --json: each TU's peak (its process tree's), --contention log;
+#  1. rank --json: each TU's peak (its process tree's), --contention log,
+#     RANK_PARALLEL of them re-run at once (1; a TU's peak is its own,
+#     and a many-CPU host's TUs take minutes each);
 #  2. at -j 1, 2, 4 and 8 (JOBS_LIST; more jobs than cores still adds memory): sim
 #     --from that rank's predicted build peak against the peak of a clean
 #     build at that -j (wall -n 1: the whole build's cgroup), error, and
@@ -19,7 +21,7 @@
 # commit and machine.
 #   bench/memory_validate.sh [BUILD_DIR...]
 . "$(dirname "$0")/lib.sh"
-goal=${GOAL:-15} jobs_list=${JOBS_LIST:-1 2 4 8}
+goal=${GOAL:-15} jobs_list=${JOBS_LIST:-1 2 4 8} rank_parallel=${RANK_PARALLEL:-1}
 most=$(echo "$jobs_list" | tr ' ' '\n' | sort -n | tail -n 1)
 if [ $# -eq 0 ]; then
 	"$here/examples/demo-module/configure" --size small "$work/demo" >/dev/null
@@ -56,7 +58,7 @@ for dir in "$@"; do
 	copy=$work/copy-$name
 	rm -rf "$copy"
 	cp -a "$dir" "$copy"
-	"$bw" rank -C "$copy" -j 2 --contention log --json >"$work/rank.json" 2>"$work/rank.err"
+	"$bw" rank -C "$copy" -j 2 --parallel "$rank_parallel" --contention log --json >"$work/rank.json" 2>"$work/rank.err"
 	echo "| $name: -j | predicted build peak | measured (clean build, its cgroup) | error | within $goal % |"
 	echo "|---|---|---|---|---|"
 	for j in $jobs_list; do
@@ -69,7 +71,7 @@ for dir in "$@"; do
 	done
 	echo
 	if [ "${SAMPLED:-1}" = 1 ] && grep -q '"peak_by": "cgroup' "$work/rank.json"; then
-		BUILDWALL_MEMCG=0 "$bw" rank -C "$copy" -j 2 --contention log --json >"$work/sampled.json" 2>/dev/null
+		BUILDWALL_MEMCG=0 "$bw" rank -C "$copy" -j 2 --parallel "$rank_parallel" --contention log --json >"$work/sampled.json" 2>/dev/null
 		echo "$name, each TU's peak, sampled from /proc every 20 ms against its cgroup's: $(python3 - "$work/rank.json" "$work/sampled.json" <<'PY'
 import json, sys
 cg = {t["target"]: t["peak_kib"] for t in json.load(open(sys.argv[1]))["tus"] if t["peak_kib"]}
