@@ -119,4 +119,23 @@ contains "$T/err" "error:" "failure shows the compiler's output"
 check "failed TU marked, others ranked" [ "$(json "$T/f.json" '[(t["target"], t["status"]) for t in d["tus"]]')" = "[('c.o', 'ok'), ('a.o', 'ok'), ('b.o', 'failed')]" ]
 check "build dir identical after a failing TU" [ "$(tree_hash "$T/broken")" = "$before" ]
 check "private temp dir removed" [ -z "$(ls -A "$T/tmp")" ]
+
+# Contention bounded by CPU time, planted: rank on one CPU told it has two
+# runs its side-by-side pass two compiles to a core, each about twice its
+# wall alone for the same work. That wait is not contention a build on two
+# cores meets: the share counts only what the CPU time grew.
+if command -v taskset >/dev/null 2>&1; then
+	mkdir -p "$T/four/src"
+	for k in 0 1 2 3; do
+		awk -v k=$k 'BEGIN { for (i = 0; i < 900; i++) printf "int c%d_%d(int x) { return x * %d + (x >> 3) - %d; }\n", k, i, i, i }' >"$T/four/src/t$k.c"
+	done
+	printf 'rule cc\n  command = gcc -O2 -c $in -o $out\nrule link\n  command = gcc -shared $in -o $out\n' >"$T/four/build.ninja"
+	for k in 0 1 2 3; do printf 'build t%s.o: cc src/t%s.c\n' $k $k >>"$T/four/build.ninja"; done
+	printf 'build lib.so: link t0.o t1.o t2.o t3.o\n' >>"$T/four/build.ninja"
+	ninja -C "$T/four" >/dev/null
+	run 0 "rank on one CPU, two at once in its side-by-side pass" env BUILDWALL_CPUS=2 taskset -c 0 "$BW" rank -C "$T/four" -r 1 -j 2 --json
+	check "the walls alone read the wait as contention, the CPU time does not (3x or more apart)" [ "$(json "$T/out" '(lambda c: (c["bounded"] >= 1, c["wall_share"] >= 0.5, c["share"] <= c["wall_share"] / 3))(d["prediction"]["contention"])')" = "(True, True, True)" ]
+else
+	not_ok "taskset installed (util-linux)"
+fi
 finish
