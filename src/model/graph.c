@@ -183,7 +183,8 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 		 * to the next end of a part. */
 		size_t here = 0;
 		for (size_t k = 0; k < nrunning; k++)
-			here += phase[running[k]] == HERE;
+			if (phase[running[k]] == HERE)
+				here += nodes[running[k]].threads > 1 ? (size_t)nodes[running[k]].threads : 1;
 		double speed = here ? 1 / load_curve_at(curve, (double)here) : 1;
 		double step = -1;
 		for (size_t k = 0; k < nrunning; k++) {

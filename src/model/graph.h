@@ -23,6 +23,9 @@ struct graph_node {
 	const float *shape;	/* GRAPH_SHAPE_BINS shares of peak_kb, one for each
 				 * equal part of its run (borrowed); NULL: its peak
 				 * held from its start to its end */
+	int threads;		/* the cores it works on at once (nvcc --threads,
+				 * hipcc -parallel-jobs): it loads the machine as that
+				 * many jobs, in one job slot; 0 or 1: one */
 };
 
 #define GRAPH_SHAPE_BINS 16

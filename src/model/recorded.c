@@ -77,7 +77,7 @@ void recorded_analyze(const struct ninja_build *b, struct ninja_log *log, struct
 	struct graph_node *nodes = xcalloc(b->n, sizeof(*nodes));
 	for (size_t i = 0; i < b->n; i++)
 		nodes[i] = (struct graph_node){ step_of[i] >= 0 && !isnan(seconds[i]) ? seconds[i] : 0,
-						ninja_edge_is_phony(&b->edges[i]), b->edges[i].deps, b->edges[i].ndeps, 0, 0, NULL };
+						ninja_edge_is_phony(&b->edges[i]), b->edges[i].deps, b->edges[i].ndeps, 0, 0, NULL, 0 };
 	free(seconds);
 	size_t *path = xcalloc(b->n, sizeof(size_t));
 	size_t len = graph_longest_chain(nodes, b->n, path);

@@ -136,7 +136,7 @@ static void model_add(struct model *m, double duration, bool free_node, const si
 	m->deps[m->n] = xcalloc(ndeps, sizeof(size_t));
 	if (ndeps)
 		memcpy(m->deps[m->n], deps, ndeps * sizeof(size_t));
-	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps, 0, 0, NULL };
+	m->nodes[m->n] = (struct graph_node){ duration, free_node, m->deps[m->n], ndeps, 0, 0, NULL, 0 };
 	m->n++;
 }
 

@@ -21,7 +21,7 @@ static void test_chain_and_slots(void **state)
 	(void)state;
 	/* Four independent steps of 1..4 s on 2 slots, manifest order:
 	 * 0 and 1 start at 0; 2 takes 0's slot at 1; 3 takes 1's at 2. */
-	struct graph_node n[4] = { { 1, false, NULL, 0, 0, 0, NULL }, { 2, false, NULL, 0, 0, 0, NULL }, { 3, false, NULL, 0, 0, 0, NULL }, { 4, false, NULL, 0, 0, 0, NULL } };
+	struct graph_node n[4] = { { 1, false, NULL, 0, 0, 0, NULL, 0 }, { 2, false, NULL, 0, 0, 0, NULL, 0 }, { 3, false, NULL, 0, 0, 0, NULL, 0 }, { 4, false, NULL, 0, 0, 0, NULL, 0 } };
 	struct schedule s;
 	assert_true(schedule_manifest(n, 4, 2, &s));
 	assert_true(s.makespan == 6);
@@ -38,7 +38,7 @@ static void test_deps_and_phony(void **state)
 	(void)state;
 	/* a(2) and b(5) feed a phony p, which gates link l(1). */
 	size_t p_deps[] = { 0, 1 }, l_deps[] = { 2 };
-	struct graph_node n[4] = { { 2, false, NULL, 0, 0, 0, NULL }, { 5, false, NULL, 0, 0, 0, NULL }, { 0, true, p_deps, 2, 0, 0, NULL }, { 1, false, l_deps, 1, 0, 0, NULL } };
+	struct graph_node n[4] = { { 2, false, NULL, 0, 0, 0, NULL, 0 }, { 5, false, NULL, 0, 0, 0, NULL, 0 }, { 0, true, p_deps, 2, 0, 0, NULL, 0 }, { 1, false, l_deps, 1, 0, 0, NULL, 0 } };
 	struct schedule s;
 	assert_true(schedule_manifest(n, 4, 1, &s));
 	assert_true(s.makespan == 8);
@@ -60,7 +60,7 @@ static void test_critical_policy_and_bounds(void **state)
 {
 	(void)state;
 	size_t d_deps[] = { 2 };
-	struct graph_node n[4] = { { 3, false, NULL, 0, 0, 0, NULL }, { 3, false, NULL, 0, 0, 0, NULL }, { 1, false, NULL, 0, 0, 0, NULL }, { 4, false, d_deps, 1, 0, 0, NULL } };
+	struct graph_node n[4] = { { 3, false, NULL, 0, 0, 0, NULL, 0 }, { 3, false, NULL, 0, 0, 0, NULL, 0 }, { 1, false, NULL, 0, 0, 0, NULL, 0 }, { 4, false, d_deps, 1, 0, 0, NULL, 0 } };
 	double tail[4];
 	assert_true(graph_longest_path(n, 4, tail) == 5);
 	assert_true(tail[2] == 5 && tail[3] == 4 && tail[0] == 3);
@@ -74,7 +74,7 @@ static void test_critical_policy_and_bounds(void **state)
 	assert_true(s.start[2] == 0 && s.start[3] == 1);
 	schedule_free(&s);
 	/* Four 2 s jobs on 4 slots but 2 cores: each runs at half speed. */
-	struct graph_node eq[4] = { { 2, false, NULL, 0, 0, 0, NULL }, { 2, false, NULL, 0, 0, 0, NULL }, { 2, false, NULL, 0, 0, 0, NULL }, { 2, false, NULL, 0, 0, 0, NULL } };
+	struct graph_node eq[4] = { { 2, false, NULL, 0, 0, 0, NULL, 0 }, { 2, false, NULL, 0, 0, 0, NULL, 0 }, { 2, false, NULL, 0, 0, 0, NULL, 0 }, { 2, false, NULL, 0, 0, 0, NULL, 0 } };
 	const struct sched_options shared = { .jobs = 4, .policy = POLICY_MANIFEST, .cores = 2, .contention = 0 };
 	assert_true(graph_schedule(eq, 4, &shared, &s));
 	assert_float_equal(s.makespan, 4, 1e-9);
@@ -85,7 +85,7 @@ static void test_cycle(void **state)
 {
 	(void)state;
 	size_t d0[] = { 1 }, d1[] = { 0 };
-	struct graph_node n[2] = { { 1, false, d0, 1, 0, 0, NULL }, { 1, false, d1, 1, 0, 0, NULL } };
+	struct graph_node n[2] = { { 1, false, d0, 1, 0, 0, NULL, 0 }, { 1, false, d1, 1, 0, 0, NULL, 0 } };
 	struct schedule s;
 	assert_false(schedule_manifest(n, 2, 2, &s));
 	schedule_free(&s);
@@ -109,7 +109,7 @@ static void replay(const char *manifest, const char *logfile)
 	for (size_t i = 0; i < b.n; i++) {
 		const struct log_entry *e = ninja_log_find(&log, b.edges[i].outputs.v[0]);
 		assert_non_null(e);
-		n[i] = (struct graph_node){ (e->end_ms - e->start_ms) / 1000.0, false, b.edges[i].deps, b.edges[i].ndeps, 0, 0, NULL };
+		n[i] = (struct graph_node){ (e->end_ms - e->start_ms) / 1000.0, false, b.edges[i].deps, b.edges[i].ndeps, 0, 0, NULL, 0 };
 		if (e->end_ms / 1000.0 > recorded)
 			recorded = e->end_ms / 1000.0;
 	}
@@ -146,7 +146,7 @@ static void test_remote_slots(void **state)
 	struct schedule s;
 	/* Three compiles of 6 s remote on 2 remote slots, 3 jobs: the third
 	 * waits for the first free slot, at 6. */
-	struct graph_node three[3] = { { 0, false, NULL, 0, 6, 0, NULL }, { 0, false, NULL, 0, 6, 0, NULL }, { 0, false, NULL, 0, 6, 0, NULL } };
+	struct graph_node three[3] = { { 0, false, NULL, 0, 6, 0, NULL, 0 }, { 0, false, NULL, 0, 6, 0, NULL, 0 }, { 0, false, NULL, 0, 6, 0, NULL, 0 } };
 	struct sched_options o = { .jobs = 3, .remote_slots = 2 };
 	assert_true(graph_schedule(three, 3, &o, &s));
 	assert_true(fabs(s.makespan - 12) < 1e-9);
@@ -161,8 +161,8 @@ static void test_remote_slots(void **state)
 
 	/* 1 s here then 4 s there, four of them, 2 remote slots, 4 jobs and
 	 * no core limit: all leave here at 1; two run 1-5, two 5-9. */
-	struct graph_node four[4] = { { 1, false, NULL, 0, 4, 0, NULL }, { 1, false, NULL, 0, 4, 0, NULL }, { 1, false, NULL, 0, 4, 0, NULL },
-				      { 1, false, NULL, 0, 4, 0, NULL } };
+	struct graph_node four[4] = { { 1, false, NULL, 0, 4, 0, NULL, 0 }, { 1, false, NULL, 0, 4, 0, NULL, 0 }, { 1, false, NULL, 0, 4, 0, NULL, 0 },
+				      { 1, false, NULL, 0, 4, 0, NULL, 0 } };
 	o = (struct sched_options){ .jobs = 4, .remote_slots = 2 };
 	assert_true(graph_schedule(four, 4, &o, &s));
 	assert_true(fabs(s.makespan - 9) < 1e-9);
@@ -172,7 +172,7 @@ static void test_remote_slots(void **state)
 	 * the remote parts of 1 s run side by side; a link of 3 s after them
 	 * runs here alone: 4 + 1 + 3. */
 	size_t link_deps[] = { 0, 1 };
-	struct graph_node tus[3] = { { 2, false, NULL, 0, 1, 0, NULL }, { 2, false, NULL, 0, 1, 0, NULL }, { 3, false, link_deps, 2, 0, 0, NULL } };
+	struct graph_node tus[3] = { { 2, false, NULL, 0, 1, 0, NULL, 0 }, { 2, false, NULL, 0, 1, 0, NULL, 0 }, { 3, false, link_deps, 2, 0, 0, NULL, 0 } };
 	o = (struct sched_options){ .jobs = 2, .remote_slots = 2, .cores = 1 };
 	assert_true(graph_schedule(tus, 3, &o, &s));
 	assert_true(fabs(s.makespan - 8) < 1e-9);
@@ -180,7 +180,7 @@ static void test_remote_slots(void **state)
 	/* A job waiting for a remote slot does not load the cores: one
 	 * remote slot, 2 jobs, 1 core; A (0 + 5 there) runs 0-5, B (1 here +
 	 * 1 there) leaves here at 1 alone at full speed, waits to 5, ends 6. */
-	struct graph_node ab[2] = { { 0, false, NULL, 0, 5, 0, NULL }, { 1, false, NULL, 0, 1, 0, NULL } };
+	struct graph_node ab[2] = { { 0, false, NULL, 0, 5, 0, NULL, 0 }, { 1, false, NULL, 0, 1, 0, NULL, 0 } };
 	o = (struct sched_options){ .jobs = 2, .remote_slots = 1, .cores = 1 };
 	assert_true(graph_schedule(ab, 2, &o, &s));
 	assert_true(fabs(s.makespan - 6) < 1e-9);

@@ -118,11 +118,11 @@ static void test_alone_and_together(void **state)
 	known_curve(&c, 0);
 	struct schedule s;
 	/* A TU alone runs at full speed whatever the curve. */
-	struct graph_node one[1] = { { 10, false, NULL, 0, 0, 0, NULL } };
+	struct graph_node one[1] = { { 10, false, NULL, 0, 0, 0, NULL, 0 } };
 	NEAR(wall(one, 1, 4, &c, &s), 10);
 	schedule_free(&s);
 	/* Two 10 s TUs at once: both at 1/1.5 speed, 15 s. */
-	struct graph_node two[2] = { { 10, false, NULL, 0, 0, 0, NULL }, { 10, false, NULL, 0, 0, 0, NULL } };
+	struct graph_node two[2] = { { 10, false, NULL, 0, 0, 0, NULL, 0 }, { 10, false, NULL, 0, 0, 0, NULL, 0 } };
 	NEAR(wall(two, 2, 2, &c, &s), 15);
 	schedule_free(&s);
 	/* The same at -j 1: one after the other, 20 s. */
@@ -130,7 +130,7 @@ static void test_alone_and_together(void **state)
 	schedule_free(&s);
 	/* 10 s beside 4 s: both at 1.5 until the short one is done (6 s),
 	 * the long one's last 6 s alone: 12 s. The load moved, so did its speed. */
-	struct graph_node mixed[2] = { { 10, false, NULL, 0, 0, 0, NULL }, { 4, false, NULL, 0, 0, 0, NULL } };
+	struct graph_node mixed[2] = { { 10, false, NULL, 0, 0, 0, NULL, 0 }, { 4, false, NULL, 0, 0, 0, NULL, 0 } };
 	NEAR(wall(mixed, 2, 2, &c, &s), 12);
 	NEAR(s.end[1], 6);
 	schedule_free(&s);
@@ -142,8 +142,8 @@ static void test_k_at_once(void **state)
 	struct load_curve c;
 	known_curve(&c, 0);
 	struct schedule s;
-	struct graph_node four[4] = { { 8, false, NULL, 0, 0, 0, NULL }, { 8, false, NULL, 0, 0, 0, NULL }, { 8, false, NULL, 0, 0, 0, NULL },
-				      { 8, false, NULL, 0, 0, 0, NULL } };
+	struct graph_node four[4] = { { 8, false, NULL, 0, 0, 0, NULL, 0 }, { 8, false, NULL, 0, 0, 0, NULL, 0 }, { 8, false, NULL, 0, 0, 0, NULL, 0 },
+				      { 8, false, NULL, 0, 0, 0, NULL, 0 } };
 	NEAR(wall(four, 4, 4, &c, &s), 8 * 1.9);
 	schedule_free(&s);
 	/* -j 3: three at 1.7 (13.6 s), then the fourth alone (8 s). */
@@ -171,7 +171,7 @@ static void test_linear_share(void **state)
 	NEAR(load_curve_at(&c, 16), (1 + 0.2 * 7) * 2);
 	load_curve_linear(&c, 0.3, 0);
 	NEAR(load_curve_at(&c, 5), 1 + 0.3 * 4);
-	struct graph_node two[2] = { { 10, false, NULL, 0, 0, 0, NULL }, { 10, false, NULL, 0, 0, 0, NULL } };
+	struct graph_node two[2] = { { 10, false, NULL, 0, 0, 0, NULL, 0 }, { 10, false, NULL, 0, 0, 0, NULL, 0 } };
 	struct schedule s;
 	const struct sched_options o = { .jobs = 2, .policy = POLICY_MANIFEST, .cores = 0, .contention = 0.3 };
 	assert_true(graph_schedule(two, 2, &o, &s));
@@ -187,8 +187,8 @@ static void test_isolate_inverts_the_schedule(void **state)
 	struct load_curve c;
 	known_curve(&c, 4);
 	size_t d3[] = { 0, 1 }, d5[] = { 2, 3, 4 };
-	struct graph_node n[6] = { { 9, false, NULL, 0, 0, 0, NULL }, { 3, false, NULL, 0, 0, 0, NULL }, { 7, false, d3, 2, 0, 0, NULL }, { 2.5, false, NULL, 0, 0, 0, NULL },
-				   { 5, false, NULL, 0, 0, 0, NULL }, { 1, false, d5, 3, 0, 0, NULL } };
+	struct graph_node n[6] = { { 9, false, NULL, 0, 0, 0, NULL, 0 }, { 3, false, NULL, 0, 0, 0, NULL, 0 }, { 7, false, d3, 2, 0, 0, NULL, 0 }, { 2.5, false, NULL, 0, 0, 0, NULL, 0 },
+				   { 5, false, NULL, 0, 0, 0, NULL, 0 }, { 1, false, d5, 3, 0, 0, NULL, 0 } };
 	for (int jobs = 1; jobs <= 6; jobs++) {
 		struct schedule s;
 		wall(n, 6, jobs, &c, &s);

@@ -111,7 +111,7 @@ static void test_edits(void **state)
 static void test_scheduler_with_contention(void **state)
 {
 	(void)state;
-	struct graph_node n[2] = { { 10, false, NULL, 0, 0, 0, NULL }, { 10, false, NULL, 0, 0, 0, NULL } };
+	struct graph_node n[2] = { { 10, false, NULL, 0, 0, 0, NULL, 0 }, { 10, false, NULL, 0, 0, 0, NULL, 0 } };
 	struct model m = { n, NULL, 2 };
 	struct prediction p;
 	const struct sched_options alone = { .jobs = 2, .policy = POLICY_MANIFEST };
@@ -128,6 +128,12 @@ static void test_scheduler_with_contention(void **state)
 	const struct sched_options shared = { .jobs = 2, .policy = POLICY_MANIFEST, .cores = 1, .contention = 0.2 };
 	assert_true(model_predict(&m, &shared, &p));
 	assert_true(fabs(p.wall - 20) < 1e-9);
+	/* One of them on two cores (nvcc --threads 2) loads 2 cores as two
+	 * jobs do: beside it on 2 cores the other shares them three ways. */
+	n[0].threads = 2;
+	const struct sched_options two_cores = { .jobs = 2, .policy = POLICY_MANIFEST, .cores = 2 };
+	assert_true(model_predict(&m, &two_cores, &p));
+	assert_true(fabs(p.wall - 15) < 1e-9);
 }
 
 /* The calibration recovers a known contention from a recorded build: the
