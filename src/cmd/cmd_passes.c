@@ -296,22 +296,11 @@ static const char *arch_list_knob(const struct pass_tu *t)
 	return t->cmd.compiler == COMPILER_NVCC ? "TORCH_CUDA_ARCH_LIST, -gencode" : "--offload-arch, GPU_ARCHS";
 }
 
-/* The arguments that run a TU's n archs side by side, onto argv. */
-static void push_side_by_side(const struct pass_tu *t, size_t n, struct strvec *argv)
-{
-	if (t->cmd.compiler == COMPILER_NVCC) {
-		strvec_push(argv, "--threads");
-		strvec_pushf(argv, "%zu", n);
-	} else {
-		strvec_pushf(argv, "-parallel-jobs=%zu", n);
-	}
-}
-
 /* Those arguments as words (owned). */
 static char *side_by_side_flag(const struct pass_tu *t, size_t n)
 {
 	struct strvec args = { 0 };
-	push_side_by_side(t, n, &args);
+	driver_side_by_side(t->cmd.compiler, n, &args);
 	char *flag = strvec_join(&args, " ");
 	strvec_clear(&args);
 	return flag;
@@ -330,7 +319,7 @@ static void time_side_by_side(struct passes *ps)
 		struct strvec argv = { 0 };
 		for (size_t a = 0; a < t->cmd.argv.n; a++)
 			strvec_push(&argv, t->cmd.argv.v[a]);
-		push_side_by_side(t, ap.n, &argv);
+		driver_side_by_side(t->cmd.compiler, ap.n, &argv);
 		char *log = xasprintf("%s/side-by-side-%zu.log", tmpdir_path(), i);
 		struct proc p = { .argv = argv.v, .env_extra = t->cmd.env.v, .cwd = ps->dir, .out_path = log,
 				  .timeout_s = ps->probe.timeout };

@@ -421,3 +421,17 @@ void driver_set_output(struct strvec *argv, const char *path)
 	strvec_push(argv, "-o");
 	strvec_push(argv, path);
 }
+
+bool driver_side_by_side(enum compiler c, size_t n, struct strvec *argv)
+{
+	if (c == COMPILER_NVCC) {
+		strvec_push(argv, "--threads");
+		strvec_pushf(argv, "%zu", n);
+		return true;
+	}
+	if (c == COMPILER_HIPCC || c == COMPILER_CLANG) {
+		strvec_pushf(argv, "-parallel-jobs=%zu", n);
+		return true;
+	}
+	return false;
+}

@@ -47,6 +47,10 @@ void driver_substitute(struct compile_command *cmd, const struct strvec *from, c
  * order: `user` for -I, -iquote and nvcc's --include-path; `system` for
  * -isystem, -idirafter and nvcc's --system-include. */
 void driver_include_dirs(char *const *argv, size_t argc, const char *cwd, struct strvec *user, struct strvec *system);
+/* The arguments that compile a TU's n device archs side by side (nvcc
+ * --threads N, hipcc and clang -parallel-jobs=N), onto argv; false for a
+ * compiler that has none. */
+bool driver_side_by_side(enum compiler c, size_t n, struct strvec *argv);
 void compile_command_clear(struct compile_command *cmd);
 
 #endif

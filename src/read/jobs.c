@@ -379,3 +379,20 @@ void job_make_temp_parents(const struct job *j)
 		free(path);
 	}
 }
+
+size_t job_list_device_archs(const struct job_list *jobs)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < jobs->n; i++) {
+		const struct job *j = &jobs->v[i];
+		if (j->pass != PASS_DEVICE || !j->arch || !j->tool || (strcmp(j->tool, "cicc") && strcmp(j->tool, "cc1")))
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++) {
+			const struct job *o = &jobs->v[k];
+			seen = o->pass == PASS_DEVICE && o->arch && o->tool && !strcmp(o->tool, j->tool) && !strcmp(o->arch, j->arch);
+		}
+		n += !seen;
+	}
+	return n;
+}

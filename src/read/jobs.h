@@ -51,6 +51,9 @@ void job_make_temp_parents(const struct job *j);
  * arch, the host compile includes the last), or NULL for any other job.
  * The string belongs to the job. */
 const char *job_nvcc_stub(const struct job *j);
+/* The device archs the compile compiles for: its compiler proper's
+ * device jobs (cicc, cc1), one an arch, counted once each. */
+size_t job_list_device_archs(const struct job_list *jobs);
 /* Drop every job not of `pass`, keeping the order of the rest. */
 void job_list_keep(struct job_list *jobs, enum pass_kind pass);
 void job_list_free(struct job_list *jobs);

@@ -49,6 +49,7 @@ static void test_clang_hip(void **state)
 		assert_false(jobs.v[1].time_report || jobs.v[4].time_report);
 		assert_string_equal(jobs.v[1].argv.v[0], cases[c].lld);
 		assert_string_equal(jobs.v[0].argv.v[1], "-cc1");
+		assert_int_equal(job_list_device_archs(&jobs), 2);	/* one cc1 an arch; lld not counted */
 		job_list_free(&jobs);
 	}
 }
@@ -68,6 +69,7 @@ static void test_hipcc(void **state)
 		expect_job(&jobs.v[2], PASS_OTHER, NULL, "offload bundler");
 		expect_job(&jobs.v[3], PASS_HOST, NULL, "cc1");
 		assert_string_equal(jobs.v[3].argv.v[0], "/usr/lib/llvm-15/bin/clang");
+		assert_int_equal(job_list_device_archs(&jobs), 1);
 		job_list_free(&jobs);
 	}
 }
@@ -145,6 +147,7 @@ static void test_nvcc_dryrun(void **state)
 		/* The settings travel with every job; quotes removed as sh would. */
 		assert_true(strvec_contains(&jobs.v[0].env, "CICC_PATH=/usr/local/cuda/bin/../nvvm/bin"));
 		assert_true(strvec_contains(&jobs.v[0].env, "INCLUDES=-I/usr/local/cuda/bin/../targets/x86_64-linux/include"));
+		assert_int_equal(job_list_device_archs(&jobs), 2);	/* one cicc an arch */
 		job_list_free(&jobs);
 	}
 	struct job_list jobs = { 0 };
