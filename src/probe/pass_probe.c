@@ -250,13 +250,16 @@ static bool next_run(struct pass_probe *ps, struct pass_tu *t, size_t ti, long w
 	t->log = NULL;
 	if (t->leads)
 		whole_runs = 1;
+	else if (t->whole)
+		whole_runs = repeats;
 	bool whole_due = (long)t->nwalls < whole_runs;
-	if (t->stage == STAGE_WHOLE && !whole_due && (whole_only || t->leads))
+	if (t->stage == STAGE_WHOLE && !whole_due && (whole_only || t->leads || t->whole))
 		return false;
 	/* Whole compiles and rounds of its jobs take turns, so that a machine
 	 * that changes speed midway changes both alike: the jobs' sum is set
 	 * against the whole TU's wall. */
-	if (t->stage == STAGE_WHOLE && !whole_only && !t->leads && (!whole_due || (long)t->nwalls > t->round)) {
+	if (t->stage == STAGE_WHOLE && !whole_only && !t->leads && !t->whole &&
+	    (!whole_due || (long)t->nwalls > t->round)) {
 		if (t->round == 0) {
 			t->timed_by = "buildwall (each job re-run alone, in turn with the whole compile; compilers once more with -ftime-report)";
 			for (size_t i = 0; i < t->jobs.n; i++)
@@ -1032,7 +1035,7 @@ void pass_probe_time_whole(struct pass_probe *ps)
 void pass_probe_run(struct pass_probe *ps)
 {
 	for (size_t i = 0; i < ps->ntus; i++)
-		if (!ps->tus[i].failed && !ps->tus[i].leads)
+		if (!ps->tus[i].failed && !ps->tus[i].leads && !ps->tus[i].whole)
 			list_jobs(ps, &ps->tus[i], i);
 	run_probes(ps, ps->repeats, false);
 	for (size_t i = 0; i < ps->ntus; i++) {

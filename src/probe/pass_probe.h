@@ -63,6 +63,9 @@ struct pass_tu {
 				 * nothing is printed or counted */
 	bool leads;		/* one whole run, no jobs, started before any other
 				 * TU's (the load curve's copies among the probes) */
+	bool whole;		/* its whole compile alone, every repeat, no jobs
+				 * listed (nvcc --threads lists them as a shell
+				 * script, not one command a line) */
 	bool skipped;
 	const char *timed_by;	/* who timed the jobs */
 	struct breakdown bd;
