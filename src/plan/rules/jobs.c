@@ -1,15 +1,46 @@
 /* jobs: more jobs, up to the CPUs and held to the memory there is (the
  * fastest -j whose predicted peak fits, fewer jobs first where the build's
  * own -j does not); with --remote, the compiles sent to a cluster's slots
- * (distcc, icecream), each compile's share there on them. */
+ * (distcc, icecream), each compile's share there on them.
+ * A TU compiled for several device archs can compile them side by side
+ * (nvcc --threads N, hipcc -parallel-jobs=N): its wall nearer its longest
+ * arch, its memory their sum, N cores busy. The walk times the heaviest
+ * such TUs both ways (TIMED_MAX), and the model weighs -j with the archs
+ * side by side against -j alone, each held to the memory there is; the
+ * other TUs of as many archs take the heaviest one's ratios, said so. */
 #include "rule.h"
 #include "rule_kit.h"
+#include "jobs.h"
+#include "memory_plan.h"
 #include "out_table.h"
+#include "steps.h"
+#include "tmpdir.h"
 #include "util.h"
+#include "walk.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define TIMED_MAX 2
+
+/* A TU timed with its archs one after another and side by side. */
+struct side_tu {
+	size_t tu;		/* index into the walk's TUs */
+	size_t archs;
+	char *flag;		/* "--threads 2" */
+	long plain, with;	/* its probes; -1: read back */
+	double plain_s, with_s;	/* median walls; NaN: unknown */
+	double plain_kb, with_kb;	/* process trees' peaks; 0: unknown */
+	char *error;		/* side by side it failed: the compiler's first error line */
+};
+
+struct jobs_evidence {
+	size_t *archs;		/* per TU: the device archs it compiles for (0: not listed) */
+	size_t ntus;
+	struct side_tu *timed;
+	size_t ntimed;
+};
 
 /* What the cluster rule knows of the network (owned). */
 static char *network_words(const struct advice_input *in)
@@ -121,9 +152,159 @@ static char *held_by_memory(const struct advice_input *in)
 	return s;
 }
 
+/* ---- the archs side by side, in the model ---- */
+
+/* The timed TU whose ratios a TU of `archs` archs takes: the heaviest
+ * timed one of as many that compiled both ways; NULL: none. */
+static const struct side_tu *ratios_for(const struct jobs_evidence *ev, size_t archs)
+{
+	for (size_t k = 0; archs >= 2 && k < ev->ntimed; k++) {
+		const struct side_tu *u = &ev->timed[k];
+		if (u->archs == archs && !u->error && u->plain_s > 0 && u->with_s > 0)
+			return u;
+	}
+	return NULL;
+}
+
+/* Every TU of several archs with a timed ratio: its duration and peak at
+ * that ratio (its peak the archs' sum where the peaks were not timed),
+ * working on as many cores as archs. The TUs changed. */
+static size_t put_side_by_side(const struct advice_input *in, const struct jobs_evidence *ev, struct model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < in->ntus && i < ev->ntus; i++) {
+		const struct side_tu *u = ratios_for(ev, ev->archs[i]);
+		if (!u)
+			continue;
+		struct graph_node *node = &m->nodes[in->tus[i].edge];
+		node->duration *= u->with_s / u->plain_s;
+		node->peak_kb *= u->plain_kb > 0 && u->with_kb > 0 ? u->with_kb / u->plain_kb : (double)u->archs;
+		node->threads = (int)u->archs;
+		n++;
+	}
+	return n;
+}
+
+/* A setting: -j and the wall and peak there. */
+struct setting {
+	long jobs;
+	struct prediction p;
+	size_t side_tus;	/* TUs with their archs side by side; 0: none */
+};
+
+/* The fastest -j (the fewest jobs of equal walls) up to the CPUs, or the
+ * memory plan's most, whose peak fits the memory where there is a limit;
+ * the archs side by side or not. False: none fits, or none to put. */
+static bool fastest(const struct advice_input *in, const struct jobs_evidence *ev, bool side, struct setting *s)
+{
+	struct model m;
+	model_from_build(&m, in->build, in->seconds);
+	if (in->step_memory)
+		model_set_memory(&m, in->step_memory, in->build->n);
+	*s = (struct setting){ .side_tus = side ? put_side_by_side(in, ev, &m) : 0 };
+	bool found = false;
+	long most = in->memory ? (long)in->memory->n : in->cpus;
+	for (long j = 1; (!side || s->side_tus) && j <= most; j++) {
+		struct sched_options o = in->sched;
+		o.jobs = (int)j;
+		struct prediction p;
+		if (!model_predict(&m, &o, &p))
+			break;
+		bool fits = !in->memory || p.peak_kb <= in->memory->usable_kb;
+		if (fits && (!found || p.wall < s->p.wall)) {
+			s->jobs = j;
+			s->p = p;
+			found = true;
+		}
+	}
+	model_free(&m);
+	return found;
+}
+
+/* The archs side by side pay: their fastest setting that fits is faster
+ * than the fastest without by more than 1 %. */
+static bool side_by_side_wins(const struct advice_input *in, const struct jobs_evidence *ev, struct setting *side,
+			      struct setting *apart)
+{
+	if (!ev || !ev->ntimed || in->remote.slots || in->launcher || !fastest(in, ev, true, side))
+		return false;
+	return !fastest(in, ev, false, apart) || side->p.wall < 0.99 * apart->p.wall;
+}
+
+/* What the timed TUs showed (owned): "kern.o with --threads 2: 31.0 s
+ * against 52.0 s its archs one after another (x0.60), 3.1 GiB at its
+ * peak against 1.6 GiB". */
+static char *timed_words(const struct jobs_evidence *ev, const struct advice_input *in)
+{
+	struct strvec parts = { 0 };
+	for (size_t k = 0; k < ev->ntimed; k++) {
+		const struct side_tu *u = &ev->timed[k];
+		const char *name = in->tus[u->tu].name;
+		if (u->error) {
+			strvec_pushf(&parts, "%s with %s failed (%s)", name, u->flag, u->error);
+			continue;
+		}
+		char *with = format_kib((long)u->with_kb), *plain = format_kib((long)u->plain_kb);
+		strvec_pushf(&parts, "%s with %s: %.1f s against %.1f s its %zu archs one after another (x%.2f)%s%s%s%s", name,
+			     u->flag, u->with_s, u->plain_s, u->archs, u->plain_s > 0 ? u->with_s / u->plain_s : NAN,
+			     u->with_kb > 0 && u->plain_kb > 0 ? ", " : "", u->with_kb > 0 && u->plain_kb > 0 ? with : "",
+			     u->with_kb > 0 && u->plain_kb > 0 ? " at its peak against " : "",
+			     u->with_kb > 0 && u->plain_kb > 0 ? plain : "");
+		free(with);
+		free(plain);
+	}
+	char *s = strvec_join(&parts, "; ");
+	strvec_clear(&parts);
+	return s;
+}
+
+/* Each setting's words: "-j 4, 41.2 s, 9.1 GiB at its peak" (owned). */
+static char *setting_words(const struct setting *s)
+{
+	char *peak = format_kib((long)s->p.peak_kb);
+	char *w = s->p.peak_kb > 0 ? xasprintf("-j %ld, %.1f s, %s at its peak", s->jobs, s->p.wall, peak)
+				   : xasprintf("-j %ld, %.1f s", s->jobs, s->p.wall);
+	free(peak);
+	return w;
+}
+
+/* The archs side by side chosen: the fix says so. */
+static void side_by_side_fix(const struct advice_input *in, const struct jobs_evidence *ev, const struct setting *side,
+			     const struct setting *apart, struct fix *f)
+{
+	char *timed = timed_words(ev, in), *with = setting_words(side);
+	char *without = apart->jobs ? setting_words(apart) : xstrdup("none that fits");
+	f->title = "run each TU's device archs side by side (nvcc --threads, hipcc -parallel-jobs) at the job count that fits";
+	f->evidence = xasprintf("%zu TU%s compile%s several device archs one after another; %s. With them side by side "
+				"%s, where the fastest without is %s", side->side_tus, rule_plural(side->side_tus),
+				side->side_tus == 1 ? "s" : "", timed, with, without);
+	f->measured_by = xasprintf("the same durations scheduled at -j %ld, each TU of several archs at the ratios timed "
+				   "on the heaviest of as many archs (its wall and peak side by side over apart), working "
+				   "on as many cores as archs%s%s", side->jobs, in->memory ? "; " : "",
+				   in->memory ? "held to the memory there is" : "");
+	free(timed);
+	free(with);
+	free(without);
+}
+
+/* Weighed and not chosen: said after the rule's own words (owned). */
+static char *side_by_side_not(const struct advice_input *in, const struct jobs_evidence *ev)
+{
+	if (!ev || !ev->ntimed)
+		return xstrdup("");
+	struct setting side, apart;
+	if (side_by_side_wins(in, ev, &side, &apart))
+		return xstrdup("");
+	char *timed = timed_words(ev, in);
+	char *with = side.side_tus && side.jobs ? setting_words(&side) : xstrdup("none that fits");
+	char *s = xasprintf("; the archs side by side would not be faster (%s; with them: %s)", timed, with);
+	free(timed);
+	free(with);
+	return s;
+}
+
 static void apply(const struct advice_input *in, const void *evidence, struct fix *f)
 {
-	(void)evidence;
 	if (in->remote.slots) {
 		rule_cluster(in, f);
 		return;
@@ -137,18 +318,25 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 	}
 	if (does_not_fit(in, f))
 		return;
-	long to = jobs_to(in);
-	char *held = held_by_memory(in);
-	if (in->sched.jobs >= to || in->ntus <= (size_t)in->sched.jobs) {
-		f->not_applicable = xasprintf("-j %d for %zu compile steps on %ld CPUs%s", in->sched.jobs, in->ntus, in->cpus,
-					      held);
-		free(held);
+	const struct jobs_evidence *ev = evidence;
+	struct setting side, apart;
+	if (side_by_side_wins(in, ev, &side, &apart)) {
+		side_by_side_fix(in, ev, &side, &apart, f);
 		return;
 	}
-	f->evidence = xasprintf("-j %d runs fewer jobs than the %ld CPUs, with %zu compile steps to run%s", in->sched.jobs,
-				in->cpus, in->ntus, held);
-	f->measured_by = in->memory ? memory_measured_by(in, to) : xasprintf("the same durations scheduled at -j %ld", to);
+	long to = jobs_to(in);
+	char *held = held_by_memory(in), *not_side = side_by_side_not(in, ev);
+	if (in->sched.jobs >= to || in->ntus <= (size_t)in->sched.jobs) {
+		f->not_applicable = xasprintf("-j %d for %zu compile steps on %ld CPUs%s%s", in->sched.jobs, in->ntus,
+					      in->cpus, held, not_side);
+	} else {
+		f->evidence = xasprintf("-j %d runs fewer jobs than the %ld CPUs, with %zu compile steps to run%s%s",
+					in->sched.jobs, in->cpus, in->ntus, held, not_side);
+		f->measured_by = in->memory ? memory_measured_by(in, to)
+					    : xasprintf("the same durations scheduled at -j %ld", to);
+	}
 	free(held);
+	free(not_side);
 }
 
 /* The CPUs here, or the cluster: each compile's share there on its slots,
@@ -157,7 +345,14 @@ static void more_jobs(struct fix_edit *e)
 {
 	const struct advice_input *in = e->in;
 	if (!in->remote.slots) {
-		e->o->jobs = (int)jobs_to(in);
+		const struct jobs_evidence *ev = in->evidence ? in->evidence[FIX_JOBS] : NULL;
+		struct setting side, apart;
+		if (side_by_side_wins(in, ev, &side, &apart)) {
+			put_side_by_side(in, ev, e->m);
+			e->o->jobs = (int)side.jobs;
+		} else {
+			e->o->jobs = (int)jobs_to(in);
+		}
 		return;
 	}
 	for (size_t i = 0; i < in->build->n; i++) {
@@ -182,10 +377,234 @@ static void conclude(const struct advice_input *in, struct advice *a, struct fix
 	f->measured_by = with;
 }
 
+/* ---- the walk ---- */
+
+/* The device archs TU i compiles for, from its driver's own list of jobs
+ * (-###, --dryrun: nothing compiles); 0 where they cannot be listed. */
+static size_t archs_of(struct advise *ad, size_t i)
+{
+	struct compile_command cmd = { 0 };
+	char *sub = xasprintf("archs-%zu", i);
+	steps_prepare(ad->dir, &ad->build.edges[ad->tus[i].f.edge], sub, &cmd, &ad->stripped);
+	char *log = xasprintf("%s/%s.log", tmpdir_path(), sub), *err = NULL;
+	struct job_list jobs = { 0 };
+	size_t n = jobs_list(&cmd, ad->dir, log, ad->timeout, &jobs, &err) ? job_list_device_archs(&jobs) : 0;
+	free(err);
+	job_list_free(&jobs);
+	remove(log);
+	free(log);
+	free(sub);
+	compile_command_clear(&cmd);
+	return n;
+}
+
+/* TU i's command as the build runs it, its outputs in the temp dir, with
+ * `extra` appended (NULL: none); the pass probe takes it as a walls-only
+ * probe named `name`. Its index there. */
+static long add_probe(struct advise *ad, size_t i, const char *sub, const struct strvec *extra, const char *name)
+{
+	const struct advise_tu *t = &ad->tus[i];
+	struct compile_command cmd = { 0 };
+	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
+	for (size_t a = 0; extra && a < extra->n; a++)
+		strvec_push(&cmd.argv, extra->v[a]);
+	struct pass_tu *p = pass_probe_add(&ad->probes.pass, name, t->f.edge, &cmd);
+	p->walls_only = true;
+	/* Both alike, whole compiles: the driver's jobs with the flag are not
+	 * one command a line; one that does not take it is said in a line. */
+	p->whole = true;
+	p->may_fail = extra != NULL;
+	p->expect_s = isnan(ad->base.seconds[t->f.edge]) ? 0 : ad->base.seconds[t->f.edge];
+	return (long)ad->probes.pass.ntus - 1;
+}
+
+static void *ask(struct advise *ad)
+{
+	struct jobs_evidence *ev = xcalloc(1, sizeof(*ev));
+	ev->ntus = ad->ntus;
+	ev->archs = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*ev->archs));
+	ev->timed = xcalloc(TIMED_MAX, sizeof(*ev->timed));
+	/* A cluster's hosts compile them: this machine's cores are not theirs. */
+	if (ad->cluster.launcher || ad->cluster.remote.slots)
+		return ev;
+	for (size_t i = 0; i < ad->ntus; i++)
+		if (ad->tus[i].f.kernel || ad->tus[i].f.device_passes)
+			ev->archs[i] = archs_of(ad, i);
+	bool *taken = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(bool));
+	while (ev->ntimed < TIMED_MAX) {
+		long pick = -1;
+		for (size_t i = 0; i < ad->ntus; i++) {
+			double s = ad->base.seconds[ad->tus[i].f.edge];
+			if (ev->archs[i] >= 2 && !taken[i] && (pick < 0 || s > ad->base.seconds[ad->tus[pick].f.edge]))
+				pick = (long)i;
+		}
+		if (pick < 0)
+			break;
+		taken[pick] = true;
+		struct compile_command probe = { 0 };
+		steps_prepare(ad->dir, &ad->build.edges[ad->tus[pick].f.edge], "archs-flag", &probe, &ad->stripped);
+		struct strvec flag = { 0 };
+		bool has = driver_side_by_side(probe.compiler, ev->archs[pick], &flag);
+		compile_command_clear(&probe);
+		if (!has) {
+			strvec_clear(&flag);
+			continue;
+		}
+		const char *name = ad->tus[pick].f.name;
+		struct side_tu *u = &ev->timed[ev->ntimed++];
+		*u = (struct side_tu){ .tu = (size_t)pick, .archs = ev->archs[pick], .flag = strvec_join(&flag, " "),
+				       .plain_s = NAN, .with_s = NAN };
+		char *sub = xasprintf("archs-apart-%ld", pick), *what = xasprintf("jobs: %s, its archs one after another", name);
+		u->plain = add_probe(ad, (size_t)pick, sub, NULL, what);
+		free(sub);
+		free(what);
+		sub = xasprintf("archs-side-%ld", pick);
+		what = xasprintf("jobs: %s with %s", name, u->flag);
+		u->with = add_probe(ad, (size_t)pick, sub, &flag, what);
+		free(sub);
+		free(what);
+		strvec_clear(&flag);
+	}
+	free(taken);
+	return ev;
+}
+
+static void read_probes(struct advise *ad, void *evidence)
+{
+	struct jobs_evidence *ev = evidence;
+	for (size_t k = 0; k < ev->ntimed; k++) {
+		struct side_tu *u = &ev->timed[k];
+		const struct pass_tu *plain = probed(ad, u->plain), *with = &ad->probes.pass.tus[u->with];
+		if (!plain)
+			continue;
+		u->plain_s = plain->wall.median;
+		u->plain_kb = plain->peak_kb > 0 ? (double)plain->peak_kb : 0;
+		if (with->failed) {
+			u->error = xstrdup(with->failure ? with->failure : "it failed");
+			continue;
+		}
+		u->with_s = with->wall.median;
+		u->with_kb = with->peak_kb > 0 ? (double)with->peak_kb : 0;
+		double *held[] = { &u->plain_s, &u->with_s, &u->plain_kb, &u->with_kb };
+		for (size_t h = 0; h < sizeof(held) / sizeof(*held); h++)
+			advise_held(held[h]);
+	}
+}
+
+/* The evidence as JSON: TUs by index (saved), or by name (advise --json's
+ * entry: `ad` given). */
+static json_t *evidence_json(const struct jobs_evidence *ev, const struct advise *ad)
+{
+	json_t *timed = json_array(), *archs = json_array();
+	for (size_t k = 0; k < ev->ntimed; k++) {
+		const struct side_tu *u = &ev->timed[k];
+		json_t *o = json_pack("{s:I, s:s, s:o, s:o, s:o, s:o, s:o}", "archs", (json_int_t)u->archs, "flag", u->flag,
+				      "apart_s", advise_json_number(u->plain_s), "side_by_side_s", advise_json_number(u->with_s),
+				      "apart_peak_kib", advise_json_number(u->plain_kb), "side_by_side_peak_kib",
+				      advise_json_number(u->with_kb), "error", u->error ? json_string(u->error) : json_null());
+		if (ad)
+			json_object_set_new(o, "target", json_string(ad->tus[u->tu].f.name));
+		else
+			json_object_set_new(o, "tu", json_integer((json_int_t)u->tu));
+		json_array_append_new(timed, o);
+	}
+	size_t several = 0;
+	for (size_t i = 0; i < ev->ntus; i++) {
+		several += ev->archs[i] >= 2;
+		if (!ad)
+			json_array_append_new(archs, json_integer((json_int_t)ev->archs[i]));
+	}
+	if (ad) {
+		json_decref(archs);
+		return json_pack("{s:I, s:o}", "tus_of_several_archs", (json_int_t)several, "timed", timed);
+	}
+	return json_pack("{s:o, s:o}", "archs", archs, "timed", timed);
+}
+
+static json_t *save(const void *evidence)
+{
+	return evidence_json(evidence, NULL);
+}
+
+static json_t *document(const void *evidence, const struct advise *ad)
+{
+	return evidence_json(evidence, ad);
+}
+
+static void free_evidence(void *evidence)
+{
+	struct jobs_evidence *ev = evidence;
+	for (size_t k = 0; k < ev->ntimed; k++) {
+		free(ev->timed[k].flag);
+		free(ev->timed[k].error);
+	}
+	free(ev->timed);
+	free(ev->archs);
+	free(ev);
+}
+
+static bool load(const json_t *saved, const struct advise *ad, void **evidence, char **err)
+{
+	struct jobs_evidence *ev = xcalloc(1, sizeof(*ev));
+	*evidence = ev;
+	ev->timed = xcalloc(TIMED_MAX, sizeof(*ev->timed));
+	json_t *archs = json_object_get(saved, "archs"), *timed = json_object_get(saved, "timed");
+	if (!json_is_array(archs) || json_array_size(archs) != ad->ntus || !json_is_array(timed) ||
+	    json_array_size(timed) > TIMED_MAX) {
+		*err = xasprintf("not archs (one a TU: %zu) and timed (at most %d)", ad->ntus, TIMED_MAX);
+		return false;
+	}
+	ev->ntus = ad->ntus;
+	ev->archs = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*ev->archs));
+	for (size_t i = 0; i < ad->ntus; i++) {
+		json_t *a = json_array_get(archs, i);
+		if (!json_is_integer(a) || json_integer_value(a) < 0 || json_integer_value(a) > 64) {
+			*err = xasprintf("archs[%zu]: not a count of archs (0 to 64)", i);
+			return false;
+		}
+		ev->archs[i] = (size_t)json_integer_value(a);
+	}
+	for (size_t k = 0; k < json_array_size(timed); k++) {
+		json_t *o = json_array_get(timed, k), *tu = json_object_get(o, "tu"), *n = json_object_get(o, "archs");
+		struct side_tu u = { .plain = -1, .with = -1 };
+		u.flag = saved_text(json_object_get(o, "flag"));
+		u.error = saved_text(json_object_get(o, "error"));
+		ev->timed[ev->ntimed++] = u;	/* freed with the evidence, whatever follows */
+		struct side_tu *v = &ev->timed[ev->ntimed - 1];
+		if (!json_is_integer(tu) || json_integer_value(tu) < 0 || (size_t)json_integer_value(tu) >= ad->ntus ||
+		    !json_is_integer(n) || json_integer_value(n) < 2 || json_integer_value(n) > 64 || !v->flag ||
+		    !saved_number(json_object_get(o, "apart_s"), &v->plain_s) ||
+		    !saved_number(json_object_get(o, "side_by_side_s"), &v->with_s) ||
+		    !saved_number(json_object_get(o, "apart_peak_kib"), &v->plain_kb) ||
+		    !saved_number(json_object_get(o, "side_by_side_peak_kib"), &v->with_kb)) {
+			*err = xasprintf("timed[%zu]: not a TU timed both ways (tu, archs, flag, apart_s, side_by_side_s, "
+					 "apart_peak_kib, side_by_side_peak_kib)", k);
+			return false;
+		}
+		v->tu = (size_t)json_integer_value(tu);
+		v->archs = (size_t)json_integer_value(n);
+		if (isnan(v->plain_kb))
+			v->plain_kb = 0;
+		if (isnan(v->with_kb))
+			v->with_kb = 0;
+	}
+	return true;
+}
+
+static const struct rule_walk walk = {
+	.ask = ask,
+	.read = read_probes,
+	.save = save,
+	.load = load,
+	.document = document,
+	.free = free_evidence,
+};
+
 const struct fix_rule rule_jobs = {
 	.name = "jobs",
 	.title = "run as many jobs as there are CPUs",
 	.apply = apply,
 	.edit_graph = more_jobs,
 	.conclude = conclude,
+	.walk = &walk,
 };
