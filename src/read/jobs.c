@@ -304,8 +304,10 @@ bool jobs_parse_dryrun(const char *text, struct job_list *jobs, char **err)
 	return ok_unless(err, why);
 }
 
-bool jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
-		struct job_list *jobs, char **err)
+/* Run the driver with -### (or --dryrun), its output in `log`: whether it
+ * exited 0. */
+static bool run_listing(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
+			struct proc *p)
 {
 	struct strvec argv = { 0 };
 	bool nvcc = cmd->compiler == COMPILER_NVCC;
@@ -313,11 +315,19 @@ bool jobs_list(const struct compile_command *cmd, const char *cwd, const char *l
 		if (nvcc || strcmp(cmd->argv.v[i], "-pipe"))	/* -pipe joins jobs with |: time them apart */
 			strvec_push(&argv, cmd->argv.v[i]);
 	strvec_push(&argv, nvcc ? "--dryrun" : "-###");
-	struct proc p = { .argv = argv.v, .env_extra = cmd->env.v, .cwd = cwd, .out_path = log, .timeout_s = timeout_s };
-	proc_run(&p);
+	*p = (struct proc){ .argv = argv.v, .env_extra = cmd->env.v, .cwd = cwd, .out_path = log, .timeout_s = timeout_s };
+	proc_run(p);
 	strvec_clear(&argv);
 	proc_exit_if_interrupted();
-	if (!proc_succeeded(&p)) {
+	return proc_succeeded(p);
+}
+
+bool jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
+		struct job_list *jobs, char **err)
+{
+	struct proc p;
+	bool nvcc = cmd->compiler == COMPILER_NVCC;
+	if (!run_listing(cmd, cwd, log, timeout_s, &p)) {
 		char *failure = proc_failure(&p);
 		char *why = xasprintf("%s %s failed (%s)", cmd->argv.v[0], nvcc ? "--dryrun" : "-###", failure);
 		free(failure);
@@ -329,6 +339,16 @@ bool jobs_list(const struct compile_command *cmd, const char *cwd, const char *l
 	bool ok = nvcc ? jobs_parse_dryrun(text, jobs, err) : jobs_parse_dashdashdash(text, jobs, err);
 	free(text);
 	return ok;
+}
+
+bool jobs_driver_takes(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
+		       char **err)
+{
+	struct proc p;
+	if (run_listing(cmd, cwd, log, timeout_s, &p))
+		return true;
+	char *line = file_first_error_line(log);
+	return fail_with(err, line ? line : proc_failure(&p));
 }
 
 void jobs_report_list_failure(const char *name, const char *err, const char *log)

@@ -39,6 +39,11 @@ bool jobs_parse_dryrun(const char *text, struct job_list *jobs, char **err);
  * False, with *err set to a message. */
 bool jobs_list(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
 		struct job_list *jobs, char **err);
+/* Does the driver take the command's arguments? It is asked as jobs_list
+ * asks it (nothing compiles); false with *err its first error line (an
+ * argument it does not know). */
+bool jobs_driver_takes(const struct compile_command *cmd, const char *cwd, const char *log, double timeout_s,
+		       char **err);
 /* Say that listing `name`'s jobs failed (err from jobs_list), with the tail
  * of the driver's output in `log`. */
 void jobs_report_list_failure(const char *name, const char *err, const char *log);

@@ -241,7 +241,7 @@ static char *timed_words(const struct jobs_evidence *ev, const struct advice_inp
 		const struct side_tu *u = &ev->timed[k];
 		const char *name = in->tus[u->tu].name;
 		if (u->error) {
-			strvec_pushf(&parts, "%s with %s failed (%s)", name, u->flag, u->error);
+			strvec_pushf(&parts, "%s with %s: not taken (%s)", name, u->flag, u->error);
 			continue;
 		}
 		char *with = format_kib((long)u->with_kb), *plain = format_kib((long)u->plain_kb);
@@ -292,14 +292,18 @@ static char *side_by_side_not(const struct advice_input *in, const struct jobs_e
 {
 	if (!ev || !ev->ntimed)
 		return xstrdup("");
-	struct setting side, apart;
+	struct setting side = { 0 }, apart = { 0 };
 	if (side_by_side_wins(in, ev, &side, &apart))
 		return xstrdup("");
-	char *timed = timed_words(ev, in);
-	char *with = side.side_tus && side.jobs ? setting_words(&side) : xstrdup("none that fits");
-	char *s = xasprintf("; the archs side by side would not be faster (%s; with them: %s)", timed, with);
+	char *timed = timed_words(ev, in), *s;
+	if (!side.side_tus) {
+		s = xasprintf("; the archs side by side not weighed: no TU timed both ways (%s)", timed);
+	} else {
+		char *with = side.jobs ? setting_words(&side) : xstrdup("none that fits");
+		s = xasprintf("; the archs side by side would not be faster (%s; with them: %s)", timed, with);
+		free(with);
+	}
 	free(timed);
-	free(with);
 	return s;
 }
 
@@ -445,15 +449,27 @@ static void *ask(struct advise *ad)
 		steps_prepare(ad->dir, &ad->build.edges[ad->tus[pick].f.edge], "archs-flag", &probe, &ad->stripped);
 		struct strvec flag = { 0 };
 		bool has = driver_side_by_side(probe.compiler, ev->archs[pick], &flag);
+		for (size_t a = 0; a < flag.n; a++)
+			strvec_push(&probe.argv, flag.v[a]);
+		/* A driver that does not know the flag says so before anything compiles. */
+		char *log = xasprintf("%s/archs-flag.log", tmpdir_path()), *refused = NULL;
+		if (has && !jobs_driver_takes(&probe, ad->dir, log, ad->timeout, &refused))
+			has = false;
+		remove(log);
+		free(log);
 		compile_command_clear(&probe);
-		if (!has) {
+		if (!has && !refused) {
 			strvec_clear(&flag);
 			continue;
 		}
 		const char *name = ad->tus[pick].f.name;
 		struct side_tu *u = &ev->timed[ev->ntimed++];
 		*u = (struct side_tu){ .tu = (size_t)pick, .archs = ev->archs[pick], .flag = strvec_join(&flag, " "),
-				       .plain_s = NAN, .with_s = NAN };
+				       .plain = -1, .with = -1, .plain_s = NAN, .with_s = NAN, .error = refused };
+		if (refused) {
+			strvec_clear(&flag);
+			continue;
+		}
 		char *sub = xasprintf("archs-apart-%ld", pick), *what = xasprintf("jobs: %s, its archs one after another", name);
 		u->plain = add_probe(ad, (size_t)pick, sub, NULL, what);
 		free(sub);
@@ -474,6 +490,8 @@ static void read_probes(struct advise *ad, void *evidence)
 	struct jobs_evidence *ev = evidence;
 	for (size_t k = 0; k < ev->ntimed; k++) {
 		struct side_tu *u = &ev->timed[k];
+		if (u->with < 0)	/* the driver refused the flag: nothing was timed */
+			continue;
 		const struct pass_tu *plain = probed(ad, u->plain), *with = &ad->probes.pass.tus[u->with];
 		if (!plain)
 			continue;
