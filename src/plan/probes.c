@@ -169,6 +169,12 @@ void probes_plan_headers(struct advise *ad)
 						  t->f.name);
 		pg->empty_tu = add_source_probe(ad, t, write_empty, NULL, NULL, "empty probe %zu (%s's command)", g, t->f.name);
 		expect(ad, pg->headers_tu, ad->base.seconds[t->f.edge]);	/* its framework: most of it, at most all */
+		/* Headers that compile only after the TU's own first lines (a
+		 * project prelude that defines __host__ where -nogpuinc leaves
+		 * it undefined) are an outcome of the probe, said in one line:
+		 * the build itself compiles. */
+		if (pg->headers_tu >= 0)
+			ad->probes.pass.tus[pg->headers_tu].may_fail = true;
 	}
 }
 
@@ -540,7 +546,9 @@ void probes_read(struct advise *ad)
 			continue;
 		}
 		if (!h || !e) {
-			warn("the header probe with %s's command failed; no saving from it", ad->tus[pg->donor].f.name);
+			const struct pass_tu *failed = pg->headers_tu >= 0 ? &ad->probes.pass.tus[pg->headers_tu] : NULL;
+			warn("%s alone do not compile with %s's command (%s): no saving from them", pg->cost.headers,
+			     ad->tus[pg->donor].f.name, failed && failed->failure ? failed->failure : "its probe failed");
 			continue;
 		}
 		pg->measured = true;

@@ -185,4 +185,21 @@ check "advise as on 8 CPUs leaves the tree byte-identical" [ "$(tree_hash "$A")"
 cp "$T/out" "$T/r1.json"
 run 0 "advise -r 1, the table" "$BW" advise --from "$T/r1.json"
 contains "$T/out" "each probe ran once (-r 1): its savings' spread is unknown, and so is whether a step is beyond noise" "-r 1: the table says beyond noise cannot be told"
+
+# A framework whose headers compile only after the TU's own prelude (as
+# clang's HIP wrappers need __host__ where -nogpuinc leaves it undefined):
+# the header probe fails by design, the build compiles. One line, exit 0.
+P=$T/prelude
+mkdir -p "$P/fw/torch" "$P/src"
+printf '#pragma once\nPRELUDE_INT framework_value;\n' >"$P/fw/torch/extension.h"
+printf '#pragma once\n#define PRELUDE_INT int\n' >"$P/src/prelude.h"
+printf '#include "prelude.h"\n#include <torch/extension.h>\nint a(void) { return framework_value; }\n' >"$P/src/a.cpp"
+printf 'rule cxx\n  command = g++ -isystem %s/fw -c $in -o $out\nbuild a.o: cxx %s/src/a.cpp\n' "$P" "$P" >"$P/build.ninja"
+ninja -C "$P" >/dev/null
+before=$(tree_hash "$P")
+run 0 "advise where the framework's headers need the TU's prelude" "$BW" advise -C "$P" -j 1 -r 1 --json
+quiet_stderr "$T/err" "advise with a prelude"
+contains "$T/err" "<torch/extension.h> alone do not compile with a.o's command (" "the header probe's failure: one line, with the compiler's first error"
+check "its error is one line of buildwall's" [ "$(grep -vc '^buildwall: ' "$T/err")" = 0 ]
+check "advise with a prelude leaves the tree byte-identical" [ "$(tree_hash "$P")" = "$before" ]
 finish
