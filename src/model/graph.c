@@ -181,11 +181,11 @@ bool graph_schedule(const struct graph_node *nodes, size_t n, const struct sched
 		/* Jobs working here advance at the speed their number allows, a
 		 * remote part at full speed, a queued one not at all; advance
 		 * to the next end of a part. */
-		size_t here = 0;
+		double here = 0;
 		for (size_t k = 0; k < nrunning; k++)
 			if (phase[running[k]] == HERE)
-				here += nodes[running[k]].threads > 1 ? (size_t)nodes[running[k]].threads : 1;
-		double speed = here ? 1 / load_curve_at(curve, (double)here) : 1;
+				here += nodes[running[k]].cores > 1 ? nodes[running[k]].cores : 1;
+		double speed = here > 0 ? 1 / load_curve_at(curve, here) : 1;
 		double step = -1;
 		for (size_t k = 0; k < nrunning; k++) {
 			size_t node = running[k];

@@ -23,9 +23,10 @@ struct graph_node {
 	const float *shape;	/* GRAPH_SHAPE_BINS shares of peak_kb, one for each
 				 * equal part of its run (borrowed); NULL: its peak
 				 * held from its start to its end */
-	int threads;		/* the cores it works on at once (nvcc --threads,
-				 * hipcc -parallel-jobs): it loads the machine as that
-				 * many jobs, in one job slot; 0 or 1: one */
+	double cores;		/* the cores it keeps busy on average (nvcc --threads,
+				 * hipcc -parallel-jobs: its work over its wall): it
+				 * loads the machine as that many jobs, in one job
+				 * slot; 0 or 1: one */
 };
 
 #define GRAPH_SHAPE_BINS 16

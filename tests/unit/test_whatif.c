@@ -130,7 +130,7 @@ static void test_scheduler_with_contention(void **state)
 	assert_true(fabs(p.wall - 20) < 1e-9);
 	/* One of them on two cores (nvcc --threads 2) loads 2 cores as two
 	 * jobs do: beside it on 2 cores the other shares them three ways. */
-	n[0].threads = 2;
+	n[0].cores = 2;
 	const struct sched_options two_cores = { .jobs = 2, .policy = POLICY_MANIFEST, .cores = 2 };
 	assert_true(model_predict(&m, &two_cores, &p));
 	assert_true(fabs(p.wall - 15) < 1e-9);

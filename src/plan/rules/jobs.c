@@ -168,7 +168,9 @@ static const struct side_tu *ratios_for(const struct jobs_evidence *ev, size_t a
 
 /* Every TU of several archs with a timed ratio: its duration and peak at
  * that ratio (its peak the archs' sum where the peaks were not timed),
- * working on as many cores as archs. The TUs changed. */
+ * keeping busy the cores its work over its wall says (its archs run side
+ * by side for part of it only: nvcc's host passes stay one after another),
+ * one to as many as archs. The TUs changed. */
 static size_t put_side_by_side(const struct advice_input *in, const struct jobs_evidence *ev, struct model *m)
 {
 	size_t n = 0;
@@ -179,7 +181,8 @@ static size_t put_side_by_side(const struct advice_input *in, const struct jobs_
 		struct graph_node *node = &m->nodes[in->tus[i].edge];
 		node->duration *= u->with_s / u->plain_s;
 		node->peak_kb *= u->plain_kb > 0 && u->with_kb > 0 ? u->with_kb / u->plain_kb : (double)u->archs;
-		node->threads = (int)u->archs;
+		double busy = u->plain_s / u->with_s;
+		node->cores = busy < 1 ? 1 : busy > (double)u->archs ? (double)u->archs : busy;
 		n++;
 	}
 	return n;
@@ -279,8 +282,8 @@ static void side_by_side_fix(const struct advice_input *in, const struct jobs_ev
 				"%s, where the fastest without is %s", side->side_tus, rule_plural(side->side_tus),
 				side->side_tus == 1 ? "s" : "", timed, with, without);
 	f->measured_by = xasprintf("the same durations scheduled at -j %ld, each TU of several archs at the ratios timed "
-				   "on the heaviest of as many archs (its wall and peak side by side over apart), working "
-				   "on as many cores as archs%s%s", side->jobs, in->memory ? "; " : "",
+				   "on the heaviest of as many archs (its wall and peak side by side over apart), keeping "
+				   "busy the cores its work over its wall says%s%s", side->jobs, in->memory ? "; " : "",
 				   in->memory ? "held to the memory there is" : "");
 	free(timed);
 	free(with);
