@@ -195,31 +195,34 @@ struct setting {
 	size_t side_tus;	/* TUs with their archs side by side; 0: none */
 };
 
-/* The fastest -j (the fewest jobs of equal walls) up to the CPUs, or the
- * memory plan's most, whose peak fits the memory where there is a limit;
- * the archs side by side or not. False: none fits, or none to put. */
+/* The fastest -j that fits (memory_plan's: the fewest jobs of equal
+ * walls), over -j 1 to the memory plan's most, else to the CPUs with no
+ * limit; the archs side by side or not. False: none fits, or none to put. */
 static bool fastest(const struct advice_input *in, const struct jobs_evidence *ev, bool side, struct setting *s)
 {
+	*s = (struct setting){ 0 };
+	if (!side && in->memory) {	/* the plan the walk made of the build as it is */
+		if (in->memory->best < 0)
+			return false;
+		s->jobs = in->memory->rows[in->memory->best].jobs;
+		s->p = in->memory->rows[in->memory->best].p;
+		return true;
+	}
 	struct model m;
 	model_from_build(&m, in->build, in->seconds);
 	if (in->step_memory)
 		model_set_memory(&m, in->step_memory, in->build->n);
-	*s = (struct setting){ .side_tus = side ? put_side_by_side(in, ev, &m) : 0 };
-	bool found = false;
-	long most = in->memory ? (long)in->memory->n : in->cpus;
-	for (long j = 1; (!side || s->side_tus) && j <= most; j++) {
-		struct sched_options o = in->sched;
-		o.jobs = (int)j;
-		struct prediction p;
-		if (!model_predict(&m, &o, &p))
-			break;
-		bool fits = !in->memory || p.peak_kb <= in->memory->usable_kb;
-		if (fits && (!found || p.wall < s->p.wall)) {
-			s->jobs = j;
-			s->p = p;
-			found = true;
-		}
+	s->side_tus = side ? put_side_by_side(in, ev, &m) : 0;
+	struct memory_plan mp = { 0 };
+	bool found = (!side || s->side_tus) &&
+		     memory_plan_make(&m, &in->sched, in->memory ? (long)in->memory->n : in->cpus,
+				      in->memory ? in->memory->limit_kb : INFINITY, &mp) &&
+		     mp.best >= 0;
+	if (found) {
+		s->jobs = mp.rows[mp.best].jobs;
+		s->p = mp.rows[mp.best].p;
 	}
+	memory_plan_free(&mp);
 	model_free(&m);
 	return found;
 }
@@ -247,14 +250,16 @@ static char *timed_words(const struct jobs_evidence *ev, const struct advice_inp
 			strvec_pushf(&parts, "%s with %s: not taken (%s)", name, u->flag, u->error);
 			continue;
 		}
-		char *with = format_kib((long)u->with_kb), *plain = format_kib((long)u->plain_kb);
-		strvec_pushf(&parts, "%s with %s: %.1f s against %.1f s its %zu archs one after another (x%.2f)%s%s%s%s", name,
-			     u->flag, u->with_s, u->plain_s, u->archs, u->plain_s > 0 ? u->with_s / u->plain_s : NAN,
-			     u->with_kb > 0 && u->plain_kb > 0 ? ", " : "", u->with_kb > 0 && u->plain_kb > 0 ? with : "",
-			     u->with_kb > 0 && u->plain_kb > 0 ? " at its peak against " : "",
-			     u->with_kb > 0 && u->plain_kb > 0 ? plain : "");
-		free(with);
-		free(plain);
+		char *peaks = NULL;
+		if (u->with_kb > 0 && u->plain_kb > 0) {
+			char *with = format_kib((long)u->with_kb), *plain = format_kib((long)u->plain_kb);
+			peaks = xasprintf(", %s at its peak against %s", with, plain);
+			free(with);
+			free(plain);
+		}
+		strvec_pushf(&parts, "%s with %s: %.1f s against %.1f s its %zu archs one after another (x%.2f)%s", name,
+			     u->flag, u->with_s, u->plain_s, u->archs, u->with_s / u->plain_s, peaks ? peaks : "");
+		free(peaks);
 	}
 	char *s = strvec_join(&parts, "; ");
 	strvec_clear(&parts);
@@ -271,13 +276,18 @@ static char *setting_words(const struct setting *s)
 	return w;
 }
 
+/* The title that says the archs side by side were chosen: more_jobs
+ * applies what apply chose. */
+static const char side_by_side_title[] =
+	"run each TU's device archs side by side (nvcc --threads, hipcc -parallel-jobs) at the job count that fits";
+
 /* The archs side by side chosen: the fix says so. */
 static void side_by_side_fix(const struct advice_input *in, const struct jobs_evidence *ev, const struct setting *side,
 			     const struct setting *apart, struct fix *f)
 {
 	char *timed = timed_words(ev, in), *with = setting_words(side);
 	char *without = apart->jobs ? setting_words(apart) : xstrdup("none that fits");
-	f->title = "run each TU's device archs side by side (nvcc --threads, hipcc -parallel-jobs) at the job count that fits";
+	f->title = side_by_side_title;
 	f->evidence = xasprintf("%zu TU%s compile%s several device archs one after another; %s. With them side by side "
 				"%s, where the fastest without is %s", side->side_tus, rule_plural(side->side_tus),
 				side->side_tus == 1 ? "s" : "", timed, with, without);
@@ -290,19 +300,17 @@ static void side_by_side_fix(const struct advice_input *in, const struct jobs_ev
 	free(without);
 }
 
-/* Weighed and not chosen: said after the rule's own words (owned). */
-static char *side_by_side_not(const struct advice_input *in, const struct jobs_evidence *ev)
+/* Weighed and not chosen (`side` as side_by_side_wins left it): said
+ * after the rule's own words (owned). */
+static char *side_by_side_not(const struct advice_input *in, const struct jobs_evidence *ev, const struct setting *side)
 {
 	if (!ev || !ev->ntimed)
 		return xstrdup("");
-	struct setting side = { 0 }, apart = { 0 };
-	if (side_by_side_wins(in, ev, &side, &apart))
-		return xstrdup("");
 	char *timed = timed_words(ev, in), *s;
-	if (!side.side_tus) {
+	if (!side->side_tus) {
 		s = xasprintf("; the archs side by side not weighed: no TU timed both ways (%s)", timed);
 	} else {
-		char *with = side.jobs ? setting_words(&side) : xstrdup("none that fits");
+		char *with = side->jobs ? setting_words(side) : xstrdup("none that fits");
 		s = xasprintf("; the archs side by side would not be faster (%s; with them: %s)", timed, with);
 		free(with);
 	}
@@ -326,13 +334,13 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 	if (does_not_fit(in, f))
 		return;
 	const struct jobs_evidence *ev = evidence;
-	struct setting side, apart;
+	struct setting side = { 0 }, apart = { 0 };
 	if (side_by_side_wins(in, ev, &side, &apart)) {
 		side_by_side_fix(in, ev, &side, &apart, f);
 		return;
 	}
 	long to = jobs_to(in);
-	char *held = held_by_memory(in), *not_side = side_by_side_not(in, ev);
+	char *held = held_by_memory(in), *not_side = side_by_side_not(in, ev, &side);
 	if (in->sched.jobs >= to || in->ntus <= (size_t)in->sched.jobs) {
 		f->not_applicable = xasprintf("-j %d for %zu compile steps on %ld CPUs%s%s", in->sched.jobs, in->ntus,
 					      in->cpus, held, not_side);
@@ -352,9 +360,10 @@ static void more_jobs(struct fix_edit *e)
 {
 	const struct advice_input *in = e->in;
 	if (!in->remote.slots) {
-		const struct jobs_evidence *ev = in->evidence ? in->evidence[FIX_JOBS] : NULL;
-		struct setting side, apart;
-		if (side_by_side_wins(in, ev, &side, &apart)) {
+		struct setting side;
+		if (e->f->title == side_by_side_title) {	/* apply chose them: their -j, and the TUs so */
+			const struct jobs_evidence *ev = in->evidence[FIX_JOBS];
+			fastest(in, ev, true, &side);
 			put_side_by_side(in, ev, e->m);
 			e->o->jobs = (int)side.jobs;
 		} else {
