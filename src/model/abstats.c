@@ -30,12 +30,12 @@ static double t_central_probability(double t, unsigned df)
 	return 2 / acos(-1) * (theta + s * sum);
 }
 
-double t_quantile_95(unsigned df)
+double t_quantile(double central, unsigned df)
 {
-	double lo = 0, hi = 1000;	/* the quantile for df 1 is 12.7 */
+	double lo = 0, hi = 1000;	/* the two-sided 95 % quantile for df 1 is 12.7 */
 	for (int i = 0; i < 100; i++) {
 		double mid = (lo + hi) / 2;
-		if (t_central_probability(mid, df) < 0.95)
+		if (t_central_probability(mid, df) < central)
 			lo = mid;
 		else
 			hi = mid;
@@ -60,11 +60,12 @@ void ab_compare(const double *a, const double *b, size_t n, struct ab_result *r)
 		squares += d * d;
 	}
 	*r = (struct ab_result){ .n = n, .median_a = median_of(a, n), .median_b = median_of(b, n),
-				 .ratio = exp(mean), .ratio_lo = 0, .ratio_hi = INFINITY };
+				 .ratio = exp(mean), .ratio_lo = 0, .ratio_hi = INFINITY, .ratio_least = 0 };
 	if (n >= 2) {
-		double half = t_quantile_95(n - 1) * sqrt(squares / (n - 1) / n);
+		double se = sqrt(squares / (n - 1) / n), half = t_quantile(0.95, n - 1) * se;
 		r->ratio_lo = exp(mean - half);
 		r->ratio_hi = exp(mean + half);
+		r->ratio_least = exp(mean - t_quantile(0.90, n - 1) * se);
 	}
 	r->differs = r->ratio_lo > 1 || r->ratio_hi < 1;
 }

@@ -51,7 +51,7 @@ void regression_judge(const double *ref_walls, size_t n_ref, const double *cand_
 	struct side ref = judge_side(ref_walls, n_ref, o, fr), cand = judge_side(cand_walls, n_cand, o, fc);
 	*r = (struct regression){ .n_ref = n_ref, .n_cand = n_cand, .ref_fenced = n_ref - ref.kept,
 				  .cand_fenced = n_cand - cand.kept, .ref_median = kept_median(ref_walls, n_ref, fr),
-				  .cand_median = kept_median(cand_walls, n_cand, fc), .ratio_lo = NAN, .ratio_hi = NAN };
+				  .cand_median = kept_median(cand_walls, n_cand, fc), .ratio_lo = NAN, .ratio_hi = NAN, .ratio_least = NAN };
 	if (!fenced_ref)
 		free(fr);
 	if (!fenced_cand)
@@ -63,11 +63,17 @@ void regression_judge(const double *ref_walls, size_t n_ref, const double *cand_
 		return;
 	double pooled = (ref.squares + cand.squares) / (double)df;
 	double se = sqrt(pooled * (1.0 / (double)ref.kept + 1.0 / (double)cand.kept));
-	double t = t_quantile_95((unsigned)df);
+	double t = t_quantile(0.95, (unsigned)df);
 	r->ratio_lo = exp(diff - t * se);
 	r->ratio_hi = exp(diff + t * se);
+	r->ratio_least = exp(diff - t_quantile(0.90, (unsigned)df) * se);
 	r->decided = true;
-	r->over = r->ratio - 1 > o->max_regression && r->ratio_lo > 1;
+	r->over = regression_over(r->ratio, r->ratio_least, o->max_regression);
+}
+
+bool regression_over(double ratio, double least, double max_regression)
+{
+	return ratio - 1 > max_regression && least > 1;
 }
 
 bool regression_relative(const double *walls, const double *controls, size_t n, double *out)

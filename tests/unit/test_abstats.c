@@ -78,11 +78,15 @@ static void test_t_quantiles(void **state)
 {
 	(void)state;
 	/* Student's t, two-sided 95 %, from the published tables. */
-	assert_true(fabs(t_quantile_95(1) - 12.706) < 0.001);
-	assert_true(fabs(t_quantile_95(2) - 4.303) < 0.001);
-	assert_true(fabs(t_quantile_95(5) - 2.571) < 0.001);
-	assert_true(fabs(t_quantile_95(10) - 2.228) < 0.001);
-	assert_true(fabs(t_quantile_95(1000) - 1.962) < 0.001);
+	assert_true(fabs(t_quantile(0.95, 1) - 12.706) < 0.001);
+	assert_true(fabs(t_quantile(0.95, 2) - 4.303) < 0.001);
+	assert_true(fabs(t_quantile(0.95, 5) - 2.571) < 0.001);
+	assert_true(fabs(t_quantile(0.95, 10) - 2.228) < 0.001);
+	assert_true(fabs(t_quantile(0.95, 1000) - 1.962) < 0.001);
+	/* One-sided 95 %: the two-sided 90 % quantile. */
+	assert_true(fabs(t_quantile(0.90, 1) - 6.314) < 0.001);
+	assert_true(fabs(t_quantile(0.90, 4) - 2.132) < 0.001);
+	assert_true(fabs(t_quantile(0.90, 8) - 1.860) < 0.001);
 }
 
 /* xorshift64* and Box-Muller: a fixed stream of normal deviates. */
@@ -121,6 +125,32 @@ static void test_false_positive_rate(void **state)
 	}
 }
 
+/* The gate's one-sided bound on the same draws: B reads as slower
+ * beyond noise in about 5 % of A/A runs (3.5-6.5 %), where the two-sided
+ * interval's lower end does in about 2.5 %. */
+static void test_one_sided_rate(void **state)
+{
+	(void)state;
+	unsigned long long seed = 0x2545f4914f6cdd1dULL;
+	for (size_t n = 3; n <= 5; n += 2) {
+		int least = 0, lo = 0;
+		for (int run = 0; run < 4000; run++) {
+			double a[5], b[5];
+			for (size_t i = 0; i < n; i++) {
+				a[i] = 10 * exp(0.05 * next_normal(&seed));
+				b[i] = 10 * exp(0.05 * next_normal(&seed));
+			}
+			struct ab_result r;
+			ab_compare(a, b, n, &r);
+			assert_true(r.ratio_lo < r.ratio_least && r.ratio_least < r.ratio);
+			least += r.ratio_least > 1;
+			lo += r.ratio_lo > 1;
+		}
+		assert_in_range(least, 140, 260);
+		assert_in_range(lo, 50, 150);
+	}
+}
+
 /* ABBA then BAAB: over any two blocks each side runs four times, and a
  * run's place in its block is balanced between the sides. */
 static void test_abba_order(void **state)
@@ -141,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_interval_narrows_with_n),
 		cmocka_unit_test(test_t_quantiles),
 		cmocka_unit_test(test_false_positive_rate),
+		cmocka_unit_test(test_one_sided_rate),
 	};
 	return cmocka_run_group_tests_name("abstats", tests, NULL, NULL);
 }

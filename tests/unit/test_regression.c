@@ -20,7 +20,26 @@ static void test_clear_regression(void **state)
 	assert_true(fabs(r.ratio - 1.2001323) < 1e-6);
 	assert_true(fabs(r.ratio_lo - 1.159167) < 1e-4);
 	assert_true(fabs(r.ratio_hi - 1.242545) < 1e-4);
+	/* The gate's one-sided bound: t 2.132 on the same standard error. */
+	assert_true(fabs(r.ratio_least - 1.16854) < 1e-4);
 	assert_true(r.ref_median == 10.0 && r.cand_median == 12.0);
+}
+
+/* Slower beyond noise on one side only: the two-sided interval's lower
+ * end is below 1, the one-sided bound above; the gate asks one question,
+ * so it is over. */
+static void test_one_sided_gate(void **state)
+{
+	(void)state;
+	const double ref[] = { 10, 10.6, 9.4 }, cand[] = { 11.2, 11.8, 10.6 };
+	struct regression r;
+	regression_judge(ref, 3, cand, 3, &raw, &r, NULL, NULL);
+	assert_true(r.decided);
+	assert_true(r.ratio_lo < 1 && r.ratio_least > 1);
+	assert_true(r.over);
+	assert_true(regression_over(1.10, 1.01, 0.05));
+	assert_false(regression_over(1.10, 0.99, 0.05));
+	assert_false(regression_over(1.04, 1.01, 0.05));
 }
 
 /* The same walls: within, and the interval holds 1. */
@@ -159,6 +178,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clear_regression),
+		cmocka_unit_test(test_one_sided_gate),
 		cmocka_unit_test(test_machine_drift_taken_out),
 		cmocka_unit_test(test_unchanged),
 		cmocka_unit_test(test_allowance_and_noise),
