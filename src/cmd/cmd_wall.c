@@ -168,28 +168,11 @@ struct wall_cmd {
 	struct summary sw, sc, sm;
 	bool noisy;		/* the trials differ by more than 10 % */
 	struct cluster_trials ct;
-	char *control_by;	/* the control's compiler, or NULL: no control */
-	size_t control_copies;	/* compiled at once: the build's jobs, the CPUs at most */
+	/* Around the trials; its compiler NULL: no control. Copies: the
+	 * build's jobs, the CPUs at most. */
+	struct control_series control;
 	double *controls;	/* per trial: the mean of the controls before and after it */
 };
-
-/* The control compile between trials; false (said once) when it fails,
- * and the trials go on without. */
-static bool time_control(struct wall_cmd *w, double *seconds)
-{
-	struct control c;
-	char *err = NULL;
-	bool ok = control_measure(w->control_by, w->control_copies, CONTROL_RUNS, &c, &err);
-	if (!ok) {
-		warn("%s: the trials carry no control", err);
-		free(err);
-		free(w->control_by);
-		w->control_by = NULL;
-	}
-	*seconds = c.seconds;
-	control_clear(&c);
-	return ok;
-}
 
 /* Run the trials, each a clean rebuild (or the build command alone). */
 static void measure_trials(struct wall_cmd *w)
@@ -202,9 +185,7 @@ static void measure_trials(struct wall_cmd *w)
 	w->peak = xcalloc(n, sizeof(long));
 	cluster_trials_start(&w->ct, n, w->seen.cluster);
 	w->controls = xcalloc(n, sizeof(double));
-	double before = 0;
-	if (w->control_by)
-		time_control(w, &before);
+	control_series_start(&w->control);
 	for (size_t k = 0; k < n; k++) {
 		char *what = xasprintf("trial %zu", k + 1);
 		struct trial_result r;
@@ -220,13 +201,9 @@ static void measure_trials(struct wall_cmd *w)
 		w->matches[k] = r.match;
 		if (w->match && isnan(w->matches[k]))
 			warn("trial %zu: --match found no number in the build's output", k + 1);
-		double after;
-		if (w->control_by && time_control(w, &after)) {
-			w->controls[k] = (before + after) / 2;
-			before = after;
-		}
+		w->controls[k] = control_series_next(&w->control);
 	}
-	if (!w->control_by)	/* one failed: none of them counts */
+	if (!w->control.compiler)	/* one failed: none of them counts */
 		memset(w->controls, 0, n * sizeof(double));
 	w->sw = summarize(w->walls, n);
 	w->sc = summarize(w->cpus, n);
@@ -261,8 +238,8 @@ static void render_json(const struct wall_cmd *w)
 	json_object_set_new(doc, "cache", w->seen.cache ? json_string(w->seen.cache) : json_null());
 	json_object_set_new(doc, "noisy", json_boolean(w->noisy));
 	json_object_set_new(doc, "cluster", json_cluster_trials(&w->ct));
-	json_object_set_new(doc, "control", w->control_by ? json_pack("{s:s, s:I, s:I, s:s}", "compiler", w->control_by,
-		"copies", (json_int_t)w->control_copies, "runs", (json_int_t)CONTROL_RUNS, "measured", "the control TU compiled before the first trial and after "
+	json_object_set_new(doc, "control", w->control.compiler ? json_pack("{s:s, s:I, s:I, s:s}", "compiler", w->control.compiler,
+		"copies", (json_int_t)w->control.copies, "runs", (json_int_t)CONTROL_RUNS, "measured", "the control TU compiled before the first trial and after "
 		"each; a trial's control_s is the mean of the medians around it") : json_null());
 	json_print(doc);
 }
@@ -284,7 +261,7 @@ static void render_table(const struct wall_cmd *w)
 	table_column(tab, "peak mem", true);
 	if (w->match)
 		table_column(tab, "match", true);
-	if (w->control_by)
+	if (w->control.compiler)
 		table_column(tab, "control s", true);
 	for (long k = 0; k < w->trials; k++) {
 		char *mem = format_kib(w->peak[k] > 0 ? w->peak[k] : w->rss[k]);
@@ -296,7 +273,7 @@ static void render_table(const struct wall_cmd *w)
 			table_cell(tab, "-");
 		else if (w->match)
 			table_cell(tab, "%g", w->matches[k]);
-		if (w->control_by)
+		if (w->control.compiler)
 			table_cell(tab, "%.3f", w->controls[k]);
 		free(mem);
 	}
@@ -311,9 +288,9 @@ static void render_table(const struct wall_cmd *w)
 		       w->sm.n, w->trials);
 	if (w->ct.launcher)
 		print_cluster_trials(&w->ct, w->distcc_keep);
-	if (w->control_by)
+	if (w->control.compiler)
 		printf("control: %s compiling buildwall's control TU, %zu at once, before the first trial and after each "
-		       "(median of %d); record and check take each trial's\n", w->control_by, w->control_copies, CONTROL_RUNS);
+		       "(median of %d); record and check take each trial's\n", w->control.compiler, w->control.copies, CONTROL_RUNS);
 }
 
 static void wall_free(struct wall_cmd *w)
@@ -324,7 +301,7 @@ static void wall_free(struct wall_cmd *w)
 	free(w->rss);
 	free(w->peak);
 	free(w->controls);
-	free(w->control_by);
+	control_series_clear(&w->control);
 	cluster_trials_free(&w->ct);
 	if (w->match)
 		regfree(&w->re);
@@ -372,9 +349,10 @@ int cmd_wall(int argc, char **argv)
 		if (!w.no_control) {
 			struct ninja_build b;
 			ninja_load(w.dir, &b);
-			w.control_by = control_compiler(w.dir, &b);
+			w.control = (struct control_series){ .compiler = control_compiler(w.dir, &b),
+							     .copies = control_copies(w.jobs > 0 ? w.jobs : cpu_count()),
+							     .without = "the trials carry no control" };
 			ninja_build_free(&b);
-			w.control_copies = control_copies(w.jobs > 0 ? w.jobs : cpu_count());
 		}
 	} else {
 		build_spec_argv(&w.spec, w.clean, build_cmd, nbuild);

@@ -98,3 +98,47 @@ char *control_name(const struct control *c)
 {
 	return xasprintf("%s, %zu at once", c->compiler, c->copies ? c->copies : 1);
 }
+
+/* One measure of the series; false (warned, the compiler dropped) when it fails. */
+static bool series_measure(struct control_series *s, double *seconds)
+{
+	struct control c;
+	char *err = NULL;
+	bool ok = control_measure(s->compiler, s->copies, CONTROL_RUNS, &c, &err);
+	if (!ok) {
+		warn("%s: %s", err, s->without);
+		free(err);
+		free(s->compiler);
+		s->compiler = NULL;
+	}
+	*seconds = c.seconds;
+	control_clear(&c);
+	return ok;
+}
+
+void control_series_start(struct control_series *s)
+{
+	if (s->compiler)
+		series_measure(s, &s->before);
+}
+
+double control_series_next(struct control_series *s)
+{
+	double after;
+	if (!s->compiler || !series_measure(s, &after))
+		return 0;
+	double mean = (s->before + after) / 2;
+	s->before = after;
+	return mean;
+}
+
+char *control_series_name(const struct control_series *s)
+{
+	return s->compiler ? xasprintf("%s, %zu at once", s->compiler, s->copies ? s->copies : 1) : NULL;
+}
+
+void control_series_clear(struct control_series *s)
+{
+	free(s->compiler);
+	*s = (struct control_series){ 0 };
+}

@@ -53,4 +53,28 @@ bool control_measure(const char *compiler, size_t copies, size_t runs, struct co
 char *control_name(const struct control *c);
 void control_clear(struct control *c);
 
+/* Controls around a series of builds: measured before the first and after
+ * each; a build's control is the mean of the two around it (a machine
+ * that changed speed during a build counts half each side). wall's trials
+ * and check --against-dir's pairs take them.
+ *
+ * Ownership: a series owns its compiler string; NULL once a measure fails
+ * (said once, with `without`), and then no build of it has a control. */
+struct control_series {
+	char *compiler;		/* NULL: none */
+	size_t copies;
+	const char *without;	/* what the warning says follows: "the trials carry no control" */
+	double before;		/* the last measure, s */
+};
+
+/* Measure the first control of a series whose compiler, copies and
+ * without are set. */
+void control_series_start(struct control_series *s);
+/* After a build: measure again and return the build's control, or 0
+ * when the series has none. */
+double control_series_next(struct control_series *s);
+/* "g++, 2 at once", or NULL without a compiler (owned). */
+char *control_series_name(const struct control_series *s);
+void control_series_clear(struct control_series *s);
+
 #endif
