@@ -33,7 +33,7 @@ static const char usage[] =
 	"                       [--max-regression P]) [--builds N] [--no-control] [--module NAME]\n"
 	"                       [--any-machine] [--db PATH] [--json]\n"
 	"       buildwall check [-C BUILD_DIR] --against-dir REF_DIR [-j N] [--builds N]\n"
-	"                       [--max-regression P] [--timeout S] [--json]\n"
+	"                       [--max-regression P] [--no-control] [--timeout S] [--json]\n"
 	"\n"
 	"Exit 0 when the module's wall is within, 1 when it is over, with the reason in one\n"
 	"line. The candidate is the last N clean builds (every compile step ran) in BUILD_DIR's\n"
@@ -47,7 +47,9 @@ static const char usage[] =
 	"newest 30, less any that is one of the candidate's builds. The estimate is candidate /\n"
 	"reference, the ratio of the geometric mean walls, with a 95 % Student's t interval on\n"
 	"the difference of mean log walls (variance pooled); over when it is slower by more than\n"
-	"P (default 5 %) and the interval excludes no change. Outliers first: on each side, a\n"
+	"P (default 5 %) and slower beyond noise: its one-sided 95 % lower bound is above 1 (the\n"
+	"gate asks one question, so an unchanged build is over in at most 5 % of checks).\n"
+	"Outliers first: on each side, a\n"
 	"wall slower than its side's median by more than 3.5 median absolute deviations and\n"
 	"more than 10 % (a cold build after a checkout, a busy runner) is fenced, named and left\n"
 	"out; one such build would widen the interval past any regression worth catching\n"
@@ -67,9 +69,12 @@ static const char usage[] =
 	"--against-dir REF_DIR: one sitting instead of two. REF_DIR is a build dir of the\n"
 	"reference (another checkout, configured as this one); both are rebuilt clean in turn,\n"
 	"ABBA then BAAB (as ab does), N pairs (--builds, default 5), and judged by ab's paired\n"
-	"statistics: over when the candidate is slower by more than P and the pairs' 95 %\n"
-	"interval excludes no change. A drift of the machine falls on both sides alike. Both\n"
-	"trees are left built, as wall leaves its tree.\n"
+	"statistics: over when the candidate is slower by more than P and the pairs' one-sided\n"
+	"95 % lower bound is above 1. A drift of the machine falls on both sides alike; the\n"
+	"control compile is timed before the first build and after each, and each wall is\n"
+	"judged over the control around it (--no-control: the raw walls), so a neighbour\n"
+	"that starts between the two builds of a pair moves both. Both trees are left built,\n"
+	"as wall leaves its tree.\n"
 	"\n";
 
 struct check {
@@ -78,6 +83,9 @@ struct check {
 	long builds, jobs;
 	struct ab_result pairs;	/* --against-dir: the pairs' comparison */
 	double *pair_walls[2];	/* and their walls: the reference's, the candidate's */
+	double *pair_controls[2];	/* each build's control around it; NULL: the raw walls */
+	char *pair_control_by;	/* "g++, 2 at once", or NULL */
+	double pair_raw_ratio;	/* the pairs' raw walls compared, beside */
 	bool any_machine, no_control;
 	struct record_context ctx;
 	struct build_record *cand;
@@ -409,18 +417,32 @@ static void judge(struct check *c)
 
 /* --against-dir: the reference's build dir and the candidate's rebuilt
  * clean in turn (ab_side_at's order) until `builds` pairs, compared by
- * ab's paired statistics: both sides of a pair ran minutes apart at most. */
+ * ab's paired statistics: both sides of a pair ran minutes apart at most.
+ * The control compile is timed before the first build and after each, and
+ * each wall is judged over the control around it: a machine that changes
+ * speed between the two builds of a pair (a neighbour starting on a
+ * shared runner) moves the control with it. */
 static void judge_same_sitting(struct check *c)
 {
 	struct build_spec spec[2];
 	const char *dirs[2] = { c->against_dir, c->dir }, *names[2] = { "reference", "candidate" };
-	double *walls[2];
+	double *walls[2], *controls[2];
 	size_t n[2] = { 0, 0 }, pairs = (size_t)c->builds;
 	for (int s = 0; s < 2; s++) {
 		build_spec_ninja(&spec[s], dirs[s], c->jobs);
 		walls[s] = xcalloc(pairs, sizeof(double));
+		controls[s] = xcalloc(pairs, sizeof(double));
+	}
+	struct control_series control = { .without = "the pairs are judged on their raw walls" };
+	if (!c->no_control) {
+		struct ninja_build b;
+		ninja_load(c->dir, &b);
+		control.compiler = control_compiler(c->dir, &b);
+		control.copies = control_copies(c->jobs > 0 ? c->jobs : cpu_count());
+		ninja_build_free(&b);
 	}
 	warn_if_busy();
+	control_series_start(&control);
 	for (size_t run = 0; n[0] < pairs || n[1] < pairs; run++) {
 		int s = ab_side_at(run);
 		if (n[s] == pairs)
@@ -428,18 +450,39 @@ static void judge_same_sitting(struct check *c)
 		char *what = xasprintf("%s, build %zu of %zu", names[s], n[s] + 1, pairs);
 		struct trial_result r;
 		trial_run(&spec[s], what, NULL, c->timeout, &r);
-		walls[s][n[s]++] = r.wall;
+		walls[s][n[s]] = r.wall;
+		controls[s][n[s]++] = control_series_next(&control);
 		free(what);
 	}
-	ab_compare(walls[0], walls[1], pairs, &c->pairs);
-	c->reg = (struct regression){ .n_ref = pairs, .n_cand = pairs, .ref_median = c->pairs.median_a,
-				      .cand_median = c->pairs.median_b, .ratio = c->pairs.ratio, .ratio_lo = NAN,
-				      .ratio_hi = NAN, .decided = pairs >= 2 };
+	struct ab_result raw;
+	ab_compare(walls[0], walls[1], pairs, &raw);
+	c->pair_raw_ratio = raw.ratio;
+	c->pair_control_by = control_series_name(&control);	/* NULL when one failed */
+	control_series_clear(&control);
+	if (c->pair_control_by) {
+		double *basis[2];
+		for (int s = 0; s < 2; s++) {
+			basis[s] = xcalloc(pairs, sizeof(double));
+			regression_relative(walls[s], controls[s], pairs, basis[s]);
+			c->pair_controls[s] = controls[s];
+		}
+		ab_compare(basis[0], basis[1], pairs, &c->pairs);
+		free(basis[0]);
+		free(basis[1]);
+	} else {
+		c->pairs = raw;
+		free(controls[0]);
+		free(controls[1]);
+	}
+	c->reg = (struct regression){ .n_ref = pairs, .n_cand = pairs, .ref_median = raw.median_a,
+				      .cand_median = raw.median_b, .ratio = c->pairs.ratio, .ratio_lo = NAN,
+				      .ratio_hi = NAN, .ratio_least = NAN, .decided = pairs >= 2 };
 	if (c->reg.decided) {
 		c->reg.ratio_lo = c->pairs.ratio_lo, c->reg.ratio_hi = c->pairs.ratio_hi;
-		c->reg.over = c->reg.ratio - 1 > c->max_regression && c->reg.ratio_lo > 1;
+		c->reg.ratio_least = c->pairs.ratio_least;
+		c->reg.over = regression_over(c->reg.ratio, c->reg.ratio_least, c->max_regression);
 	}
-	c->cand_median = c->pairs.median_b;
+	c->cand_median = raw.median_b;
 	c->ref_name = xstrdup(c->against_dir);
 	for (int s = 0; s < 2; s++) {
 		build_spec_free(&spec[s]);
@@ -587,15 +630,22 @@ static void decide(struct check *c)
 		if (fabs(pct) < 0.5)	/* "+0 % over", never "-0 % under" */
 			pct = 0;
 		if (r->decided && c->against_dir) {
-			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%; %zu pairs of clean "
-				     "rebuilds in turn in this sitting, ABBA: a drift of the machine falls on both sides)",
-				     c->cand_median, pct, pct >= 0 ? "over" : "under", c->ref_name, 100 * (r->ratio_lo - 1),
-				     100 * (r->ratio_hi - 1), c->pairs.n);
+			char *basis = c->pair_control_by
+				? xasprintf("each wall over the control compile timed around it (%s; raw walls %+.0f %%)",
+					    c->pair_control_by, 100 * (c->pair_raw_ratio - 1))
+				: xstrdup(c->no_control ? "raw walls (--no-control)" : "raw walls: the control compile failed");
+			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%, one-sided bound %+.0f "
+				     "%%; %zu pairs of clean rebuilds in turn in this sitting, ABBA: a drift of the machine "
+				     "falls on both sides; %s)", c->cand_median, pct, pct >= 0 ? "over" : "under", c->ref_name,
+				     100 * (r->ratio_lo - 1), 100 * (r->ratio_hi - 1), 100 * (r->ratio_least - 1), c->pairs.n,
+				     basis);
+			free(basis);
 		} else if (r->decided) {
 			char *estimator = estimator_text(c), *basis = basis_text(c);
-			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%; %zu against %zu builds; %s; %s)",
-				     c->cand_median, pct, pct >= 0 ? "over" : "under", c->ref_name, 100 * (r->ratio_lo - 1),
-				     100 * (r->ratio_hi - 1), c->ncand, c->nref, estimator, basis);
+			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%, one-sided bound %+.0f "
+				     "%%; %zu against %zu builds; %s; %s)", c->cand_median, pct, pct >= 0 ? "over" : "under",
+				     c->ref_name, 100 * (r->ratio_lo - 1), 100 * (r->ratio_hi - 1),
+				     100 * (r->ratio_least - 1), c->ncand, c->nref, estimator, basis);
 			free(estimator);
 			free(basis);
 		} else
@@ -630,6 +680,12 @@ static void render_table(const struct check *c)
 	const char *verdict = verdict_of(c);
 	printf("check: %s%s%s: %s\n", strcmp(verdict, "over") ? c_bold(stdout) : c_red(stdout), verdict, c_reset(stdout),
 	       c->reason);
+}
+
+/* The gate's one-sided bound, or null without an interval. */
+static json_t *least_json(const struct regression *r)
+{
+	return r->decided ? json_real(round(r->ratio_least * 10000) / 10000) : json_null();
 }
 
 static void render_json(const struct check *c, const char *db_path)
@@ -674,26 +730,31 @@ static void render_json(const struct check *c, const char *db_path)
 							 json_seconds(c->cand_median)));
 	json_object_set_new(doc, "budget", c->budget > 0 ? json_pack("{s:o, s:b}", "seconds", json_seconds(c->budget),
 								     "over", c->over_budget) : json_null());
-	json_object_set_new(doc, "against", c->against ? json_pack("{s:s, s:s, s:s, s:o, s:f, s:s, s:o, s:o, s:o, s:b, s:b, s:o}",
+	json_object_set_new(doc, "against", c->against ? json_pack("{s:s, s:s, s:s, s:o, s:f, s:s, s:o, s:o, s:o, s:o, s:b, s:b, s:o}",
 		"ref", c->against, "shown_as", c->ref_name, "db", db_path, "builds", ref, "max_regression", c->max_regression,
 		"estimator", estimator, "fenced", fenced,
 		"ratio", json_real(round(r->ratio * 10000) / 10000),
 		"ratio_ci", r->decided ? json_pack("[f, f]", round(r->ratio_lo * 10000) / 10000,
 						   round(r->ratio_hi * 10000) / 10000) : json_null(),
-		"decided", r->decided, "over", r->over, "grew", grew) : json_null());
+		"ratio_least", least_json(r), "decided", r->decided, "over", r->over, "grew", grew) : json_null());
 	if (c->against_dir) {
 		json_t *pairs = json_array();
 		for (size_t i = 0; i < c->pairs.n; i++)
-			json_array_append_new(pairs, json_pack("{s:o, s:o}", "reference_s", json_seconds(c->pair_walls[0][i]),
-							       "candidate_s", json_seconds(c->pair_walls[1][i])));
-		json_object_set_new(doc, "against", json_pack("{s:s, s:s, s:s, s:o, s:f, s:f, s:o, s:b, s:b, s:s}",
+			json_array_append_new(pairs, json_pack("{s:o, s:o, s:o, s:o}", "reference_s",
+				json_seconds(c->pair_walls[0][i]), "candidate_s", json_seconds(c->pair_walls[1][i]),
+				"reference_control_s", c->pair_controls[0] ? json_seconds(c->pair_controls[0][i]) : json_null(),
+				"candidate_control_s", c->pair_controls[1] ? json_seconds(c->pair_controls[1][i]) : json_null()));
+		json_object_set_new(doc, "against", json_pack("{s:s, s:s, s:s, s:o, s:f, s:f, s:o, s:o, s:b, s:b, s:s}",
 			"ref", c->against_dir, "shown_as", c->ref_name, "basis", "same sitting", "pairs", pairs,
 			"max_regression", c->max_regression, "ratio", round(c->reg.ratio * 10000) / 10000,
 			"ratio_ci", c->reg.decided ? json_pack("[f, f]", round(c->reg.ratio_lo * 10000) / 10000,
 							       round(c->reg.ratio_hi * 10000) / 10000) : json_null(),
-			"decided", c->reg.decided, "over", c->reg.over, "estimator",
+			"ratio_least", least_json(&c->reg), "decided", c->reg.decided, "over", c->reg.over, "estimator",
 			"ab's: the geometric mean of the pairs' ratios, Student's t on their logarithms; clean rebuilds "
 			"of both dirs in turn, ABBA then BAAB"));
+		json_t *against = json_object_get(doc, "against");
+		json_object_set_new(against, "control", c->pair_control_by ? json_string(c->pair_control_by) : json_null());
+		json_object_set_new(against, "raw_ratio", json_real(round(c->pair_raw_ratio * 10000) / 10000));
 	}
 	if (c->against) {
 		json_t *against = json_object_get(doc, "against");
@@ -743,9 +804,9 @@ int cmd_check(int argc, char **argv)
 		usage_error("check", "unexpected argument '%s'", argv[first]);
 	if (!(c.budget > 0) && !c.against && !c.against_dir)
 		usage_error("check", "give --budget S, --against REF, or both (or --against-dir REF_DIR)");
-	if (c.against_dir && (c.against || c.from || c.no_control || c.any_machine))
-		usage_error("check", "--against-dir rebuilds both dirs here: --against, --from, --no-control and --any-machine "
-			    "go with recorded builds");
+	if (c.against_dir && (c.against || c.from || c.any_machine))
+		usage_error("check", "--against-dir rebuilds both dirs here: --against, --from and --any-machine go with "
+			    "recorded builds");
 	if (c.against_dir && c.builds < 2)
 		usage_error("check", "--against-dir needs 2 pairs at least (--builds 2)");
 	if ((c.jobs || c.timeout > 0) && !c.against_dir)
@@ -814,8 +875,11 @@ int cmd_check(int argc, char **argv)
 	free(c.cand_control_by);
 	free(c.cand_control);
 	free(c.raw_because);
-	free(c.pair_walls[0]);
-	free(c.pair_walls[1]);
+	for (int s = 0; s < 2; s++) {
+		free(c.pair_walls[s]);
+		free(c.pair_controls[s]);
+	}
+	free(c.pair_control_by);
 	control_clear(&c.now);
 	free(c.ref_name);
 	free(c.reason);
