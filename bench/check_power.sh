@@ -18,9 +18,28 @@
 # against a candidate from another, on the raw walls and in units of the
 # controls, as measured and with 0-25 % more drift (SITTINGS=0: skip).
 #
+# NEIGHBOUR=1 plants a shared runner's neighbour through all of it: a
+# loop busy on one CPU for spans of 1-60 s, idle for as long (random),
+# so a quiet machine shows the noise and the drift a busy one has.
+# SITTINGS_OUT=FILE keeps the sittings' builds ("SITTING WALL CONTROL"
+# lines), so the simulator can judge them again (bench/data/).
+#
 # BUILDS (default 16), TUS (4), JOBS (2), TRIALS (4000), COLD (0.1),
 # COLD_FACTOR (2.27), CHECK_POWER (the simulator; default: make builds it).
 . "$(dirname "$0")/lib.sh"
+if [ "${NEIGHBOUR:-0}" = 1 ]; then
+	span() { echo $(($(od -An -N2 -tu2 /dev/urandom) % 60 + 1)); }
+	(
+		trap 'exit 0' TERM
+		while :; do
+			timeout "$(span)" sh -c 'while :; do :; done' || true
+			sleep "$(span)"
+		done
+	) 2>/dev/null &
+	neighbour=$!
+	trap 'kill "$neighbour" 2>/dev/null; pkill -P "$neighbour" 2>/dev/null; rm -rf "$work"' EXIT
+	echo "# a neighbour busy on one CPU for spans of 1-60 s, idle for as long"
+fi
 builds=${BUILDS:-16} tus=${TUS:-4} jobs=${JOBS:-2}
 sim=${CHECK_POWER:-}
 if [ -z "$sim" ]; then
@@ -91,4 +110,5 @@ PY
 	s=$((s + 1))
 done
 sed 's/^/# sitting, wall, control: /' "$work/sittings"
+[ -z "${SITTINGS_OUT:-}" ] || cp "$work/sittings" "$SITTINGS_OUT"
 "$sim" --sittings "$work/sittings" "${TRIALS:-4000}"
