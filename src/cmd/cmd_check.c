@@ -441,6 +441,10 @@ static void judge_same_sitting(struct check *c)
 		control.copies = control_copies(c->jobs > 0 ? c->jobs : cpu_count());
 		ninja_build_free(&b);
 	}
+	if (c->no_control)
+		c->raw_because = xstrdup("raw walls (--no-control)");
+	else if (!control.compiler)
+		c->raw_because = xstrdup("raw walls: no compile step names a compiler to time the control with");
 	warn_if_busy();
 	control_series_start(&control);
 	for (size_t run = 0; n[0] < pairs || n[1] < pairs; run++) {
@@ -458,6 +462,8 @@ static void judge_same_sitting(struct check *c)
 	ab_compare(walls[0], walls[1], pairs, &raw);
 	c->pair_raw_ratio = raw.ratio;
 	c->pair_control_by = control_series_name(&control);	/* NULL when one failed */
+	if (!c->pair_control_by && !c->raw_because)
+		c->raw_because = xstrdup("raw walls: a control compile failed (said above)");
 	control_series_clear(&control);
 	if (c->pair_control_by) {
 		double *basis[2];
@@ -633,7 +639,7 @@ static void decide(struct check *c)
 			char *basis = c->pair_control_by
 				? xasprintf("each wall over the control compile timed around it (%s; raw walls %+.0f %%)",
 					    c->pair_control_by, 100 * (c->pair_raw_ratio - 1))
-				: xstrdup(c->no_control ? "raw walls (--no-control)" : "raw walls: the control compile failed");
+				: xstrdup(c->raw_because);
 			strvec_pushf(&parts, "wall %.1f s, %+.0f %% %s %s (95 %% CI %+.0f to %+.0f %%, one-sided bound %+.0f "
 				     "%%; %zu pairs of clean rebuilds in turn in this sitting, ABBA: a drift of the machine "
 				     "falls on both sides; %s)", c->cand_median, pct, pct >= 0 ? "over" : "under", c->ref_name,
@@ -755,6 +761,7 @@ static void render_json(const struct check *c, const char *db_path)
 		json_t *against = json_object_get(doc, "against");
 		json_object_set_new(against, "control", c->pair_control_by ? json_string(c->pair_control_by) : json_null());
 		json_object_set_new(against, "raw_ratio", json_real(round(c->pair_raw_ratio * 10000) / 10000));
+		json_object_set_new(against, "raw_because", c->raw_because ? json_string(c->raw_because) : json_null());
 	}
 	if (c->against) {
 		json_t *against = json_object_get(doc, "against");
