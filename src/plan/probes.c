@@ -487,6 +487,20 @@ const struct pass_tu *probed(const struct advise *ad, long i)
 	return i >= 0 && !ad->probes.pass.tus[i].failed && !ad->probes.pass.tus[i].skipped ? &ad->probes.pass.tus[i] : NULL;
 }
 
+const struct pass_tu *probed_pair(const struct advise *ad, long plain, long with, const struct pass_tu **changed,
+				  char **error)
+{
+	const struct pass_tu *p = probed(ad, plain), *w = &ad->probes.pass.tus[with];
+	*changed = NULL;
+	if (!p)
+		return NULL;
+	if (w->failed)
+		*error = xstrdup(w->failure ? w->failure : "it failed");
+	else
+		*changed = w;
+	return p;
+}
+
 static double positive(double s)
 {
 	return s > 0 ? s : 0;

@@ -274,5 +274,10 @@ struct cluster_runs cluster_runs(const struct advise *ad);
 const struct kernel_fact *worst_kernel(const struct advise *ad, const struct advise_tu *t);
 /* The pass probe's TU i, or NULL (-1, or it failed). */
 const struct pass_tu *probed(const struct advise *ad, long i);
+/* A rule's two timed probes of one TU, as it is (`plain`) and changed
+ * (`with`): the plain one, or NULL when it has no walls. Then *changed is
+ * the changed one, or NULL with *error (owned) saying why it failed. */
+const struct pass_tu *probed_pair(const struct advise *ad, long plain, long with, const struct pass_tu **changed,
+				  char **error);
 
 #endif

@@ -504,15 +504,13 @@ static void read_probes(struct advise *ad, void *evidence)
 		struct side_tu *u = &ev->timed[k];
 		if (u->with < 0)	/* the driver refused the flag: nothing was timed */
 			continue;
-		const struct pass_tu *plain = probed(ad, u->plain), *with = &ad->probes.pass.tus[u->with];
+		const struct pass_tu *with, *plain = probed_pair(ad, u->plain, u->with, &with, &u->error);
 		if (!plain)
 			continue;
 		u->plain_s = plain->wall.median;
 		u->plain_kb = plain->peak_kb > 0 ? (double)plain->peak_kb : 0;
-		if (with->failed) {
-			u->error = xstrdup(with->failure ? with->failure : "it failed");
+		if (!with)
 			continue;
-		}
 		u->with_s = with->wall.median;
 		u->with_kb = with->peak_kb > 0 ? (double)with->peak_kb : 0;
 		double *held[] = { &u->plain_s, &u->with_s, &u->plain_kb, &u->with_kb };

@@ -290,15 +290,13 @@ static void read_probes(struct advise *ad, void *evidence)
 			struct pch_user *u = &pch->users[k];
 			if (!u->measured)
 				continue;
-			const struct pass_tu *plain = probed(ad, u->plain), *with = &ad->probes.pass.tus[u->with];
+			const struct pass_tu *with, *plain = probed_pair(ad, u->plain, u->with, &with, &u->error);
 			u->plain_s = u->with_s = NAN;
 			if (!plain)
 				continue;
 			u->plain_s = plain->wall.median, u->plain_lo = plain->wall.min, u->plain_hi = plain->wall.max;
-			if (with->failed) {
-				u->error = xstrdup(with->failure ? with->failure : "it failed");
+			if (!with)
 				continue;
-			}
 			u->with_s = with->wall.median, u->with_lo = with->wall.min, u->with_hi = with->wall.max;
 			double *held[] = { &u->plain_s, &u->plain_lo, &u->plain_hi, &u->with_s, &u->with_lo, &u->with_hi };
 			for (size_t h = 0; h < sizeof(held) / sizeof(*held); h++)
