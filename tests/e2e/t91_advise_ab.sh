@@ -106,8 +106,11 @@ case $grew in
 esac
 "$BW" check -C "$demo" --builds $nb --against variant=optimized --json >"$T/out" 2>"$T/err"
 rc=$?
-check "check --json: the verdict is its numbers' (over: more than the 5 % allowed, the interval's floor above 1), with its exit" [ "$(json "$T/out" '(lambda a: (d["verdict"] == "over") == (a["decided"] and a["ratio"] - 1 > a["max_regression"] and a["ratio_ci"][0] > 1) and (not a["decided"] or a["ratio_ci"][0] <= a["ratio"] <= a["ratio_ci"][1]) and len(a["builds"]) >= 3)(d["against"])'):$rc" = "True:$([ "$(json "$T/out" 'd["verdict"]')" = over ] && echo 1 || echo 0)" ]
-run 0 "check: the latest rebuild against the baseline builds before it passes" "$BW" check -C "$demo" --builds 1 --against variant=baseline
+check "check --json: the verdict is its numbers' (over: more than the 5 % allowed, the one-sided bound above 1), with its exit" [ "$(json "$T/out" '(lambda a: (d["verdict"] == "over") == (a["decided"] and a["ratio"] - 1 > a["max_regression"] and a["ratio_least"] > 1) and (not a["decided"] or a["ratio_ci"][0] <= a["ratio_least"] <= a["ratio"] <= a["ratio_ci"][1]) and len(a["builds"]) >= 3)(d["against"])'):$rc" = "True:$([ "$(json "$T/out" 'd["verdict"]')" = over ] && echo 1 || echo 0)" ]
+# An unchanged rebuild differs from the builds before it by the machine's
+# noise alone, which can pass 5 % on a busy machine: the allowance here is
+# 50 %, the gate's path the same.
+run 0 "check: the latest rebuild against the baseline builds before it passes" "$BW" check -C "$demo" --builds 1 --against variant=baseline --max-regression 50%
 echo "# $(cat "$T/out")"
 contains "$T/out" "check: within: wall" "an unchanged rebuild is within"
 run 0 "check --budget: within a generous budget" "$BW" check -C "$demo" --budget 10m
