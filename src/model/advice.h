@@ -236,6 +236,12 @@ struct fix_rule {
 	/* Optional, once every fix's wall alone is known: words that weigh
 	 * it against the others (f is a->fixes[its id]). */
 	void (*conclude)(const struct advice_input *in, struct advice *a, struct fix *f);
+	/* Whether apply() may read the header probes of TU tu's group (its
+	 * cost, narrow), from the facts the sources give before any probe
+	 * runs. NULL: it may, for every TU. A rule whose walk proves edits
+	 * (rule_walk.proves) reads none for the TUs it proved. A group's
+	 * header probe that no rule reads is not run. */
+	bool (*reads_cost)(const struct tu_facts *tus, size_t ntus, size_t tu);
 	const struct rule_walk *walk;	/* NULL: it reads the shared facts alone */
 };
 

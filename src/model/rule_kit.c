@@ -110,6 +110,21 @@ const struct header_cost *rule_host_compiler_cost(const struct advice_input *in)
 	return NULL;
 }
 
+bool rule_reads_no_cost(const struct tu_facts *tus, size_t ntus, size_t tu)
+{
+	(void)tus, (void)ntus, (void)tu;
+	return false;
+}
+
+bool rule_reads_cost_with_kernels(const struct tu_facts *tus, size_t ntus, size_t tu)
+{
+	(void)tu;
+	for (size_t i = 0; i < ntus; i++)
+		if (tus[i].kernel)
+			return true;
+	return false;
+}
+
 const char *rule_plural(size_t n)
 {
 	return n == 1 ? "" : "s";

@@ -30,6 +30,11 @@ long rule_binding_tu(const struct advice_input *in);
 /* What the framework's headers cost a host compiler: the header probe of
  * a host TU that parses them (the binding TU first), or NULL. */
 const struct header_cost *rule_host_compiler_cost(const struct advice_input *in);
+/* reads_cost (struct fix_rule) for a rule that reads no header probe;
+ * and for one that reads every TU's where the module has a kernel TU
+ * (the kernel TUs' own, and the host TU's their glue joins). */
+bool rule_reads_no_cost(const struct tu_facts *tus, size_t ntus, size_t tu);
+bool rule_reads_cost_with_kernels(const struct tu_facts *tus, size_t ntus, size_t tu);
 /* "s" for a count other than one. */
 const char *rule_plural(size_t n);
 

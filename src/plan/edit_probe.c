@@ -755,6 +755,16 @@ void edit_walk_patches(const void *evidence, struct strvec *names, struct strvec
 	}
 }
 
+bool edit_walk_proves(const void *evidence, size_t tu)
+{
+	const struct edit_evidence *ev = evidence;
+	for (size_t s = 0; ev && s < ev->nsites; s++)
+		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].ntus; k++)
+			if (ev->sites[s].tus[k] == tu)
+				return true;
+	return false;
+}
+
 void edit_walk_free(void *evidence)
 {
 	edit_probe_free(evidence);

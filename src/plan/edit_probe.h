@@ -121,9 +121,13 @@ bool edit_walk_load(const json_t *saved, const struct advise *ad, void **evidenc
 json_t *edit_walk_document(const void *evidence, const struct advise *ad);
 void edit_walk_patches(const void *evidence, struct strvec *names, struct strvec *diffs);
 void edit_walk_free(void *evidence);
+/* TU tu is of a site whose edit compiled (its walls timed, or carrying
+ * the timed ones' share). */
+bool edit_walk_proves(const void *evidence, size_t tu);
 #define EDIT_RULE_WALK(ask_fn)                                                                              \
 	{ .ask = (ask_fn), .read = edit_walk_read, .save = edit_walk_save, .load = edit_walk_load,          \
-	  .document = edit_walk_document, .patches = edit_walk_patches, .free = edit_walk_free }
+	  .document = edit_walk_document, .patches = edit_walk_patches, .proves = edit_walk_proves,         \
+	  .free = edit_walk_free }
 
 json_t *edit_probe_save(const struct edit_evidence *ev);
 bool edit_probe_load(const json_t *saved, size_t ntus, struct edit_evidence **ev, char **err);

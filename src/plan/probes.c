@@ -5,6 +5,7 @@
  * make of each TU's facts. */
 #define _GNU_SOURCE
 #include "walk.h"
+#include "rule.h"
 #include "cluster.h"
 #include "advice.h"
 #include "dispatch_table.h"
@@ -238,6 +239,57 @@ void probes_plan_narrow(struct advise *ad)
 	const struct advise_tu *instance = ad->probes.fused_tu >= 0 ? &ad->tus[ad->probes.fused_donor] : NULL;
 	if (host >= 0 && instance && instance->narrow_group >= 0)
 		ad->probes.fused_narrow_group = narrow_group(ad, (size_t)host, &instance->narrow.headers);
+}
+
+/* Whether some rule reads what TU i's header probes measure: a rule that
+ * says it does (reads_cost, none said: it may), unless an edit proven on
+ * a copy timed what the headers cost i (every rule then reads the proof,
+ * and a header probe would measure the same again, a TU's compile). */
+static bool cost_read(const struct advise *ad, const struct tu_facts *facts, size_t i)
+{
+	bool proven = false;
+	for (int id = 0; id < NFIXES && !proven; id++) {
+		const struct rule_walk *w = fix_rules[id]->walk;
+		proven = w && w->proves && ad->evidence[id] && w->proves(ad->evidence[id], i);
+	}
+	if (!proven)
+		return true;
+	for (int id = 0; id < NFIXES; id++) {
+		const struct fix_rule *r = fix_rules[id];
+		if (!(r->walk && r->walk->proves) && (!r->reads_cost || r->reads_cost(facts, ad->ntus, i)))
+			return true;
+	}
+	return false;
+}
+
+void probes_drop_unread(struct advise *ad)
+{
+	struct tu_facts *facts = xcalloc(ad->ntus + 1, sizeof(*facts));
+	for (size_t i = 0; i < ad->ntus; i++)
+		facts[i] = ad->tus[i].f;
+	for (size_t g = 0; g < ad->probes.ngroups; g++) {
+		struct probe_group *pg = &ad->probes.groups[g];
+		size_t members = 0, read = 0;
+		for (size_t i = 0; i < ad->ntus; i++)
+			if (ad->tus[i].group == (long)g || ad->tus[i].narrow_group == (long)g) {
+				members++;
+				read += cost_read(ad, facts, i);
+			}
+		if (!members || read || pg->headers_tu < 0)
+			continue;
+		pg->unread = true;
+		pass_probe_skip(&ad->probes.pass, (size_t)pg->headers_tu);
+	}
+	/* An empty probe goes with the last group that shares it. */
+	for (size_t g = 0; g < ad->probes.ngroups; g++) {
+		long empty = ad->probes.groups[g].empty_tu;
+		bool wanted = false;
+		for (size_t h = 0; h < ad->probes.ngroups && empty >= 0; h++)
+			wanted |= ad->probes.groups[h].empty_tu == empty && !ad->probes.groups[h].unread;
+		if (empty >= 0 && !wanted)
+			pass_probe_skip(&ad->probes.pass, (size_t)empty);
+	}
+	free(facts);
 }
 
 /* A host TU's dispatch table, from its host pass preprocessed once more
@@ -549,6 +601,8 @@ void probes_read(struct advise *ad)
 		const struct pass_tu *h = probed(ad, pg->headers_tu), *e = probed(ad, pg->empty_tu);
 		pg->cost.headers = strvec_join(&pg->headers, ", ");
 		pg->cost.command_of = xstrdup(ad->tus[pg->donor].f.name);
+		if (pg->unread)
+			continue;
 		if (pg->narrow && !h && e) {
 			/* The framework on this include path has no narrower header
 			 * (a vendored or older one): narrow does not apply, and the

@@ -36,6 +36,10 @@ struct rule_walk {
 	 * each edit as a unified diff (`diffs`) and a name for its file
 	 * (`names`: "include_opus_tensor_args.h-13"), appended. */
 	void (*patches)(const void *evidence, struct strvec *names, struct strvec *diffs);
+	/* Optional, for the same: whether its edit, proven, timed what the
+	 * framework's headers cost TU tu (index into the walk's TUs), so that
+	 * no header probe need say it again. */
+	bool (*proves)(const void *evidence, size_t tu);
 	void (*free)(void *evidence);
 };
 

@@ -194,6 +194,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	for (int id = 0; id < NFIXES; id++)
 		if (fix_rules[id]->walk)
 			ad->evidence[id] = fix_rules[id]->walk->ask(ad);
+	probes_drop_unread(ad);
 	steps_note_stripped(&ad->stripped);
 	phase_done(ad, SPENT_TABLES);
 	probes_warm_up(ad);

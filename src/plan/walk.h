@@ -32,6 +32,7 @@ struct probe_group {
 	double cost_lo, cost_hi;	/* its spread: the probe's least and most wall over the median */
 	bool measured;
 	bool narrow;		/* a TU's narrow headers: it shares its TU group's empty probe */
+	bool unread;		/* no rule reads it: its headers' probe not run */
 };
 
 /* One preprocessed pass of a TU: its lines, by header group. */
@@ -219,6 +220,8 @@ void probes_plan_tables(struct advise *ad, struct advise_tu *t, size_t index);
 void probes_plan_fused(struct advise *ad);
 void probes_plan_tus(struct advise *ad);
 void probes_plan_narrow(struct advise *ad);
+/* After the rules' asks: the header probes no rule would read skipped. */
+void probes_drop_unread(struct advise *ad);
 void probes_warm_up(struct advise *ad);
 void probes_read(struct advise *ad);
 void probes_find_kernels(struct advise *ad);

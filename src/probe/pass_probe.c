@@ -1027,6 +1027,12 @@ struct pass_tu *pass_probe_add(struct pass_probe *ps, const char *name, size_t e
 	return t;
 }
 
+void pass_probe_skip(struct pass_probe *ps, size_t i)
+{
+	ps->tus[i].stage = STAGE_DONE;
+	ps->tus[i].skipped = true;
+}
+
 void pass_probe_time_whole(struct pass_probe *ps)
 {
 	run_probes(ps, 1, true);
@@ -1035,14 +1041,14 @@ void pass_probe_time_whole(struct pass_probe *ps)
 void pass_probe_run(struct pass_probe *ps)
 {
 	for (size_t i = 0; i < ps->ntus; i++)
-		if (!ps->tus[i].failed && !ps->tus[i].leads && !ps->tus[i].whole)
+		if (!ps->tus[i].failed && !ps->tus[i].leads && !ps->tus[i].whole && !ps->tus[i].skipped)
 			list_jobs(ps, &ps->tus[i], i);
 	run_probes(ps, ps->repeats, false);
 	for (size_t i = 0; i < ps->ntus; i++) {
 		struct pass_tu *t = &ps->tus[i];
 		if (t->fallback_for >= 0 && !t->nwalls && !t->failed)
 			t->skipped = true;	/* what it stood in for needed none */
-		if (!t->failed)
+		if (!t->failed && !t->skipped)
 			summarize_tu(ps, t);
 	}
 }

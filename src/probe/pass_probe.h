@@ -117,6 +117,8 @@ struct pass_probe {
 
 /* Add a TU to probe; takes cmd (outputs already redirected) over. */
 struct pass_tu *pass_probe_add(struct pass_probe *ps, const char *name, size_t edge, struct compile_command *cmd);
+/* TU i is not run: its probe is over before it starts, said as skipped. */
+void pass_probe_skip(struct pass_probe *ps, size_t i);
 /* One whole run of each TU (they count as its first whole run). */
 void pass_probe_time_whole(struct pass_probe *ps);
 /* List each TU's jobs, time them and build its breakdown. Failures are

@@ -132,6 +132,14 @@ check "the patched dispatcher builds" sh -c "'$T/patched/configure' --size small
 run 0 "advise on one TU" "$BW" advise -C "$demo" -j 2 -r 1 opus_pybind.o
 contains "$T/out" "split: no kernel TUs" "TARGET limits the TUs considered"
 contains "$T/out" "pch: each framework is parsed by one host TU a command (1 in all)" "pch: one TU is no PCH's"
+# The dispatcher alone: leak's edit compiles and its walls are timed, and
+# no kernel TU is considered (launchers, fused and split would read the
+# header probes): its header probes are not run. With the whole demo
+# (above) every probe ran.
+run 0 "advise on the dispatcher alone" "$BW" advise -C "$demo" -j 2 -r 1 --parallel 2 opus_dispatch.o --json
+check "the dispatcher's header and empty probes skipped, its table's probes run" [ "$(json "$T/out" 'sorted((p["probe"].split(" (")[0].split(",")[0], p["status"]) for p in d["probes"])')" = "[('empty probe 0', 'skipped'), ('header probe 0', 'skipped'), ('narrow probe 1', 'skipped'), (\"opus_dispatch.o's table\", 'ok'), (\"opus_dispatch.o's table\", 'ok')]" ]
+check "leak saves in it all the same, proven by its walls" [ "$(json "$T/out" '[(t["target"], t["proven"], t["saving_s"] > 0) for f in d["fixes"] if f["fix"] == "leak" for t in f["tus"]]')" = "[('opus_dispatch.o', True, True)]" ]
+check "no probe said to have failed" [ "$(json "$T/out" 'd["warnings"]')" = "[]" ]
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
 
 # Ctrl-C midway: exit 130, nothing left running or behind.

@@ -37,4 +37,5 @@ const struct fix_rule rule_flat = {
 	.title = "a flat sorted table instead of unordered_map<..., std::function<...>>",
 	.parts = PART_TABLE,
 	.apply = apply,
+	.reads_cost = rule_reads_no_cost,
 };

@@ -634,5 +634,6 @@ const struct fix_rule rule_jobs = {
 	.apply = apply,
 	.edit_graph = more_jobs,
 	.conclude = conclude,
+	.reads_cost = rule_reads_no_cost,
 	.walk = &walk,
 };

@@ -149,6 +149,7 @@ const struct fix_rule rule_fused = {
 	.parts = PART_HOST | PART_DEVICE,
 	.apply = apply_fused,
 	.edit_graph = add_fused_tu,
+	.reads_cost = rule_reads_cost_with_kernels,
 };
 
 const struct fix_rule rule_launchers = {
@@ -158,4 +159,5 @@ const struct fix_rule rule_launchers = {
 	.apply = apply_launchers,
 	.edit_seconds = glue_to_binding,
 	.edit_graph = add_glue_tu,
+	.reads_cost = rule_reads_cost_with_kernels,
 };

@@ -610,5 +610,6 @@ const struct fix_rule rule_pch = {
 	.apply = apply,
 	.edit_graph = add_pch_steps,
 	.conclude = conclude,
+	.reads_cost = rule_reads_no_cost,
 	.walk = &walk,
 };

@@ -9,6 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A dispatcher that names the framework only as Tensor (apply's TUs). */
+static bool reads_cost(const struct tu_facts *tus, size_t ntus, size_t tu)
+{
+	(void)ntus;
+	const struct tu_facts *t = &tus[tu];
+	return !t->kernel && !t->binding && t->includes_framework && t->tensor_only;
+}
+
 static void apply(const struct advice_input *in, const void *evidence, struct fix *f)
 {
 	(void)evidence;
@@ -43,4 +51,5 @@ const struct fix_rule rule_raw = {
 	.title = "raw pointers (or a small struct) in the dispatcher's signatures instead of the framework's tensors",
 	.parts = PART_HOST | PART_DEVICE,
 	.apply = apply,
+	.reads_cost = reads_cost,
 };

@@ -32,9 +32,17 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 	free(list);
 }
 
+/* A kernel TU's device passes: its header probe's. */
+static bool reads_cost(const struct tu_facts *tus, size_t ntus, size_t tu)
+{
+	(void)ntus;
+	return tus[tu].kernel;
+}
+
 const struct fix_rule rule_split = {
 	.name = "split",
 	.title = "split the host and device passes: guard the framework with !__CUDA_ARCH__ / !__HIP_DEVICE_COMPILE__",
 	.parts = PART_DEVICE,
 	.apply = apply,
+	.reads_cost = reads_cost,
 };
