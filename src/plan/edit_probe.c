@@ -221,33 +221,29 @@ static int by_kind_then_lines(const void *a, const void *b)
 	return (x->lines > y->lines) - (x->lines < y->lines);
 }
 
-/* The line removed, then the known narrower headers and those of the
- * header's own tree, each that preprocesses to fewer lines than the
- * header itself, in by_kind_then_lines's order. */
-static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
+/* What a site's candidates are drawn from: the header's own lines (NaN:
+ * its probe failed) and the headers of its tree, preprocessed only when
+ * the entries all failed (each is a preprocess of part of the framework). */
+struct candidate_source {
+	double lines;
+	struct strvec tree;
+	size_t added;	/* headers preprocessed so far: their runs' names */
+};
+
+/* names' headers (but the site's own) preprocessed with the site's
+ * command; each that gives fewer lines than the header itself becomes a
+ * candidate, appended cheapest first. */
+static void add_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s,
+			   struct candidate_source *src, const struct strvec *names, bool entry)
 {
 	const struct advise_tu *donor = &ad->tus[s->tus[0]];
-	size_t site = (size_t)(s - ev->sites);
-	char *name = xasprintf("%s-%zu-header", ev->rule, site);
-	struct header_run umbrella = { .header = s->header, .tree = true };
-	plan_header_run(ad, donor, &umbrella, name);
-	free(name);
-	struct header_run *one[] = { &umbrella, NULL };
-	progress_set("advise: the headers %s includes", s->header);
-	run_headers(ad, one);
-	struct strvec names = { 0 };
-	for (size_t k = 0; narrow_is_umbrella(s->header) && narrow_entries[k]; k++)
-		strvec_push(&names, narrow_entries[k]);
-	size_t entries = names.n;
-	if (!umbrella.failed)
-		tree_headers(&umbrella, ad->dir, &names);
-	struct header_run *runs = xcalloc(names.n + 1, sizeof(*runs));
-	struct header_run **order = xcalloc(names.n + 1, sizeof(*order));
-	size_t n = 0;
-	for (size_t k = 0; k < names.n; k++)
-		if (strcmp(names.v[k], s->header)) {
-			runs[n] = (struct header_run){ .header = names.v[k], .entry = k < entries };
-			name = xasprintf("%s-%zu-header-%zu", ev->rule, site, k);
+	size_t site = (size_t)(s - ev->sites), n = 0, first = s->ncands;
+	struct header_run *runs = xcalloc(names->n + 1, sizeof(*runs));
+	struct header_run **order = xcalloc(names->n + 1, sizeof(*order));
+	for (size_t k = 0; k < names->n; k++)
+		if (strcmp(names->v[k], s->header)) {
+			runs[n] = (struct header_run){ .header = names->v[k], .entry = entry };
+			char *name = xasprintf("%s-%zu-header-%zu", ev->rule, site, src->added++);
 			plan_header_run(ad, donor, &runs[n], name);
 			free(name);
 			order[n] = &runs[n];
@@ -256,19 +252,45 @@ static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct 
 	progress_set("advise: what %zu headers narrower than %s cost", n, s->header);
 	run_headers(ad, order);
 	progress_clear();
-	s->cands = xcalloc(n + 1, sizeof(*s->cands));
-	s->cands[s->ncands++] = (struct edit_candidate){ .lines = 0, .entry = true };
+	s->cands = xrealloc(s->cands, (s->ncands + n + 1) * sizeof(*s->cands));
 	for (size_t k = 0; k < n; k++)
-		if (!runs[k].failed && !isnan(runs[k].lines) && (umbrella.failed || runs[k].lines < umbrella.lines))
+		if (!runs[k].failed && !isnan(runs[k].lines) && (isnan(src->lines) || runs[k].lines < src->lines))
 			s->cands[s->ncands++] = (struct edit_candidate){ .header = xstrdup(runs[k].header),
-									 .lines = runs[k].lines, .entry = runs[k].entry };
-	qsort(s->cands, s->ncands, sizeof(*s->cands), by_kind_then_lines);
+									 .lines = runs[k].lines, .entry = entry };
+	qsort(s->cands + first, s->ncands - first, sizeof(*s->cands), by_kind_then_lines);
 	for (size_t k = 0; k < n; k++)
 		header_run_free(&runs[k]);
-	header_run_free(&umbrella);
 	free(runs);
 	free(order);
-	strvec_clear(&names);
+}
+
+/* The line removed, then the known narrower headers, each that
+ * preprocesses to fewer lines than the header itself, cheapest first;
+ * the header's tree kept in src for later. */
+static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s,
+			    struct candidate_source *src)
+{
+	char *name = xasprintf("%s-%zu-header", ev->rule, (size_t)(s - ev->sites));
+	struct header_run umbrella = { .header = s->header, .tree = true };
+	plan_header_run(ad, &ad->tus[s->tus[0]], &umbrella, name);
+	free(name);
+	struct header_run *one[] = { &umbrella, NULL };
+	progress_set("advise: the headers %s includes", s->header);
+	run_headers(ad, one);
+	*src = (struct candidate_source){ .lines = umbrella.failed ? NAN : umbrella.lines };
+	struct strvec entries = { 0 };
+	for (size_t k = 0; narrow_is_umbrella(s->header) && narrow_entries[k]; k++)
+		strvec_push(&entries, narrow_entries[k]);
+	size_t nentries = entries.n;
+	if (!umbrella.failed)	/* the tree's, past the entries */
+		tree_headers(&umbrella, ad->dir, &entries);
+	for (; entries.n > nentries; entries.n--)	/* moved, last first: the order is by lines later */
+		strvec_push_nodup(&src->tree, entries.v[entries.n - 1]);
+	header_run_free(&umbrella);
+	s->cands = xcalloc(1, sizeof(*s->cands));
+	s->cands[s->ncands++] = (struct edit_candidate){ .lines = 0, .entry = true };
+	add_candidates(ad, ev, s, src, &entries, true);
+	strvec_clear(&entries);
 }
 
 /* ---- the trials: a candidate compiled with every TU of its site ---- */
@@ -295,6 +317,8 @@ static struct compile_command copy_command(struct advise *ad, const struct advis
 struct trial {
 	struct compile_command cmd;
 	char *log;
+	size_t cand;		/* of the round's candidates */
+	size_t at;		/* the TU, of the site's */
 	bool started, failed;
 	char *error;
 };
@@ -302,16 +326,16 @@ struct trial {
 struct trials {
 	struct trial *v;
 	size_t n;
+	bool *failed;		/* per candidate: one of its TUs failed, start no more of it */
 	const char *cwd;
 	double timeout;
-	bool failed;		/* one TU failed: the candidate did, start no more */
 };
 
 static long next_trial(void *ctx, struct proc *p)
 {
 	struct trials *ts = ctx;
-	for (size_t i = 0; i < ts->n && !ts->failed; i++)
-		if (!ts->v[i].started) {
+	for (size_t i = 0; i < ts->n; i++)
+		if (!ts->v[i].started && !ts->failed[ts->v[i].cand]) {
 			ts->v[i].started = true;
 			*p = (struct proc){ .argv = ts->v[i].cmd.argv.v, .env_extra = ts->v[i].cmd.env.v, .cwd = ts->cwd,
 					    .out_path = ts->v[i].log, .timeout_s = ts->timeout };
@@ -325,7 +349,7 @@ static void trial_done(void *ctx, long task, struct proc *p)
 	struct trials *ts = ctx;
 	struct trial *t = &ts->v[task];
 	t->failed = !proc_succeeded(p);
-	ts->failed |= t->failed;
+	ts->failed[t->cand] |= t->failed;
 	if (t->failed) {
 		t->error = file_first_error_line(t->log);
 		if (!t->error)
@@ -333,64 +357,83 @@ static void trial_done(void *ctx, long task, struct proc *p)
 	}
 }
 
-/* Compile every TU of the site with candidate c on a copy of its own:
- * true when all did; else c's error names the first that did not. The
- * TU that failed the last candidate goes first, and none starts after
- * one failed: a failing candidate costs about one compile. */
-static bool try_candidate(struct advise *ad, struct edit_evidence *ev, struct edit_site *s, size_t c)
+/* Candidate c on a copy of its own: false with its error when the copy
+ * cannot be made or edited. */
+static bool copy_for(struct edit_evidence *ev, struct edit_site *s, size_t c, struct source_copy *copy)
 {
 	struct edit_candidate *cand = &s->cands[c];
-	cand->tried = true;
 	char *name = xasprintf("%s-%zu-%zu", ev->rule, (size_t)(s - ev->sites), c), *err = NULL;
-	struct source_copy copy;
 	char *with = cand->header ? xasprintf("#include %s", cand->header) : NULL;
-	if (!source_copy_clone(&ev->pristine, name, &copy, &err) ||
-	    !source_copy_edit(&copy, s->file, s->line, with, &err)) {
+	bool ok = source_copy_clone(&ev->pristine, name, copy, &err) && source_copy_edit(copy, s->file, s->line, with, &err);
+	if (!ok)
 		cand->error = err;
-		free(with);
-		free(name);
-		source_copy_free(&copy);
-		return false;
+	free(with);
+	free(name);
+	return ok;
+}
+
+/* Candidates first..first+count-1, each compiled with every TU of the site
+ * on a copy of its own, all in one pool: as many candidates at once as
+ * the site's TUs leave slots idle. The first of them (in order) that
+ * compiled with all its TUs wins (its index; -1: none did); each that
+ * failed says the first TU that did not. The TU that failed the last
+ * candidate goes first, and no TU of a candidate starts after one of it
+ * failed: a failing candidate costs about one compile. */
+static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s, size_t first, size_t count)
+{
+	struct source_copy *copies = xcalloc(count, sizeof(*copies));
+	struct trials ts = { .v = xcalloc(count * s->ntus, sizeof(struct trial)), .failed = xcalloc(count, sizeof(bool)),
+			     .cwd = ad->dir, .timeout = ad->timeout };
+	size_t order = s->fails_first;
+	for (size_t j = 0; j < count; j++) {
+		s->cands[first + j].tried = true;
+		if (!copy_for(ev, s, first + j, &copies[j])) {
+			ts.failed[j] = true;
+			continue;
+		}
+		for (size_t k = 0; k < s->ntus; k++) {
+			struct trial *t = &ts.v[ts.n++];
+			char *sub = xasprintf("%s-%zu-%zu-tu-%zu", ev->rule, (size_t)(s - ev->sites), first + j, k);
+			t->cand = j;
+			t->at = (k + order) % s->ntus;
+			t->cmd = copy_command(ad, &ad->tus[s->tus[t->at]], &copies[j], sub, true);
+			t->log = xasprintf("%s/%s.log", tmpdir_path(), sub);
+			free(sub);
+		}
 	}
-	struct trials ts = { .v = xcalloc(s->ntus, sizeof(struct trial)), .n = s->ntus, .cwd = ad->dir,
-			     .timeout = ad->timeout };
-	for (size_t k = 0; k < s->ntus; k++) {
-		char *sub = xasprintf("%s-tu-%zu", name, k);
-		ts.v[k].cmd = copy_command(ad, &ad->tus[s->tus[(k + s->fails_first) % s->ntus]], &copy, sub, true);
-		ts.v[k].log = xasprintf("%s/%s.log", tmpdir_path(), sub);
-		free(sub);
-	}
-	char *words = cand->header ? xasprintf("%s in its place", cand->header) : xstrdup("the line removed");
-	progress_set("advise: %s:%lu with %s, compiling its %zu TU%s", s->file, s->line, words, s->ntus,
+	const struct edit_candidate *c = &s->cands[first];
+	progress_set("advise: %s:%lu with %s%s, compiling its %zu TU%s", s->file, s->line,
+		     c->header ? c->header : "the line removed", count > 1 ? " and the next" : "", s->ntus,
 		     s->ntus == 1 ? "" : "s");
 	struct proc_pool pool = { .next = next_trial, .finished = trial_done, .ctx = &ts };
 	proc_run_parallel(ad->parallel, &pool);
 	progress_clear();
 	proc_exit_if_interrupted();
-	bool all = true;
-	size_t first = s->fails_first;
-	for (size_t k = 0; k < s->ntus; k++) {
-		struct trial *t = &ts.v[k];
-		size_t at = (k + first) % s->ntus;
-		if (t->failed && all) {
-			cand->error = xasprintf("%s: %s", ad->tus[s->tus[at]].f.name, t->error ? t->error : "it failed");
-			s->fails_first = at;
-			all = false;
+	long won = -1;
+	for (size_t i = 0; i < ts.n; i++) {
+		struct trial *t = &ts.v[i];
+		struct edit_candidate *cand = &s->cands[first + t->cand];
+		if (t->failed && !cand->error) {
+			cand->error = xasprintf("%s: %s", ad->tus[s->tus[t->at]].f.name, t->error ? t->error : "it failed");
+			s->fails_first = t->at;
 		}
 		remove(t->log);
 		free(t->log);
 		free(t->error);
 		compile_command_clear(&t->cmd);
 	}
+	for (size_t j = 0; j < count; j++) {
+		if (won < 0 && !ts.failed[j]) {
+			won = (long)(first + j);
+			s->edited = copies[j];
+		} else {
+			source_copy_free(&copies[j]);
+		}
+	}
 	free(ts.v);
-	free(words);
-	free(with);
-	free(name);
-	if (all)
-		s->edited = copy;
-	else
-		source_copy_free(&copy);
-	return all;
+	free(ts.failed);
+	free(copies);
+	return won;
 }
 
 /* The winner's walls: the heaviest TUs, each timed as it is and edited
@@ -525,10 +568,23 @@ static struct edit_evidence *ask_lines(struct advise *ad, const char *rule, cons
 	for (size_t s = 0; s < ev->nsites; s++) {
 		struct edit_site *site = &ev->sites[s];
 		site->text = line_text(&ev->pristine, site->file, site->line);
-		find_candidates(ad, ev, site);
-		for (size_t c = 0; c < site->ncands && c < EDIT_TRIALS_MAX && site->chosen < 0; c++)
-			if (try_candidate(ad, ev, site, c))
-				site->chosen = (long)c;
+		struct candidate_source src;
+		find_candidates(ad, ev, site, &src);
+		/* as many candidates at once as the site's TUs leave slots idle */
+		size_t at_once = ad->parallel > (long)site->ntus ? (size_t)ad->parallel / site->ntus : 1;
+		for (size_t c = 0; c < EDIT_TRIALS_MAX && site->chosen < 0;) {
+			if (c == site->ncands && src.tree.n) {
+				add_candidates(ad, ev, site, &src, &src.tree, false);
+				strvec_clear(&src.tree);
+			}
+			if (c == site->ncands)
+				break;
+			size_t count = site->ncands - c < at_once ? site->ncands - c : at_once;
+			count = c + count > EDIT_TRIALS_MAX ? EDIT_TRIALS_MAX - c : count;
+			site->chosen = try_candidates(ad, ev, site, c, count);
+			c += count;
+		}
+		strvec_clear(&src.tree);
 		if (site->chosen >= 0)
 			plan_walls(ad, ev, site);
 	}
