@@ -22,9 +22,9 @@
  * controls alike. A last row is what a same-sitting comparison would
  * see: pairs of builds run one after the other in one sitting (ABBA, as
  * ab runs them), compared by ab's paired statistics, raw and each build
- * over its control ("pairs/c"). Each row twice: with the gate's one-sided
- * 95 % bound (check's) and with the two-sided interval's lower end (the
- * gate before it).
+ * over its control ("pairs/c"). Each row twice: with the one-sided 95 %
+ * bound and with the two-sided interval's lower end (check's gate takes
+ * the lower end across sittings, the one-sided bound in pairs).
  *
  * usage: check_power RESIDUALS [TRIALS] [COLD] [COLD_FACTOR] [SCALE]
  *        check_power --sittings BUILDS [TRIALS] */
@@ -143,7 +143,8 @@ static int sittings_main(const char *path, long trials)
 	const double planted[] = { 0, 0.10, 0.20, 0.50 };
 	printf("a reference from one sitting, a candidate from another, %ld trials a cell, over at 5 %%, outliers fenced\n",
 	       trials);
-	printf("bound: the gate's, one-sided 95 %% (check's); two-sided: the 95 %% interval's lower end (check's before)\n");
+	printf("bound: one-sided 95 %%, or two-sided: the 95 %% interval's lower end; check's gate: two-sided across sittings, "
+	       "one-sided in pairs\n");
 	printf("%-8s %-6s %-22s %-10s %6s %6s %6s %6s\n", "basis", "a side", "between sittings", "bound", "0 %", "+10 %",
 	       "+20 %", "+50 %");
 	const struct regression_options o = { 0.05, FENCE_FLOOR };

@@ -68,7 +68,7 @@ void regression_judge(const double *ref_walls, size_t n_ref, const double *cand_
 	r->ratio_hi = exp(diff + t * se);
 	r->ratio_least = exp(diff - t_quantile(0.90, (unsigned)df) * se);
 	r->decided = true;
-	r->over = regression_over(r->ratio, r->ratio_least, o->max_regression);
+	r->over = regression_over(r->ratio, r->ratio_lo, o->max_regression);
 }
 
 bool regression_over(double ratio, double least, double max_regression)
