@@ -247,12 +247,7 @@ void probes_plan_narrow(struct advise *ad)
  * and a header probe would measure the same again, a TU's compile). */
 static bool cost_read(const struct advise *ad, const struct tu_facts *facts, size_t i)
 {
-	bool proven = false;
-	for (int id = 0; id < NFIXES && !proven; id++) {
-		const struct rule_walk *w = fix_rules[id]->walk;
-		proven = w && w->proves && ad->evidence[id] && w->proves(ad->evidence[id], i);
-	}
-	if (!proven)
+	if (!walk_edit_proves(ad, i))
 		return true;
 	for (int id = 0; id < NFIXES; id++) {
 		const struct fix_rule *r = fix_rules[id];

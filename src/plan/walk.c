@@ -129,6 +129,16 @@ void advise_model(struct advise *ad)
 	jobs_curve(ad, &in.sched);
 }
 
+bool walk_edit_proves(const struct advise *ad, size_t tu)
+{
+	for (int id = 0; id < NFIXES; id++) {
+		const struct rule_walk *w = fix_rules[id]->walk;
+		if (w && w->proves && ad->evidence[id] && w->proves(ad->evidence[id], tu))
+			return true;
+	}
+	return false;
+}
+
 struct advise *advise_collect(const struct advise_options *o)
 {
 	struct advise *ad = xcalloc(1, sizeof(*ad));

@@ -253,6 +253,9 @@ void cluster_free(struct advise_cluster *c);
 /* The advice model over the evidence, measured or saved: the fixes,
  * the plan and the jobs curve. */
 void advise_model(struct advise *ad);
+/* During the walk, after the asks of the rules before the caller's: an
+ * edit proven on a copy (a rule_walk's proves) covers TU tu. */
+bool walk_edit_proves(const struct advise *ad, size_t tu);
 
 /* The model's input as advise --json saves it (model_input), at full
  * precision (advise_saved.c). */

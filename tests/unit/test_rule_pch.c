@@ -215,6 +215,14 @@ static void test_when_it_does_not_apply(void **state)
 	assert_string_equal(mod.a.fixes[FIX_PCH].not_applicable, "the frameworks the 3 host TUs parse are small (at most "
 								 "300 lines a TU, under 20000): a PCH of them would save little");
 	module_free(&mod);
+	/* Every user's framework narrowed by a proven edit: not probed, and
+	 * said so (not as one TU a command, though host_tus counts them). */
+	advise_module(&mod, 1, 20, "{\"groups\": [], \"host_tus\": 7, \"device_tus\": 0, \"narrowed_tus\": 7}");
+	assert_string_equal(mod.a.fixes[FIX_PCH].not_applicable, "the framework of the 7 host TUs that would share a PCH "
+								 "is narrowed by an edit proven on a copy of the sources: "
+								 "a PCH is of the headers left after it (advise again once "
+								 "its patch is applied)");
+	module_free(&mod);
 	/* A TU the compiler would not give the PCH to says why. */
 	advise_module(&mod, 1, 20,
 		      "{\"groups\": [{\"donor\": 1, \"headers\": \"<torch/extension.h>\", \"error\": null, \"build_s\": "

@@ -8,7 +8,9 @@
  * take fails, and says why). In the model its build is a step before every
  * TU that uses it, so it pays where its users outnumber the jobs (their
  * savings add up along each slot) and not where it delays the critical
- * path more than it saves. nvcc and hipcc TUs are not probed. */
+ * path more than it saves. nvcc and hipcc TUs are not probed, nor a PCH
+ * whose every user a proven edit (leak's, narrow's) narrows: it would be
+ * of headers none includes once the patch is applied. */
 #define _GNU_SOURCE
 #include "rule.h"
 #include "rule_kit.h"
@@ -70,6 +72,7 @@ struct pch_evidence {
 	size_t host_tus;	/* host TUs of gcc or clang that parse a framework */
 	size_t device_tus;	/* TUs with device passes that parse one: not probed */
 	size_t small_tus;	/* host TUs whose framework is under PCH_MIN_LINES: not probed */
+	size_t narrowed_tus;	/* users of a PCH that an edit proven on a copy narrows, every one: not probed */
 	size_t most_lines;	/* the most framework lines such a TU parses */
 };
 
@@ -212,6 +215,15 @@ static void *ask(struct advise *ad)
 		ev->host_tus += n;
 		if (n < 2)
 			continue;
+		/* Every user's framework narrowed by a proven edit: the PCH would be
+		 * of headers none includes once the patch is applied. */
+		size_t narrowed = 0;
+		for (size_t k = 0; k < n; k++)
+			narrowed += walk_edit_proves(ad, users[k]);
+		if (narrowed == n) {
+			ev->narrowed_tus += n;
+			continue;
+		}
 		ev->groups = xrealloc(ev->groups, (ev->ngroups + 1) * sizeof(*ev->groups));
 		struct pch_group *pch = &ev->groups[ev->ngroups++];
 		*pch = (struct pch_group){ .donor = pg->donor, .headers = strvec_join(&pg->headers, ", ") };
@@ -323,6 +335,12 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 		f->not_applicable = xasprintf("the frameworks the %zu host TUs parse are small (at most %zu lines a TU, under "
 					      "%d): a PCH of them would save little", ev->small_tus, ev->most_lines,
 					      PCH_MIN_LINES);
+		return;
+	}
+	if (!ev->ngroups && ev->narrowed_tus) {
+		f->not_applicable = xasprintf("the framework of the %zu host TUs that would share a PCH is narrowed by an "
+					      "edit proven on a copy of the sources: a PCH is of the headers left after "
+					      "it (advise again once its patch is applied)", ev->narrowed_tus);
 		return;
 	}
 	if (!ev->ngroups) {
@@ -508,9 +526,10 @@ static json_t *evidence_json(const struct pch_evidence *ev, const struct advise 
 static json_t *save(const void *evidence)
 {
 	const struct pch_evidence *ev = evidence;
-	return json_pack("{s:o, s:I, s:I, s:I, s:I}", "groups", evidence_json(ev, NULL), "host_tus",
+	return json_pack("{s:o, s:I, s:I, s:I, s:I, s:I}", "groups", evidence_json(ev, NULL), "host_tus",
 			 (json_int_t)ev->host_tus, "device_tus", (json_int_t)ev->device_tus, "small_tus",
-			 (json_int_t)ev->small_tus, "most_lines", (json_int_t)ev->most_lines);
+			 (json_int_t)ev->small_tus, "most_lines", (json_int_t)ev->most_lines, "narrowed_tus",
+			 (json_int_t)ev->narrowed_tus);
 }
 
 static void free_evidence(void *evidence)
@@ -546,6 +565,10 @@ static bool load(const json_t *saved, const struct advise *ad, void **evidence, 
 	json_t *small = json_object_get(saved, "small_tus"), *most = json_object_get(saved, "most_lines");
 	ev->small_tus = json_is_integer(small) && json_integer_value(small) > 0 ? (size_t)json_integer_value(small) : 0;
 	ev->most_lines = json_is_integer(most) && json_integer_value(most) > 0 ? (size_t)json_integer_value(most) : 0;
+	/* and before the proven edits left a PCH out */
+	json_t *narrowed = json_object_get(saved, "narrowed_tus");
+	ev->narrowed_tus = json_is_integer(narrowed) && json_integer_value(narrowed) > 0
+		? (size_t)json_integer_value(narrowed) : 0;
 	ev->groups = xcalloc(json_array_size(groups) + 1, sizeof(*ev->groups));
 	for (size_t g = 0; g < json_array_size(groups); g++) {
 		json_t *o = json_array_get(groups, g), *donor = json_object_get(o, "donor"),
