@@ -443,7 +443,7 @@ static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct e
  * the probes' parallel, so that a torch TU's 1.5 GB is not paid 16 times. Timed beside each other
  * instead, the shorter edited compile ran next to the plain one all its
  * time and the plain one alone for its tail, and the saving read low. The
- * rest carry their median. */
+ * rest carry their median saving (saving_of). */
 static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
 {
 	size_t *order = xcalloc(s->ntus, sizeof(size_t));
@@ -653,12 +653,43 @@ static double median_share(const struct edit_site *s)
 	return m;
 }
 
-double edit_share(const struct edit_site *s, size_t k)
+/* The baseline seconds the edit takes out of TU k of the site: its own
+ * walls' share of its baseline where it was timed (*lo and *hi alike).
+ * The rest are bracketed by two carries from the timed ones: their median
+ * share of its baseline (*lo) and the median of the seconds they saved,
+ * each its share of its baseline (*hi, never past its own baseline); the
+ * saving is the middle. The edit takes the same headers out of every TU
+ * that reaches the line: were they all its saving, a lighter TU would
+ * save as many seconds as the heaviest, which are the ones timed; were
+ * they its share, the same share. pytorch_scatter's seven TUs saved 7.0
+ * to 8.4 s of 12.5 to 16.4 s, shares 0.50 to 0.57: between the two
+ * (bench/RESULTS.md). NaN: no winner, or none timed. */
+static double saving_of(const struct advice_input *in, const struct edit_site *s, size_t k, double *lo, double *hi)
 {
+	*lo = *hi = NAN;
 	if (s->chosen < 0 || k >= s->nwalls)
 		return NAN;
-	double own = share_of(&s->walls[k]);
-	return isnan(own) ? median_share(s) : own;
+	double base = in->seconds[in->tus[s->walls[k].tu].edge], own = share_of(&s->walls[k]);
+	if (!isnan(own)) {
+		*lo = *hi = own * base;
+		return *lo;
+	}
+	double *shares = xcalloc(s->nwalls + 1, sizeof(double)), *saved = xcalloc(s->nwalls + 1, sizeof(double));
+	size_t n = 0;
+	for (size_t j = 0; j < s->nwalls; j++) {
+		double share = share_of(&s->walls[j]), timed = in->seconds[in->tus[s->walls[j].tu].edge];
+		if (!isnan(share) && !isnan(timed)) {
+			shares[n] = share;
+			saved[n++] = share * timed;
+		}
+	}
+	if (n) {
+		*lo = median_of(shares, n) * base;
+		*hi = fmax(*lo, fmin(median_of(saved, n), base));
+	}
+	free(shares);
+	free(saved);
+	return (*lo + *hi) / 2;
 }
 
 void edit_spread(const struct edit_site *s, double *lo, double *hi)
@@ -693,7 +724,7 @@ void edit_apply(const struct advice_input *in, const struct edit_evidence *ev, s
 {
 	*said = (struct edit_said){ .sites = xcalloc(ev->nsites + 1, sizeof(char *)) };
 	struct strvec failed = { 0 };
-	double lo = INFINITY, hi = 0;
+	double lo = INFINITY, hi = 0, least = 0, middle = 0, most = 0;
 	for (size_t s = 0; s < ev->nsites; s++) {
 		const struct edit_site *site = &ev->sites[s];
 		if (site->chosen < 0) {
@@ -711,9 +742,11 @@ void edit_apply(const struct advice_input *in, const struct edit_evidence *ev, s
 		}
 		for (size_t k = 0; k < site->nwalls; k++) {
 			size_t tu = site->walls[k].tu;
-			double share = edit_share(site, k), base = in->seconds[in->tus[tu].edge];
-			if (!isnan(share) && !isnan(base))
-				rule_add_proven(f, tu, share * base);
+			double slo, shi, saving = saving_of(in, site, k, &slo, &shi);
+			if (isnan(saving))
+				continue;
+			rule_add_proven(f, tu, saving);
+			least += slo, middle += saving, most += shi;
 		}
 		double slo, shi;
 		edit_spread(site, &slo, &shi);
@@ -734,9 +767,11 @@ void edit_apply(const struct advice_input *in, const struct edit_evidence *ev, s
 		free(words);
 		strvec_clear(&walls);
 	}
-	if (f->ntus) {
-		f->own_lo = isfinite(lo) ? lo : 0;
-		f->own_hi = isfinite(lo) ? hi : 0;
+	/* The range: the timed walls' ends, widened by the carried TUs' bracket. */
+	bool walled = isfinite(lo), bracketed = middle > 0 && most > least;
+	if (f->ntus && (walled || bracketed)) {
+		f->own_lo = (walled ? lo : 1) * (bracketed ? least / middle : 1);
+		f->own_hi = (walled ? hi : 1) * (bracketed ? most / middle : 1);
 	}
 	said->failed = failed.n ? strvec_join(&failed, "; ") : NULL;
 	strvec_clear(&failed);
@@ -754,8 +789,8 @@ char *edit_measured_by(const struct edit_evidence *ev)
 {
 	return xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that reaches it "
 			 "compiled with the edit; the %d heaviest of a line's TUs timed as they are and edited, each as "
-			 "copies side by side (the same neighbours for both), the rest carry their median share of the "
-			 "baseline", ev->copied, ev->root, EDIT_MEASURED);
+			 "copies side by side (the same neighbours for both); the rest between the median share of their "
+			 "baseline those saved and the median seconds, the range spanning both", ev->copied, ev->root, EDIT_MEASURED);
 }
 
 /* ---- a rule's walk that proves edits (EDIT_RULE_WALK) ---- */

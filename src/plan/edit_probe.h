@@ -28,7 +28,8 @@ struct include_site;
 /* Candidates compiled at most, a site (the line removed, the known entry
  * headers, then the tree's; each cheapest first); TUs of a site
  * timed with and without the edit (the heaviest); the rest of its TUs
- * carry the median saving of those, as a share of their baseline. */
+ * carry what those saved: between their median share and their median
+ * seconds (edit_apply). */
 #define EDIT_TRIALS_MAX 6
 #define EDIT_MEASURED 2
 /* At most this many sites, and TUs a site, in a saved document. */
@@ -89,18 +90,17 @@ struct edit_evidence *edit_probe_ask(struct advise *ad, const char *rule,
 /* After the pass probe ran: the walls read, the patches written out of
  * the copy, the user's sources checked as copied (exit 4 if not). */
 void edit_probe_read(struct advise *ad, struct edit_evidence *ev);
-/* The share of TU k's wall (of the site's) the edit takes out: its own
- * where it was timed, else the median of those timed (never below 0).
- * NaN: the site has no winner, or none was timed. */
-double edit_share(const struct edit_site *s, size_t k);
-/* The least and most of those shares over their median (0: no spread). */
+/* The least and most of the timed walls' shares (1 - edited/plain) over
+ * their median (0: no spread). */
 void edit_spread(const struct edit_site *s, double *lo, double *hi);
 /* "<ATen/core/Tensor.h> in place of <torch/extension.h>", "the line removed" */
 char *edit_words(const struct edit_site *s);
 
 /* What a rule proven by edits (leak, narrow) makes of them: each proven
- * site's TUs added to f with the share of their baseline the edit took
- * out (rule_add_proven), f's spread from the walls' ends; in *said, per
+ * site's TUs added to f with the seconds of their baseline the edit took
+ * out (rule_add_proven: a timed TU its own share; the rest between the
+ * timed ones' median share and median seconds), f's spread from the
+ * walls' ends widened by that bracket; in *said, per
  * site "FILE:LINE: <edit> compiles with its N TUs (<walls>)" (NULL: no
  * winner) and every site with no winner, with what each candidate's
  * compile said (NULL: none). */
