@@ -11,12 +11,13 @@
 # fix, the TUs it counted, its predicted ratio against ab's and whether it
 # lies in the range, and what advise cost in builds. Known checkouts (their sources
 # and an op to call): rusty1s/pytorch_scatter (tag 2.1.0, CPU ops) and
-# pytorch/extension-cpp. JOBS (2), PAIRS (3); KEEP=DIR keeps each
+# pytorch/extension-cpp. JOBS (2), PAIRS (3), PYTHON (/usr/bin/python3:
+# Debian's, with python3-torch); KEEP=DIR keeps each
 # module's advise document there.
 #   bench/real_modules.sh ~/src/pytorch_scatter ~/src/extension-cpp
 . "$(dirname "$0")/lib.sh"
 jobs=${JOBS:-2} pairs=${PAIRS:-3}
-py=/usr/bin/python3
+py=${PYTHON:-/usr/bin/python3}
 [ $# -ge 1 ] || { echo "usage: bench/real_modules.sh CHECKOUT..." >&2; exit 2; }
 "$py" -c 'import torch' 2>/dev/null || { echo "bench/real_modules.sh: no torch for $py: scripts/deps.sh bench" >&2; exit 2; }
 
