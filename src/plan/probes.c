@@ -275,7 +275,7 @@ void probes_drop_unread(struct advise *ad)
 		pg->unread = true;
 		pass_probe_skip(&ad->probes.pass, (size_t)pg->headers_tu);
 	}
-	/* An empty probe goes with the last group that shares it. */
+	/* An empty probe is not run when no group that shares it is. */
 	for (size_t g = 0; g < ad->probes.ngroups; g++) {
 		long empty = ad->probes.groups[g].empty_tu;
 		bool wanted = false;
