@@ -213,7 +213,8 @@ void advise_render_table(const struct advise *ad)
 	printf("ranges: the baseline builds' least and most wall (%.2fx-%.2fx their median", ad->base.builds_lo, ad->base.builds_hi);
 	if (ad->base.spread_lo < ad->base.builds_lo || ad->base.spread_hi > ad->base.builds_hi)
 		printf(", widened to %.2fx-%.2fx: the most a probe repeated in this run moved", ad->base.spread_lo, ad->base.spread_hi);
-	printf(") with the header probes' least and most savings%s; they hold for this sitting: between sittings a "
+	printf(") with the probes' least and most savings (a proven edit's: its walls' ends and what its untimed TUs "
+	       "carry)%s; they hold for this sitting: between sittings a "
 	       "machine may move every step alike (see a step's ratio to the baseline)\n",
 	       ad->load.spread ? ", each with the load curve at its flattest and steepest" : "");
 	for (size_t s = 0; s < a->nplan; s++)

@@ -653,27 +653,15 @@ static double median_share(const struct edit_site *s)
 	return m;
 }
 
-/* The baseline seconds the edit takes out of TU k of the site: its own
- * walls' share of its baseline where it was timed (*lo and *hi alike).
- * The rest are bracketed by two carries from the timed ones: their median
- * share of its baseline (*lo) and the median of the seconds they saved,
- * each its share of its baseline (*hi, never past its own baseline); the
- * saving is the middle. The edit takes the same headers out of every TU
- * that reaches the line: were they all its saving, a lighter TU would
- * save as many seconds as the heaviest, which are the ones timed; were
- * they its share, the same share. pytorch_scatter's seven TUs saved 7.0
- * to 8.4 s of 12.5 to 16.4 s, shares 0.50 to 0.57: between the two
- * (bench/RESULTS.md). NaN: no winner, or none timed. */
-static double saving_of(const struct advice_input *in, const struct edit_site *s, size_t k, double *lo, double *hi)
+/* What a site's timed TUs saved, to carry to the rest: their median
+ * share of their baseline and their median seconds (each its share of
+ * its baseline); NaN when none was timed. */
+struct carry {
+	double share, seconds;
+};
+
+static struct carry carry_of(const struct advice_input *in, const struct edit_site *s)
 {
-	*lo = *hi = NAN;
-	if (s->chosen < 0 || k >= s->nwalls)
-		return NAN;
-	double base = in->seconds[in->tus[s->walls[k].tu].edge], own = share_of(&s->walls[k]);
-	if (!isnan(own)) {
-		*lo = *hi = own * base;
-		return *lo;
-	}
 	double *shares = xcalloc(s->nwalls + 1, sizeof(double)), *saved = xcalloc(s->nwalls + 1, sizeof(double));
 	size_t n = 0;
 	for (size_t j = 0; j < s->nwalls; j++) {
@@ -683,12 +671,28 @@ static double saving_of(const struct advice_input *in, const struct edit_site *s
 			saved[n++] = share * timed;
 		}
 	}
-	if (n) {
-		*lo = median_of(shares, n) * base;
-		*hi = fmax(*lo, fmin(median_of(saved, n), base));
-	}
+	struct carry c = { n ? median_of(shares, n) : NAN, n ? median_of(saved, n) : NAN };
 	free(shares);
 	free(saved);
+	return c;
+}
+
+/* The baseline seconds the edit takes out of TU k of the site: its own
+ * walls' share of its baseline where it was timed (*lo and *hi alike).
+ * The rest are bracketed by the two carries: the timed ones' median share
+ * of its baseline (*lo) and their median seconds (*hi, never past its own
+ * baseline); the saving is the middle. The edit takes the same headers
+ * out of every TU that reaches the line: were they all its saving, a
+ * lighter TU would save as many seconds as the heaviest, which are the
+ * ones timed; were they its share, the same share. pytorch_scatter's
+ * seven TUs saved 7.0 to 8.4 s of 12.5 to 16.4 s, shares 0.50 to 0.57:
+ * between the two (bench/RESULTS.md). NaN: none timed. */
+static double saving_of(const struct advice_input *in, const struct edit_site *s, size_t k, const struct carry *c,
+			double *lo, double *hi)
+{
+	double base = in->seconds[in->tus[s->walls[k].tu].edge], own = share_of(&s->walls[k]);
+	*lo = !isnan(own) ? own * base : c->share * base;
+	*hi = !isnan(own) ? *lo : fmax(*lo, fmin(c->seconds, base));
 	return (*lo + *hi) / 2;
 }
 
@@ -740,9 +744,10 @@ void edit_apply(const struct advice_input *in, const struct edit_evidence *ev, s
 			strvec_clear(&tried);
 			continue;
 		}
+		const struct carry carry = carry_of(in, site);
 		for (size_t k = 0; k < site->nwalls; k++) {
 			size_t tu = site->walls[k].tu;
-			double slo, shi, saving = saving_of(in, site, k, &slo, &shi);
+			double slo, shi, saving = saving_of(in, site, k, &carry, &slo, &shi);
 			if (isnan(saving))
 				continue;
 			rule_add_proven(f, tu, saving);
@@ -787,10 +792,15 @@ void edit_said_free(struct edit_said *said, const struct edit_evidence *ev)
 
 char *edit_measured_by(const struct edit_evidence *ev)
 {
+	size_t carried = 0;
+	for (size_t s = 0; s < ev->nsites; s++)
+		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].nwalls; k++)
+			carried += !ev->sites[s].walls[k].measured;
 	return xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that reaches it "
 			 "compiled with the edit; the %d heaviest of a line's TUs timed as they are and edited, each as "
-			 "copies side by side (the same neighbours for both); the rest between the median share of their "
-			 "baseline those saved and the median seconds, the range spanning both", ev->copied, ev->root, EDIT_MEASURED);
+			 "copies side by side (the same neighbours for both)%s", ev->copied, ev->root, EDIT_MEASURED,
+			 carried ? "; the rest between the median share of their baseline those saved and the median "
+				   "seconds, the range spanning both" : "");
 }
 
 /* ---- a rule's walk that proves edits (EDIT_RULE_WALK) ---- */

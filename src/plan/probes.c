@@ -259,9 +259,7 @@ static bool cost_read(const struct advise *ad, const struct tu_facts *facts, siz
 
 void probes_drop_unread(struct advise *ad)
 {
-	struct tu_facts *facts = xcalloc(ad->ntus + 1, sizeof(*facts));
-	for (size_t i = 0; i < ad->ntus; i++)
-		facts[i] = ad->tus[i].f;
+	struct tu_facts *facts = advise_facts(ad);
 	for (size_t g = 0; g < ad->probes.ngroups; g++) {
 		struct probe_group *pg = &ad->probes.groups[g];
 		size_t members = 0, read = 0;

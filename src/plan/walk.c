@@ -104,9 +104,7 @@ static void jobs_curve(struct advise *ad, const struct sched_options *base)
  * the fixes, the plan and the jobs curve. */
 void advise_model(struct advise *ad)
 {
-	struct tu_facts *facts = xcalloc(ad->ntus ? ad->ntus : 1, sizeof(*facts));
-	for (size_t i = 0; i < ad->ntus; i++)
-		facts[i] = ad->tus[i].f;
+	struct tu_facts *facts = advise_facts(ad);
 	const struct sched_options sched = { .jobs = (int)ad->jobs, .policy = ad->policy, .cores = ad->load.curve.cores,
 					     .curve = &ad->load.curve };
 	memory_plan_jobs(ad, &sched);
@@ -127,6 +125,14 @@ void advise_model(struct advise *ad)
 	advice_build(&in, &ad->advice);
 	free(facts);
 	jobs_curve(ad, &in.sched);
+}
+
+struct tu_facts *advise_facts(const struct advise *ad)
+{
+	struct tu_facts *facts = xcalloc(ad->ntus + 1, sizeof(*facts));
+	for (size_t i = 0; i < ad->ntus; i++)
+		facts[i] = ad->tus[i].f;
+	return facts;
 }
 
 bool walk_edit_proves(const struct advise *ad, size_t tu)

@@ -253,6 +253,9 @@ void cluster_free(struct advise_cluster *c);
 /* The advice model over the evidence, measured or saved: the fixes,
  * the plan and the jobs curve. */
 void advise_model(struct advise *ad);
+/* The walk's TUs' facts in one array, as the model and the rules read
+ * them (owned by the caller; the strings in them borrowed). */
+struct tu_facts *advise_facts(const struct advise *ad);
 /* During the walk, after the asks of the rules before the caller's: an
  * edit proven on a copy (a rule_walk's proves) covers TU tu. */
 bool walk_edit_proves(const struct advise *ad, size_t tu);

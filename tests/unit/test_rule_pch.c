@@ -127,6 +127,24 @@ static void test_pays_on_one_job(void **state)
 	free(text);
 }
 
+/* A group probed beside one left out (every user of it narrowed by a
+ * proven edit): the evidence says how many were left out, and why. */
+static void test_narrowed_left_out(void **state)
+{
+	(void)state;
+	struct module mod;
+	char *text = pch_json(2, 3), *at = strstr(text, "\"device_tus\": 0}");
+	assert_non_null(at);
+	char *with = xasprintf("%.*s\"device_tus\": 0, \"narrowed_tus\": 3}", (int)(at - text), text);
+	advise_module(&mod, 1, 20, with);
+	assert_true(mod.a.fixes[FIX_PCH].applies);
+	assert_non_null(strstr(mod.a.fixes[FIX_PCH].evidence, "; 3 host TUs left out, a proven edit narrowing the "
+								  "framework of every one of its group"));
+	module_free(&mod);
+	free(with);
+	free(text);
+}
+
 /* As many jobs as TUs: the PCH's build is a step before its users. */
 static void test_as_many_jobs_as_tus(void **state)
 {
@@ -270,6 +288,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pays_on_one_job),
+		cmocka_unit_test(test_narrowed_left_out),
 		cmocka_unit_test(test_as_many_jobs_as_tus),
 		cmocka_unit_test(test_final_path_names_the_pch),
 		cmocka_unit_test(test_the_rest_carry_the_median),

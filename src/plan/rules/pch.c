@@ -402,11 +402,16 @@ static void apply(const struct advice_input *in, const void *evidence, struct fi
 		char *list = strvec_join(&each, ", ");
 		char *rest = carried ? xasprintf("; %zu more carry the median saving of those measured", carried)
 				     : xstrdup("");
+		char *narrowed = ev->narrowed_tus
+			? xasprintf("; %zu host TU%s left out, a proven edit narrowing the framework of every one of "
+				    "its group", ev->narrowed_tus, rule_plural(ev->narrowed_tus))
+			: xstrdup("");
 		f->evidence = xasprintf("%zu host TU%s parse %s; a PCH of it built with %s's command took %.2f s "
-					"(%.0f MB peak, %.0f MB on disk); with -include of it: %s%s%s%s", f->ntus,
+					"(%.0f MB peak, %.0f MB on disk); with -include of it: %s%s%s%s%s", f->ntus,
 					rule_plural(f->ntus), first->headers, in->tus[first->donor].name, first->build_s,
-					first->peak_mb, first->size_mb, list, rest, fails ? "; " : "", fails ? fails : "");
+					first->peak_mb, first->size_mb, list, rest, narrowed, fails ? "; " : "", fails ? fails : "");
 		free(rest);
+		free(narrowed);
 		f->measured_by = xasprintf("the PCH built with the TU's own flags and timed; the %d heaviest TUs of its "
 					   "command compiled as the build does, with -include of it (a PCH the compiler would "
 					   "not take fails) and without, side by side in the probes' pool; each saving scaled "
