@@ -289,6 +289,11 @@ void probes_drop_unread(struct advise *ad)
  * (pp's outputs are gone by now), and its two probes. */
 void probes_plan_tables(struct advise *ad, struct advise_tu *t, size_t index)
 {
+	/* A table is std::function written in the TU or a header of its own:
+	 * where none of them names it, its preprocessing (a second -E of the
+	 * TU, one at a time) would find nothing. */
+	if (t->host_read && !t->names_function)
+		return;
 	struct compile_command cmd = { 0 };
 	char *sub = xasprintf("table-%zu", index);
 	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);

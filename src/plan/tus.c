@@ -161,6 +161,12 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 		t->f.kernel |= compiles_kernel(ad, sec);
 	}
 	record_lines(t, pass, sec, &rule->groups, v.ctx);
+	if (!device) {
+		t->host_read = true;
+		for (size_t f = 0; f < sec->nfiles; f++)
+			if (!sec->files[f].system && sec->files[f].name[0] != '<')	/* a header of #defines too */
+				t->names_function |= file_facts(ad, sec->files[f].name)->names_function;
+	}
 	/* every one, code or not: a header of #includes alone leads to the rest */
 	for (size_t f = 0; f < sec->nfiles; f++)
 		if (header_in_project(v.ctx, sec->files[f].name, sec->files[f].system) &&

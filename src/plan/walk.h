@@ -61,6 +61,9 @@ struct advise_tu {
 	long group;		/* its probe group, -1: none */
 	long probe_tu;		/* its pass probe, -1: none */
 	long table_tu, flat_tu;	/* its dispatch-table probes, -1: none */
+	bool host_read;		/* its host pass preprocessed and read */
+	bool names_function;	/* a file of that pass (not a system header's) names
+				 * function<: a dispatch table may be there */
 	char *family;		/* source name with digits as '#', and rule */
 	struct source_facts uses;	/* what its host pass's project files name */
 	struct narrowing narrow;	/* valid when umbrella */

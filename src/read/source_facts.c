@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "source_facts.h"
 #include "util.h"
 
@@ -91,6 +92,7 @@ static void scan_define(const char *text, size_t start, size_t end, struct sourc
 
 void source_facts_scan(const char *text, size_t len, struct source_facts *f)
 {
+	f->names_function |= memmem(text, len, "function<", strlen("function<")) != NULL;
 	scan(text, len, f, false);
 }
 
@@ -216,6 +218,7 @@ void source_facts_add(struct source_facts *to, const struct source_facts *from)
 	to->defines_kernel |= from->defines_kernel;
 	to->launches_kernel |= from->launches_kernel;
 	to->binds_module |= from->binds_module;
+	to->names_function |= from->names_function;
 	to->pybind_module |= from->pybind_module;
 	to->registers_ops |= from->registers_ops;
 	to->framework_names += from->framework_names;

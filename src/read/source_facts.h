@@ -22,6 +22,9 @@ struct source_facts {
 	size_t torch_aliases;	/* of those, torch::Tensor: the umbrella's alias of at::Tensor */
 	size_t beyond_tensor;	/* any other framework name: an op, a stream, AT_DISPATCH_…, py:: */
 	char first_beyond[64];	/* the first of those, as written ("torch::empty") */
+	/* "function<" anywhere in the text, #defines and comments included:
+	 * without it no dispatch table of std::function is written here. */
+	bool names_function;
 };
 
 /* Scan text (len bytes) and add what it shows to f. Comments, string

@@ -126,6 +126,20 @@ static void test_directive_at_end(void **state)
 	assert_int_equal(f.beyond_tensor, 0);
 }
 
+/* Where a dispatch table may be written: "function<" anywhere, a
+ * #define's body and a comment too (the -E for tables is skipped only
+ * where no file of the TU says it). */
+static void test_names_function(void **state)
+{
+	(void)state;
+	assert_true(scan("static std::unordered_map<int, std::function<void()>> t = {};\n").names_function);
+	assert_true(scan("#define TABLE std::map<int, std::function<void()>>\n").names_function);
+	assert_false(scan("#include <functional>\nint function(int);\n").names_function);
+	struct source_facts to = { 0 }, from = scan("// function<void()>\n");
+	source_facts_add(&to, &from);
+	assert_true(to.names_function);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +148,7 @@ int main(void)
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_narrow_uses),
 		cmocka_unit_test(test_directive_at_end),
+		cmocka_unit_test(test_names_function),
 	};
 	return cmocka_run_group_tests_name("source_facts", tests, NULL, NULL);
 }
