@@ -46,6 +46,12 @@ static void find_sites(struct advise *ad, struct edit_evidence *ev, const size_t
 				*s = (struct edit_site){ .file = xstrdup(rel), .line = lines[k]->line,
 							 .header = xstrdup(lines[k]->header), .chosen = -1 };
 			}
+			/* The first trial starts with a TU that has the framework only
+			 * through the line (it includes none itself): the line removed,
+			 * that one fails where the others may compile. */
+			if (s->ntus && ad->tus[s->tus[s->fails_first]].f.includes_framework &&
+			    !ad->tus[tus[k]].f.includes_framework)
+				s->fails_first = s->ntus;
 			s->tus = xrealloc(s->tus, (s->ntus + 1) * sizeof(size_t));
 			s->tus[s->ntus++] = tus[k];
 		}
