@@ -507,22 +507,37 @@ static void time_copies(struct advise *ad, const char *what, const struct compil
 	free(walls);
 }
 
+/* Walls the load curve timed: their median, least and most. */
+static void take_walls(const double *walls, size_t n, double *median, double *lo, double *hi)
+{
+	struct summary sm = summarize(walls, n);
+	*median = sm.median, *lo = sm.min, *hi = sm.max;
+}
+
 /* The walls planned, timed: each TU's plain and edited rounds back to
- * back, the order turned from one TU to the next (ABBA over the TUs). */
-static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct edit_site *s)
+ * back, a TU's first side the one the TU before ended with (ABBA over the
+ * TUs). A TU whose edited copies were the load curve's has its plain
+ * rounds right after the curve's. */
+static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct edit_site *s, bool *plain_next)
 {
 	for (size_t k = 0; k < s->nwalls; k++) {
 		struct edit_wall *w = &s->walls[k];
 		if (!w->measured)
 			continue;
+		w->load_curve &= ad->load.shared_by == ev && ad->load.shared_tu == w->tu && ad->load.nshared &&
+				 w->copies == 2;
 		char *plain = xasprintf("%s: %s as it is", ev->rule, ad->tus[w->tu].f.name),
 		     *edited = xasprintf("%s: %s with %s:%lu edited", ev->rule, ad->tus[w->tu].f.name, s->file, s->line);
+		bool plain_first = w->load_curve ? false : *plain_next;
 		for (int side = 0; side < 2; side++) {
-			if ((side == 0) == (k % 2 == 0))
+			if ((side == 0) == plain_first)
 				time_copies(ad, plain, w->plain, w->copies, &w->plain_s, &w->plain_lo, &w->plain_hi);
+			else if (w->load_curve)
+				take_walls(ad->load.shared, ad->load.nshared, &w->edited_s, &w->edited_lo, &w->edited_hi);
 			else
 				time_copies(ad, edited, w->edited, w->copies, &w->edited_s, &w->edited_lo, &w->edited_hi);
 		}
+		*plain_next = !plain_first;
 		free(plain);
 		free(edited);
 		wall_commands_free(w);
@@ -613,11 +628,17 @@ struct edit_evidence *edit_probe_ask(struct advise *ad, const char *rule,
 
 /* ---- after the pass probe ---- */
 
-void edit_probe_read(struct advise *ad, struct edit_evidence *ev)
+void edit_probe_time(struct advise *ad, struct edit_evidence *ev)
+{
+	bool plain_next = true;
+	for (size_t s = 0; s < ev->nsites; s++)
+		time_walls(ad, ev, &ev->sites[s], &plain_next);
+}
+
+void edit_probe_read(struct edit_evidence *ev)
 {
 	for (size_t s = 0; s < ev->nsites; s++) {
 		struct edit_site *site = &ev->sites[s];
-		time_walls(ad, ev, site);
 		if (site->chosen >= 0) {
 			const struct edit_candidate *c = &site->cands[site->chosen];
 			char *path = xasprintf("%s/%s", ev->pristine.dir, site->file), *text = read_text_file(path), *err = NULL;
@@ -799,21 +820,58 @@ void edit_said_free(struct edit_said *said, const struct edit_evidence *ev)
 char *edit_measured_by(const struct edit_evidence *ev)
 {
 	size_t carried = 0;
+	const char *curve = NULL;
 	for (size_t s = 0; s < ev->nsites; s++)
-		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].nwalls; k++)
+		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].nwalls; k++) {
 			carried += !ev->sites[s].walls[k].measured;
-	return xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that reaches it "
-			 "compiled with the edit; the %d heaviest of a line's TUs timed as they are and edited, each as "
-			 "copies side by side (the same neighbours for both)%s", ev->copied, ev->root, EDIT_MEASURED,
-			 carried ? "; the rest between the median share of their baseline those saved and the median "
-				   "seconds, the range spanning both" : "");
+			curve = ev->sites[s].walls[k].load_curve ? ev->sites[s].file : curve;
+		}
+	char *shared = curve ? xasprintf("; the heaviest TU of %s's line, edited: the load curve's rounds of two (the "
+					 "curve compiles it so)", curve)
+			     : xstrdup("");
+	char *said = xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that "
+			       "reaches it compiled with the edit; the %d heaviest of a line's TUs timed as they are and "
+			       "edited, each as copies side by side (the same neighbours for both)%s%s", ev->copied,
+			       ev->root, EDIT_MEASURED, shared,
+			       carried ? "; the rest between the median share of their baseline those saved and the "
+					 "median seconds, the range spanning both" : "");
+	free(shared);
+	return said;
 }
 
 /* ---- a rule's walk that proves edits (EDIT_RULE_WALK) ---- */
 
 void edit_walk_read(struct advise *ad, void *evidence)
 {
-	edit_probe_read(ad, evidence);
+	(void)ad;
+	edit_probe_read(evidence);
+}
+
+void edit_walk_time(struct advise *ad, void *evidence)
+{
+	edit_probe_time(ad, evidence);
+}
+
+bool edit_walk_edited(struct advise *ad, void *evidence, size_t tu, size_t n, const char *sub,
+		      struct compile_command *cmds)
+{
+	struct edit_evidence *ev = evidence;
+	for (size_t s = 0; s < ev->nsites; s++) {
+		struct edit_site *site = &ev->sites[s];
+		for (size_t k = 0; site->chosen >= 0 && k < site->nwalls; k++) {
+			struct edit_wall *w = &site->walls[k];
+			if (w->tu != tu || !w->measured)
+				continue;
+			for (size_t c = 0; c < n; c++) {
+				char *name = xasprintf("%s-%zu", sub, c);
+				cmds[c] = copy_command(ad, &ad->tus[tu], &site->edited, name, false);
+				free(name);
+			}
+			w->load_curve = true;
+			return true;
+		}
+	}
+	return false;
 }
 
 json_t *edit_walk_save(const void *evidence)
@@ -896,11 +954,12 @@ json_t *edit_probe_save(const struct edit_evidence *ev)
 		}
 		for (size_t k = 0; k < site->nwalls; k++) {
 			const struct edit_wall *w = &site->walls[k];
-			json_array_append_new(walls, json_pack("{s:I, s:b, s:o, s:o}", "tu", (json_int_t)w->tu, "measured",
+			json_array_append_new(walls, json_pack("{s:I, s:b, s:o, s:o, s:b}", "tu", (json_int_t)w->tu, "measured",
 							       w->measured, "plain_s",
 							       saved_triple_json(w->plain_s, w->plain_lo, w->plain_hi),
 							       "edited_s",
-							       saved_triple_json(w->edited_s, w->edited_lo, w->edited_hi)));
+							       saved_triple_json(w->edited_s, w->edited_lo, w->edited_hi),
+							       "edited_by_load_curve", w->load_curve));
 		}
 		json_array_append_new(sites, json_pack("{s:s, s:I, s:o, s:s, s:o, s:o, s:I, s:o, s:o}", "file", site->file,
 						       "line", (json_int_t)site->line, "text", saved_text_json(site->text),
@@ -958,7 +1017,8 @@ static bool load_site(const json_t *o, size_t ntus, struct edit_site *site, char
 	for (size_t k = 0; k < json_array_size(walls); k++) {
 		const json_t *v = json_array_get(walls, k);
 		struct edit_wall *w = &site->walls[site->nwalls++];
-		*w = (struct edit_wall){ .measured = json_is_true(json_object_get(v, "measured")) };
+		*w = (struct edit_wall){ .measured = json_is_true(json_object_get(v, "measured")),
+					 .load_curve = json_is_true(json_object_get(v, "edited_by_load_curve")) };
 		if (!tu_index(json_object_get(v, "tu"), ntus, &w->tu) ||
 		    !saved_triple(json_object_get(v, "plain_s"), &w->plain_s, &w->plain_lo, &w->plain_hi) ||
 		    !saved_triple(json_object_get(v, "edited_s"), &w->edited_s, &w->edited_lo, &w->edited_hi))

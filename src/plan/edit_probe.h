@@ -6,8 +6,9 @@
  * headers and those the header itself includes, cheapest first by their
  * preprocessed lines with the site's command), each compiled with every
  * TU that reaches the line until one compiles for all; then the
- * heaviest TUs timed with it and without, side by side in the walk's
- * pass probe. The winner is handed back as a patch (line_patch.h).
+ * heaviest TUs timed with it and without, as copies side by side after
+ * the load curve (whose compile may be the heaviest edited: its rounds
+ * of two are then that TU's edited walls). The winner is handed back as a patch (line_patch.h).
  *
  * Ownership: the evidence owns everything in it; edit_probe_free frees
  * it and removes its copies. */
@@ -52,6 +53,8 @@ struct edit_wall {
 	struct compile_command *plain, *edited;
 	size_t copies;
 	double plain_s, plain_lo, plain_hi, edited_s, edited_lo, edited_hi;	/* median, least, most; NaN: none */
+	bool load_curve;	/* its edited walls are the load curve's rounds of two
+				 * (its compile: this TU edited) */
 };
 
 struct edit_site {
@@ -83,13 +86,15 @@ struct edit_evidence {
 
 /* The sites of the walk's TUs that line_of gives a line to edit (NULL:
  * none), each proven for `rule` (static: it names the probes and the
- * temp dirs): the copy made, the candidates tried now, the winner's timing
- * planned into the walk's pass probe. */
+ * temp dirs): the copy made, the candidates tried now, the winner's walls
+ * planned. */
 struct edit_evidence *edit_probe_ask(struct advise *ad, const char *rule,
 				     const struct include_site *(*line_of)(const struct advise_tu *t));
-/* After the pass probe ran: the walls read, the patches written out of
- * the copy, the user's sources checked as copied (exit 4 if not). */
-void edit_probe_read(struct advise *ad, struct edit_evidence *ev);
+/* After the load curve: the winners' walls timed. */
+void edit_probe_time(struct advise *ad, struct edit_evidence *ev);
+/* After the pass probe ran: the patches written out of the copy, the
+ * user's sources checked as copied (exit 4 if not). */
+void edit_probe_read(struct edit_evidence *ev);
 /* The least and most of the timed walls' shares (1 - edited/plain) over
  * their median (0: no spread). */
 void edit_spread(const struct edit_site *s, double *lo, double *hi);
@@ -116,6 +121,11 @@ char *edit_measured_by(const struct edit_evidence *ev);
 /* A rule_walk (rule.h) whose evidence is an edit_evidence: `ask` picks
  * the TUs and their lines (edit_probe_ask); the rest is shared. */
 void edit_walk_read(struct advise *ad, void *evidence);
+void edit_walk_time(struct advise *ad, void *evidence);
+/* The copies of a timed TU edited, for the load curve (rule_walk.edited);
+ * the wall is marked to take the curve's rounds of two. */
+bool edit_walk_edited(struct advise *ad, void *evidence, size_t tu, size_t n, const char *sub,
+		      struct compile_command *cmds);
 json_t *edit_walk_save(const void *evidence);
 bool edit_walk_load(const json_t *saved, const struct advise *ad, void **evidence, char **err);
 json_t *edit_walk_document(const void *evidence, const struct advise *ad);
@@ -127,7 +137,7 @@ bool edit_walk_proves(const void *evidence, size_t tu);
 #define EDIT_RULE_WALK(ask_fn)                                                                              \
 	{ .ask = (ask_fn), .read = edit_walk_read, .save = edit_walk_save, .load = edit_walk_load,          \
 	  .document = edit_walk_document, .patches = edit_walk_patches, .proves = edit_walk_proves,         \
-	  .free = edit_walk_free }
+	  .edited = edit_walk_edited, .time = edit_walk_time, .free = edit_walk_free }
 
 json_t *edit_probe_save(const struct edit_evidence *ev);
 bool edit_probe_load(const json_t *saved, size_t ntus, struct edit_evidence **ev, char **err);

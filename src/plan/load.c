@@ -3,6 +3,7 @@
  * the recorded durations isolated by it. */
 #define _GNU_SOURCE
 #include "walk.h"
+#include "rule.h"
 #include "cluster.h"
 #include "advice.h"
 #include "dispatch_table.h"
@@ -46,8 +47,8 @@ static size_t load_levels(const struct advise *ad)
  * kernel TUs and move the glue into host TUs), and its compile is the
  * build's own: front end and back end. A header probe, parsing alone,
  * read 1.01 with 8 at once where the binding TU it stood for slowed by
- * 1.1-1.2. */
-static long load_subject(const struct advise *ad)
+ * 1.1-1.2. *of_all: it is the heaviest compile of all. */
+static long load_subject(const struct advise *ad, bool *of_all)
 {
 	long heaviest = -1;
 	double most = 0;
@@ -59,18 +60,35 @@ static long load_subject(const struct advise *ad)
 		if (!ad->tus[i].f.kernel && (heaviest < 0 || s > ad->base.seconds[ad->tus[heaviest].f.edge]))
 			heaviest = (long)i;
 	}
+	*of_all = heaviest >= 0 && ad->base.seconds[ad->tus[heaviest].f.edge] >= most;
 	return heaviest >= 0 && ad->base.seconds[ad->tus[heaviest].f.edge] >= most / 4 ? heaviest : -1;
 }
 
 /* Copies of the load curve's compile, outputs apart: the heaviest host
- * TU as the build compiles it, else a header probe (the framework parsed
+ * TU as the build compiles it (with a proven edit, below), else a header probe (the framework parsed
  * with a TU's own command; the group whose TU is quickest, for the time
  * it takes). Returns how many were made; *what says what they compile
  * (owned), NULL when none could be. */
 static size_t load_commands(struct advise *ad, size_t levels, struct compile_command *cmds, char **what)
 {
 	*what = NULL;
-	long subject = load_subject(ad);
+	bool of_all;
+	long subject = load_subject(ad, &of_all);
+	/* With a proven edit the TU as the fix leaves it, where it is the
+	 * build's heaviest compile (a torch extension's host TUs): what sets
+	 * the wall after the fix, and half the compile. Beside heavier kernel
+	 * TUs the edited TU is a short compile unlike theirs; the TU as it is
+	 * stands for them as before. */
+	for (int id = 0; subject >= 0 && of_all && id < NFIXES; id++) {
+		const struct rule_walk *w = fix_rules[id]->walk;
+		if (w && w->edited && ad->evidence[id] && w->edited(ad, ad->evidence[id], (size_t)subject, levels, "load", cmds)) {
+			ad->load.shared_by = ad->evidence[id];
+			ad->load.shared_tu = (size_t)subject;
+			*what = xasprintf("%s compiled as the build does with %s's proven edit (the heaviest host TU as "
+					  "the fix leaves it: what sets the wall after it)", ad->tus[subject].f.name, fix_rules[id]->name);
+			return levels;
+		}
+	}
 	if (subject >= 0) {
 		const struct advise_tu *t = &ad->tus[subject];
 		for (size_t n = 0; n < levels; n++) {
@@ -168,6 +186,11 @@ void load_calibrate(struct advise *ad)
 	} else if (n >= LOAD_AMONG_PROBES_FROM && ad->parallel >= (long)n) {
 		ad->load.pair = load_probe_level("load curve", ad->dir, cmds, 2, ad->repeats, ad->settle, ad->timeout, &ad->load.npair,
 						 &ad->failures);
+		if (ad->load.shared_by && ad->load.npair) {
+			ad->load.shared = xcalloc(ad->load.npair, sizeof(double));
+			memcpy(ad->load.shared, ad->load.pair, ad->load.npair * sizeof(double));
+			ad->load.nshared = ad->load.npair;
+		}
 		if (!ad->load.npair) {
 			ad->load.curve = (struct load_curve){ .cores = (double)cpu_count() };
 			ad->load.source = xstrdup("none: its compile failed (its output above)");
@@ -185,7 +208,15 @@ void load_calibrate(struct advise *ad)
 		ad->load.copies = ad->load.npair ? (long)copies : 0;
 		ad->probes.pass.parallel = (long)n;
 	} else {
-		load_probe_measure(ad->dir, cmds, n, ad->repeats, ad->settle, ad->timeout, &ad->load.curve, &ad->failures);
+		double *top = NULL;
+		size_t ntop = 0;
+		load_probe_measure(ad->dir, cmds, n, ad->repeats, ad->settle, ad->timeout, &ad->load.curve, &ad->failures,
+				   &top, &ntop);
+		if (ad->load.shared_by && n == 2) {
+			ad->load.shared = top, ad->load.nshared = ntop;
+			top = NULL;
+		}
+		free(top);
 		ad->load.curve.cores = (double)cpu_count();
 		char *settled = settled_words(ad);
 		ad->load.source = xasprintf("%s, 1 to %zu at once, %s", ad->load.what, n, settled);
@@ -241,4 +272,5 @@ void load_free(struct advise_load *l)
 	free(l->source);
 	free(l->what);
 	free(l->pair);
+	free(l->shared);
 }

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 struct advise;
+struct compile_command;
 
 struct rule_walk {
 	/* Before the probes run: what it needs compiled, planned into the
@@ -40,6 +41,16 @@ struct rule_walk {
 	 * framework's headers cost TU tu (index into the walk's TUs), so that
 	 * no header probe need say it again. */
 	bool (*proves)(const void *evidence, size_t tu);
+	/* Optional, for the same: n copies of TU tu's compile as its proven
+	 * edit leaves it (outputs apart, their names from `sub`), for the
+	 * load curve to run what sets the wall once the fix is made; false:
+	 * none for tu. The curve's rounds of two then stand for the TU's
+	 * edited walls (ad->load.shared), which time() reads. */
+	bool (*edited)(struct advise *ad, void *evidence, size_t tu, size_t n, const char *sub,
+		       struct compile_command *cmds);
+	/* Optional: what it times of its own, right after the load curve
+	 * and before the pass probe. */
+	void (*time)(struct advise *ad, void *evidence);
 	void (*free)(void *evidence);
 };
 

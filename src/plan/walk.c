@@ -216,6 +216,9 @@ struct advise *advise_collect(const struct advise_options *o)
 	probes_warm_up(ad);
 	load_calibrate(ad);
 	phase_done(ad, SPENT_LOAD_CURVE);
+	for (int id = 0; id < NFIXES; id++)
+		if (ad->evidence[id] && fix_rules[id]->walk->time)
+			fix_rules[id]->walk->time(ad, ad->evidence[id]);
 	pass_probe_run(&ad->probes.pass);
 	ad->failures += ad->probes.pass.failures;
 	load_finish(ad);

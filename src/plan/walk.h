@@ -98,6 +98,13 @@ struct advise_load {
 	double *pair;		/* a machine of many CPUs: the walls of two copies at
 				 * once, their at-once level run among the probes */
 	size_t npair;
+	/* Its compile a proven edit's (rule_walk.edited): that evidence and
+	 * TU, and the walls of its rounds of two copies at once (NULL: none),
+	 * which are the edit's walls of that TU edited. */
+	const void *shared_by;
+	size_t shared_tu;
+	double *shared;
+	size_t nshared;
 	long first, copies;	/* those copies in the pass probe; 0 copies: none */
 	struct curve_end_input ends[2];	/* its flat and steep ends, with the
 					 * baseline each isolates */

@@ -63,9 +63,11 @@ static bool level_done(const double *walls, size_t n, size_t reps, bool settle)
 }
 
 void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats, bool settle,
-			double timeout, struct load_curve *c, size_t *failures)
+			double timeout, struct load_curve *c, size_t *failures, double **top, size_t *ntop)
 {
 	*c = (struct load_curve){ 0 };
+	if (top)
+		*top = NULL, *ntop = 0;
 	if (!ncmds)
 		return;
 	size_t reps = repeats > 0 ? (size_t)repeats : 1;
@@ -107,6 +109,10 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 		if (nwalls[l])
 			load_curve_add_level(c, (double)at[l], walls[0], nwalls[0], walls[l], nwalls[l]);
 	*failures += r.failed;
+	if (top && nlevels > 1 && nwalls[1]) {
+		*top = walls[1], *ntop = nwalls[1];
+		walls[1] = NULL;
+	}
 	for (size_t l = 0; l < nlevels; l++)
 		free(walls[l]);
 	for (size_t i = 0; i < ncmds; i++) {

@@ -17,9 +17,11 @@
  * `settle`, a level whose walls (two at least) agree (walls_agree) stops
  * sooner. A failed compile is reported (the tail of its
  * output) and ends the calibration with the levels measured so far; it
- * counts in *failures. An interrupt exits 130. */
+ * counts in *failures. With `top`, the walls of the ncmds-at-once level
+ * (owned, *ntop of them; NULL when none), for a caller that times that
+ * compile so anyway. An interrupt exits 130. */
 void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats, bool settle,
-			double timeout, struct load_curve *c, size_t *failures);
+			double timeout, struct load_curve *c, size_t *failures, double **top, size_t *ntop);
 /* One level: rounds of `copies` of cmds at once until it has at least
  * `repeats` walls (with `settle`, two or more that agree). Returns the
  * walls (owned), *n of them; a failed round ends it, counted in

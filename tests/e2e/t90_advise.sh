@@ -145,6 +145,34 @@ check "leak saves in it all the same, proven by its walls" [ "$(json "$T/out" '[
 check "no probe said to have failed" [ "$(json "$T/out" 'd["warnings"]')" = "[]" ]
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
 
+# The dispatcher the build's heaviest compile (its recorded time ten times
+# over, the steps after it later and the log in the order they ended, in
+# a copy of the build dir): the load curve compiles it as leak's proven
+# edit leaves it, and those rounds of two are its edited walls.
+cp -a "$demo" "$T/heavy"
+python3 - "$demo/.ninja_log" >"$T/heavy/.ninja_log" <<'EOF'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+last = max(i for i, l in enumerate(lines) if l.split("\t")[3:4] == ["opus_dispatch.o"])
+steps = [l.split("\t") for l in lines[last:]]
+start, end = int(steps[0][0]), int(steps[0][1])
+more = 9 * (end - start)
+steps[0][1] = str(end + more)
+for s in steps[1:]:
+    if int(s[0]) >= end:
+        s[0], s[1] = str(int(s[0]) + more), str(int(s[1]) + more)
+print("\n".join(lines[:last] + ["\t".join(s) for s in sorted(steps, key=lambda s: int(s[1]))]))
+EOF
+heavy_before=$(tree_hash "$T/heavy")
+run 0 "advise on the host TUs, the dispatcher the heaviest" "$BW" advise -C "$T/heavy" -j 2 -r 1 opus_dispatch.o opus_pybind.o --json
+case $(json "$T/out" 'd["model_input"]["load_source"]') in
+"opus_dispatch.o compiled as the build does with leak's proven edit"*) ok "the load curve compiles the dispatcher with leak's edit" ;;
+*) not_ok "the load curve compiles the dispatcher with leak's edit" "$(json "$T/out" 'd["model_input"]["load_source"]')" ;;
+esac
+check "its edited walls are the curve's rounds of two, its plain walls timed" [ "$(json "$T/out" '[(w["target"], w["measured"], w["edited_by_load_curve"], w["plain_s"][0] > w["edited_s"][0] > 0) for f in d["fixes"] if f["fix"] == "leak" for s in f["probes"]["sites"] for w in s["walls"]]')" = "[('opus_dispatch.o', True, True, True)]" ]
+check "the proof says so" [ "$(json "$T/out" '"the load curve'"'"'s rounds of two" in [f["measured_by"] for f in d["fixes"] if f["fix"] == "leak"][0]')" = True ]
+check "the build dir's copy byte-identical" [ "$(tree_hash "$T/heavy")" = "$heavy_before" ]
+
 # Ctrl-C midway: exit 130, nothing left running or behind.
 interrupt_midway INT advise "$demo" "$before" "$BW" advise -C "$demo"
 check "the demo's sources byte-identical after every run, the interrupted one too (advise edits a copy)" [ "$(tree_hash "$src")" = "$sources" ]

@@ -38,7 +38,7 @@ static void test_levels_interleaved(void **state)
 	copies(cmds, 3, order);
 	struct load_curve c;
 	size_t failures = 0;
-	load_probe_measure(".", cmds, 3, 3, false, 0, &c, &failures);
+	load_probe_measure(".", cmds, 3, 3, false, 0, &c, &failures, NULL, NULL);
 	assert_int_equal(failures, 0);
 	/* Levels 1 and 3 (none between); alone 3 walls, 3 at once one round. */
 	assert_int_equal(c.n, 2);
@@ -109,15 +109,23 @@ static void test_settle(void **state)
 	sleeps(cmds, 2);
 	struct load_curve c;
 	size_t failures = 0;
-	load_probe_measure(".", cmds, 2, 3, true, 0, &c, &failures);
+	double *top = NULL;
+	size_t ntop = 0;
+	load_probe_measure(".", cmds, 2, 3, true, 0, &c, &failures, &top, &ntop);
 	assert_int_equal(failures, 0);
 	assert_int_equal(c.n, 2);
 	assert_true(c.samples[0] >= 2 && c.samples[0] <= 3);
 	assert_int_equal(c.samples[1], 2);
 	assert_true(c.slowdown[1] < 1.5);	/* sleeps share no CPU */
-	load_probe_measure(".", cmds, 2, 3, false, 0, &c, &failures);
+	/* The walls of the level at once, handed over (an edit's walls) */
+	assert_int_equal(ntop, 2);
+	assert_true(top[0] >= SLEEP_S && top[0] < 1.5 * SLEEP_S && top[1] >= SLEEP_S && top[1] < 1.5 * SLEEP_S);
+	free(top);
+	load_probe_measure(".", cmds, 2, 3, false, 0, &c, &failures, &top, &ntop);
 	assert_int_equal(c.samples[0], 3);
 	assert_int_equal(c.samples[1], 4);
+	assert_int_equal(ntop, 4);
+	free(top);
 	for (size_t i = 0; i < 2; i++)
 		compile_command_clear(&cmds[i]);
 }
@@ -135,9 +143,13 @@ static void test_failure_stops(void **state)
 	struct load_curve c;
 	size_t failures = 0;
 	fflush(NULL);
-	load_probe_measure(".", cmds, 2, 1, false, 0, &c, &failures);
+	double *top = &c.slowdown[0];
+	size_t ntop = 1;
+	load_probe_measure(".", cmds, 2, 1, false, 0, &c, &failures, &top, &ntop);
 	assert_int_equal(failures, 1);
 	assert_int_equal(c.n, 1);	/* alone only: the level of 2 failed */
+	assert_null(top);	/* and it has no walls to hand over */
+	assert_int_equal(ntop, 0);
 	for (size_t i = 0; i < 2; i++)
 		compile_command_clear(&cmds[i]);
 }
