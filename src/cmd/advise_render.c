@@ -264,6 +264,17 @@ void advise_render_table(const struct advise *ad)
 		       total, json_number_value(json_object_get(json_object_get(ad->saved, "spent_s"), "total")));
 		return;
 	}
+	struct strvec skipped = { 0 };
+	for (size_t i = 0; i < ad->probes.pass.ntus; i++)
+		if (ad->probes.pass.tus[i].skipped)
+			strvec_push(&skipped, ad->probes.pass.tus[i].name);
+	if (skipped.n) {
+		char *names = strvec_join(&skipped, ", ");
+		printf("\nprobes not run (a proven edit's walls time what they would, or they stand in for a probe that "
+		       "ran): %s\n", names);
+		free(names);
+	}
+	strvec_clear(&skipped);
 	printf("\nadvise took %.1f s:", total);
 	for (int k = 0; k < NSPENT; k++)
 		printf("%s %s %.1f s", k ? "," : "", spent_names[k], ad->spent[k]);

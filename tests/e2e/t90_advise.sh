@@ -143,6 +143,9 @@ run 0 "advise on the dispatcher alone" "$BW" advise -C "$demo" -j 2 -r 1 --paral
 check "the dispatcher's header and empty probes skipped, its table's probes run" [ "$(json "$T/out" 'sorted((p["probe"].split(" (")[0].split(",")[0], p["status"]) for p in d["probes"])')" = "[('empty probe 0', 'skipped'), ('header probe 0', 'skipped'), ('narrow probe 1', 'skipped'), (\"opus_dispatch.o's table\", 'ok'), (\"opus_dispatch.o's table\", 'ok')]" ]
 check "leak saves in it all the same, proven by its walls" [ "$(json "$T/out" '[(t["target"], t["proven"], t["saving_s"] > 0) for f in d["fixes"] if f["fix"] == "leak" for t in f["tus"]]')" = "[('opus_dispatch.o', True, True)]" ]
 check "no probe said to have failed" [ "$(json "$T/out" 'd["warnings"]')" = "[]" ]
+run 0 "advise on the dispatcher alone, the table" "$BW" advise -C "$demo" -j 2 -r 1 --parallel 2 opus_dispatch.o
+grep -q "^probes not run (a proven edit's walls time what they would, or they stand in for a probe that ran): .*header probe 0 (opus_dispatch.o's command)" "$T/out" &&
+	ok "the table names the probes not run" || not_ok "the table names the probes not run" "$(grep "^probes not run" "$T/out")"
 check "advise leaves the tree byte-identical (all runs)" [ "$(tree_hash "$demo")" = "$before" ]
 
 # The dispatcher the build's heaviest compile (its recorded time ten times
