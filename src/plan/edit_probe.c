@@ -443,7 +443,7 @@ static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct e
 }
 
 /* The winner's walls: the heaviest TUs, each timed as it is and edited
- * after the probes, as copies side by side: a round of two copies of one,
+ * after the load curve, as copies side by side: a round of two copies of one,
  * then of the other (one each when the probes run one at a time), so each
  * wall sees the same neighbour all of its time, a copy of itself; two, not
  * the probes' parallel, so that a torch TU's 1.5 GB is not paid 16 times. Timed beside each other
