@@ -492,26 +492,24 @@ static void wall_commands_free(struct edit_wall *w)
 	w->copies = 0;
 }
 
+/* One side of a wall from its walls (n > 0): median, least and most. */
+static void take_walls(const double *walls, size_t n, double *median, double *lo, double *hi)
+{
+	struct summary sm = summarize(walls, n);
+	*median = sm.median, *lo = sm.min, *hi = sm.max;
+}
+
 /* One side of a wall: its copies' rounds until the probes' repeats (or two
- * walls that agree); median, least and most, NaN when a round failed. */
+ * walls that agree); NaN when a round failed. */
 static void time_copies(struct advise *ad, const char *what, const struct compile_command *cmds, size_t copies,
 			double *median, double *lo, double *hi)
 {
 	size_t n = 0, failures = 0;
 	double *walls = load_probe_level(what, ad->dir, cmds, copies, ad->repeats, ad->settle, ad->timeout, &n, &failures);
 	ad->failures += failures;
-	if (n) {
-		struct summary sm = summarize(walls, n);
-		*median = sm.median, *lo = sm.min, *hi = sm.max;
-	}
+	if (n)
+		take_walls(walls, n, median, lo, hi);
 	free(walls);
-}
-
-/* Walls the load curve timed: their median, least and most. */
-static void take_walls(const double *walls, size_t n, double *median, double *lo, double *hi)
-{
-	struct summary sm = summarize(walls, n);
-	*median = sm.median, *lo = sm.min, *hi = sm.max;
 }
 
 /* The walls planned, timed: each TU's plain and edited rounds back to

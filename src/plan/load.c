@@ -65,9 +65,9 @@ static long load_subject(const struct advise *ad, bool *of_all)
 }
 
 /* Copies of the load curve's compile, outputs apart: the heaviest host
- * TU as the build compiles it (with a proven edit, below), else a header probe (the framework parsed
- * with a TU's own command; the group whose TU is quickest, for the time
- * it takes). Returns how many were made; *what says what they compile
+ * TU as the build compiles it (with a proven edit, below), else a header
+ * probe (the framework parsed with a TU's own command; the group whose TU
+ * is quickest, for the time it takes). Returns how many were made; *what says what they compile
  * (owned), NULL when none could be. */
 static size_t load_commands(struct advise *ad, size_t levels, struct compile_command *cmds, char **what)
 {
@@ -81,11 +81,13 @@ static size_t load_commands(struct advise *ad, size_t levels, struct compile_com
 	 * stands for them as before. */
 	for (int id = 0; subject >= 0 && of_all && id < NFIXES; id++) {
 		const struct rule_walk *w = fix_rules[id]->walk;
-		if (w && w->edited && ad->evidence[id] && w->edited(ad, ad->evidence[id], (size_t)subject, levels, "load", cmds)) {
+		if (w && w->edited && ad->evidence[id] &&
+		    w->edited(ad, ad->evidence[id], (size_t)subject, levels, "load", cmds)) {
 			ad->load.shared_by = ad->evidence[id];
 			ad->load.shared_tu = (size_t)subject;
 			*what = xasprintf("%s compiled as the build does with %s's proven edit (the heaviest host TU as "
-					  "the fix leaves it: what sets the wall after it)", ad->tus[subject].f.name, fix_rules[id]->name);
+					  "the fix leaves it: what sets the wall after it)",
+					  ad->tus[subject].f.name, fix_rules[id]->name);
 			return levels;
 		}
 	}
