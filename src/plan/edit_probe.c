@@ -442,6 +442,25 @@ static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct e
 	return won;
 }
 
+/* Whether every recorded build that ran TU tu ran no other step beside
+ * it, of the walk's TUs or not (false where none ran it). */
+static bool alone_in_build(const struct advise *ad, size_t tu)
+{
+	const struct recent_builds *rb = &ad->base.recent;
+	size_t e = ad->tus[tu].f.edge;
+	bool seen = false;
+	for (size_t b = 0; b < rb->n; b++) {
+		const double *start = rb->start + b * rb->edges, *end = rb->end + b * rb->edges;
+		if (isnan(start[e]))
+			continue;
+		seen = true;
+		for (size_t o = 0; o < rb->edges; o++)
+			if (o != e && !isnan(start[o]) && start[o] < end[e] && end[o] > start[e])
+				return false;
+	}
+	return seen;
+}
+
 /* The winner's walls: the heaviest TUs, each timed as it is and edited
  * after the load curve, as copies side by side: a round of two copies of one,
  * then of the other (one each when the probes run one at a time), so each
@@ -465,7 +484,8 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 		const struct advise_tu *t = &ad->tus[order[k]];
 		size_t site = (size_t)(s - ev->sites);
 		w->measured = true;
-		w->copies = copies;
+		w->copies = w->at_once = copies;
+		w->alone_in_build = alone_in_build(ad, order[k]);
 		w->plain = xcalloc(copies, sizeof(*w->plain));
 		w->edited = xcalloc(copies, sizeof(*w->edited));
 		for (size_t c = 0; c < copies; c++) {
@@ -678,6 +698,26 @@ static double median_share(const struct edit_site *s)
 	return m;
 }
 
+/* A timed TU's share of its baseline the edit takes out: its walls' (1 -
+ * edited/plain), *lo and *hi alike. Where the build compiled it alone and
+ * its walls ran copies side by side, each wall had a neighbour the build's
+ * compile did not: the plain copies slowed by it (extension-cpp's 14.1 s
+ * against its baseline's 12.9 s), the edited ones, a third of the size,
+ * by as much or less, perhaps not at all. The share alone then
+ * lies between the walls' and the edited walls' against the TU's own
+ * baseline (the edited compile as fast beside a copy as alone): *lo and
+ * *hi, the middle returned. NaN: not timed. */
+static double timed_share(const struct advice_input *in, const struct edit_wall *w, double *lo, double *hi)
+{
+	double share = share_of(w), base = in->seconds[in->tus[w->tu].edge];
+	*lo = *hi = share;
+	if (!isnan(share) && w->alone_in_build && w->at_once > 1 && base > 0) {
+		double alone = fmax(1 - w->edited_s / base, 0);
+		*lo = fmin(share, alone), *hi = fmax(share, alone);
+	}
+	return (*lo + *hi) / 2;
+}
+
 /* What a site's timed TUs saved, to carry to the rest: their median
  * share of their baseline and their median seconds (each its share of
  * its baseline); NaN when none was timed. */
@@ -690,7 +730,8 @@ static struct carry carry_of(const struct advice_input *in, const struct edit_si
 	double *shares = xcalloc(s->nwalls + 1, sizeof(double)), *saved = xcalloc(s->nwalls + 1, sizeof(double));
 	size_t n = 0;
 	for (size_t j = 0; j < s->nwalls; j++) {
-		double share = share_of(&s->walls[j]), timed = in->seconds[in->tus[s->walls[j].tu].edge];
+		double lo, hi, share = timed_share(in, &s->walls[j], &lo, &hi),
+			       timed = in->seconds[in->tus[s->walls[j].tu].edge];
 		if (!isnan(share) && !isnan(timed)) {
 			shares[n] = share;
 			saved[n++] = share * timed;
@@ -703,8 +744,8 @@ static struct carry carry_of(const struct advice_input *in, const struct edit_si
 }
 
 /* The baseline seconds the edit takes out of TU k of the site: its own
- * walls' share of its baseline where it was timed (*lo and *hi alike).
- * The rest are bracketed by the two carries: the timed ones' median share
+ * share of its baseline where it was timed (timed_share: its bracket as
+ * *lo and *hi). The rest are bracketed by the two carries: the timed ones' median share
  * of its baseline (*lo) and their median seconds (*hi, never past its own
  * baseline); the saving is the middle. The edit takes the same headers
  * out of every TU that reaches the line: were they all its saving, a
@@ -715,9 +756,14 @@ static struct carry carry_of(const struct advice_input *in, const struct edit_si
 static double saving_of(const struct advice_input *in, const struct edit_site *s, size_t k, const struct carry *c,
 			double *lo, double *hi)
 {
-	double base = in->seconds[in->tus[s->walls[k].tu].edge], own = share_of(&s->walls[k]);
-	*lo = !isnan(own) ? own * base : c->share * base;
-	*hi = !isnan(own) ? *lo : fmax(*lo, fmin(c->seconds, base));
+	double base = in->seconds[in->tus[s->walls[k].tu].edge], own_lo, own_hi;
+	double own = timed_share(in, &s->walls[k], &own_lo, &own_hi);
+	if (!isnan(own)) {
+		*lo = own_lo * base, *hi = own_hi * base;
+		return own * base;
+	}
+	*lo = c->share * base;
+	*hi = fmax(*lo, fmin(c->seconds, base));
 	return (*lo + *hi) / 2;
 }
 
@@ -952,12 +998,13 @@ json_t *edit_probe_save(const struct edit_evidence *ev)
 		}
 		for (size_t k = 0; k < site->nwalls; k++) {
 			const struct edit_wall *w = &site->walls[k];
-			json_array_append_new(walls, json_pack("{s:I, s:b, s:o, s:o, s:b}", "tu", (json_int_t)w->tu, "measured",
+			json_array_append_new(walls, json_pack("{s:I, s:b, s:o, s:o, s:b, s:I, s:b}", "tu", (json_int_t)w->tu, "measured",
 							       w->measured, "plain_s",
 							       saved_triple_json(w->plain_s, w->plain_lo, w->plain_hi),
 							       "edited_s",
 							       saved_triple_json(w->edited_s, w->edited_lo, w->edited_hi),
-							       "edited_by_load_curve", w->load_curve));
+							       "edited_by_load_curve", w->load_curve, "at_once",
+							       (json_int_t)w->at_once, "alone_in_build", w->alone_in_build));
 		}
 		json_array_append_new(sites, json_pack("{s:s, s:I, s:o, s:s, s:o, s:o, s:I, s:o, s:o}", "file", site->file,
 						       "line", (json_int_t)site->line, "text", saved_text_json(site->text),
@@ -1015,8 +1062,13 @@ static bool load_site(const json_t *o, size_t ntus, struct edit_site *site, char
 	for (size_t k = 0; k < json_array_size(walls); k++) {
 		const json_t *v = json_array_get(walls, k);
 		struct edit_wall *w = &site->walls[site->nwalls++];
+		const json_t *at_once = json_object_get(v, "at_once");
 		*w = (struct edit_wall){ .measured = json_is_true(json_object_get(v, "measured")),
-					 .load_curve = json_is_true(json_object_get(v, "edited_by_load_curve")) };
+					 .load_curve = json_is_true(json_object_get(v, "edited_by_load_curve")),
+					 .at_once = json_is_integer(at_once) && json_integer_value(at_once) > 1 &&
+							   json_integer_value(at_once) <= EDIT_TUS_MAX
+						       ? (size_t)json_integer_value(at_once) : 1,
+					 .alone_in_build = json_is_true(json_object_get(v, "alone_in_build")) };
 		if (!tu_index(json_object_get(v, "tu"), ntus, &w->tu) ||
 		    !saved_triple(json_object_get(v, "plain_s"), &w->plain_s, &w->plain_lo, &w->plain_hi) ||
 		    !saved_triple(json_object_get(v, "edited_s"), &w->edited_s, &w->edited_lo, &w->edited_hi))

@@ -55,6 +55,9 @@ struct edit_wall {
 	double plain_s, plain_lo, plain_hi, edited_s, edited_lo, edited_hi;	/* median, least, most; NaN: none */
 	bool load_curve;	/* its edited walls are the load curve's rounds of two
 				 * (its compile: this TU edited) */
+	size_t at_once;		/* copies each round ran side by side (1: alone) */
+	bool alone_in_build;	/* the recorded builds compiled it with no other TU
+				 * beside it (a one-TU module, -j 1) */
 };
 
 struct edit_site {

@@ -143,6 +143,7 @@ run 0 "advise on the dispatcher alone" "$BW" advise -C "$demo" -j 2 -r 1 --paral
 check "the dispatcher's header and empty probes skipped, its table's probes run" [ "$(json "$T/out" 'sorted((p["probe"].split(" (")[0].split(",")[0], p["status"]) for p in d["probes"])')" = "[('empty probe 0', 'skipped'), ('header probe 0', 'skipped'), ('narrow probe 1', 'skipped'), (\"opus_dispatch.o's table\", 'ok'), (\"opus_dispatch.o's table\", 'ok')]" ]
 check "leak saves in it all the same, proven by its walls" [ "$(json "$T/out" '[(t["target"], t["proven"], t["saving_s"] > 0) for f in d["fixes"] if f["fix"] == "leak" for t in f["tus"]]')" = "[('opus_dispatch.o', True, True)]" ]
 check "no probe said to have failed" [ "$(json "$T/out" 'd["warnings"]')" = "[]" ]
+check "the dispatcher ran beside the pybind TU in the build: its walls' share is its saving" [ "$(json "$T/out" '[(w["alone_in_build"], w["at_once"]) for f in d["fixes"] if f["fix"] == "leak" for s in f["probes"]["sites"] for w in s["walls"]]')" = "[(False, 2)]" ]
 run 0 "advise on the dispatcher alone, the table" "$BW" advise -C "$demo" -j 2 -r 1 --parallel 2 opus_dispatch.o
 grep -q "^probes not run (a proven edit's walls time what they would, or they stand in for a probe that ran): .*header probe 0 (opus_dispatch.o's command)" "$T/out" &&
 	ok "the table names the probes not run" || not_ok "the table names the probes not run" "$(grep "^probes not run" "$T/out")"
@@ -175,6 +176,30 @@ esac
 check "its edited walls are the curve's rounds of two, its plain walls timed" [ "$(json "$T/out" '[(w["target"], w["measured"], w["edited_by_load_curve"], w["plain_s"][0] > w["edited_s"][0] > 0) for f in d["fixes"] if f["fix"] == "leak" for s in f["probes"]["sites"] for w in s["walls"]]')" = "[('opus_dispatch.o', True, True, True)]" ]
 check "the proof says so" [ "$(json "$T/out" '"the load curve'"'"'s rounds of two" in [f["measured_by"] for f in d["fixes"] if f["fix"] == "leak"][0]')" = True ]
 check "the build dir's copy byte-identical" [ "$(tree_hash "$T/heavy")" = "$heavy_before" ]
+
+# Built one step at a time (a copy whose log has each step after the one
+# before): the dispatcher compiled alone, its walls two copies side by
+# side. Its saving is the middle of the walls' share and the edited walls'
+# against its baseline; in the demo as built (beside the pybind TU) it is
+# the walls' share.
+cp -a "$demo" "$T/serial"
+python3 - "$demo/.ninja_log" >"$T/serial/.ninja_log" <<'EOF'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+last = {}
+for l in lines[1:]:
+    last[l.split("\t")[3]] = l.split("\t")
+t, out = 0, [lines[0]]
+for s in sorted(last.values(), key=lambda s: int(s[1])):
+    took = int(s[1]) - int(s[0])
+    s[0], s[1] = str(t), str(t + took)
+    t += took
+    out.append("\t".join(s))
+print("\n".join(out))
+EOF
+run 0 "advise on the dispatcher of a build that ran one step at a time" "$BW" advise -C "$T/serial" -j 2 -r 1 --parallel 2 opus_dispatch.o --json
+bracket='(lambda f, mi: (lambda w, base: (w["alone_in_build"], w["at_once"], abs(f["tus"][0]["saving_s"] - ((1 - w["edited_s"][0] / w["plain_s"][0]) + max(0, 1 - w["edited_s"][0] / base)) / 2 * base) < 0.01))(mi["rules"]["leak"]["sites"][0]["walls"][0], mi["seconds"][mi["tus"][mi["rules"]["leak"]["sites"][0]["tus"][0]]["edge"]]))([f for f in d["fixes"] if f["fix"] == "leak"][0], d["model_input"])'
+check "the dispatcher ran alone in that build: its saving the middle of the two shares" [ "$(json "$T/out" "$bracket")" = "(True, 2, True)" ]
 
 # Ctrl-C midway: exit 130, nothing left running or behind.
 interrupt_midway INT advise "$demo" "$before" "$BW" advise -C "$demo"

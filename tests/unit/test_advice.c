@@ -237,6 +237,49 @@ static void test_narrow_proven(void **state)
 	ninja_build_free(&mod.b);
 }
 
+/* A TU the build compiled alone, its walls two copies side by side: the
+ * plain copies ran 6.6 s against its 6 s baseline, a neighbour the build
+ * did not have. Its share lies between the walls' (1 - 4/6.6) and the
+ * edited walls' against its baseline (1 - 4/6): the saving is the middle,
+ * the range spans both. Its walls alone (or a TU that had neighbours in
+ * the build) keep the walls' share. */
+static void test_alone_in_build_bracket(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	size_t tus[] = { tu_index("disp.o") };
+	struct edit_candidate cands[] = { { .header = "<torch/types.h>", .lines = 240000, .tried = true } };
+	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain_s = 6.6, .plain_lo = 6.6, .plain_hi = 6.6,
+				       .edited_s = 4, .edited_lo = 4, .edited_hi = 4, .at_once = 2,
+				       .alone_in_build = true } };
+	struct edit_site site = { .file = "disp.cpp", .line = 3, .header = "<torch/torch.h>", .tus = tus, .ntus = 1,
+				  .cands = cands, .ncands = 1, .chosen = 0, .walls = walls, .nwalls = 1 };
+	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
+	static const void *evidence[NFIXES];
+	evidence[FIX_NARROW] = &ev;
+	mod.in.evidence = evidence;
+	struct advice a;
+	advice_build(&mod.in, &a);
+	const struct fix *narrow = &a.fixes[FIX_NARROW];
+	double pair = (1 - 4 / 6.6) * 6, alone = (1 - 4 / 6.0) * 6, middle = (pair + alone) / 2;
+	assert_true(narrow->applies && narrow->measured);
+	assert_true(fabs(narrow->saving[0] - middle) < 1e-9);
+	assert_true(fabs(narrow->own_lo - alone / middle) < 1e-9);
+	assert_true(fabs(narrow->own_hi - pair / middle) < 1e-9);
+	advice_free(&a);
+	walls[0].at_once = 1;
+	advice_build(&mod.in, &a);
+	assert_true(fabs(a.fixes[FIX_NARROW].saving[0] - pair) < 1e-9);
+	advice_free(&a);
+	walls[0].at_once = 2;
+	walls[0].alone_in_build = false;
+	advice_build(&mod.in, &a);
+	assert_true(fabs(a.fixes[FIX_NARROW].saving[0] - pair) < 1e-9);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
 /* No proof (no copy could be made): the header probe's seconds, said as
  * inferred and why. */
 static void test_leak_inferred_says_why(void **state)
@@ -657,6 +700,7 @@ int main(void)
 		cmocka_unit_test(test_rules_and_savings),
 		cmocka_unit_test(test_leak_proven),
 		cmocka_unit_test(test_narrow_proven),
+		cmocka_unit_test(test_alone_in_build_bracket),
 		cmocka_unit_test(test_leak_inferred_says_why),
 		cmocka_unit_test(test_plan_does_not_count_twice),
 		cmocka_unit_test(test_more_jobs),
