@@ -126,14 +126,16 @@ static void test_rules_and_savings(void **state)
 	ninja_build_free(&mod.b);
 }
 
-/* The advice with `ev` as leak's evidence; its leak fix. */
-static const struct fix *with_leak_evidence(struct module *mod, const struct edit_evidence *ev, struct advice *a)
+/* The advice with `ev` as rule id's evidence (the others' none); its fix.
+ * Later advice_build calls on mod read the same. */
+static const struct fix *with_evidence(struct module *mod, int id, const struct edit_evidence *ev, struct advice *a)
 {
 	static const void *evidence[NFIXES];
-	evidence[FIX_LEAK] = ev;
+	memset(evidence, 0, sizeof(evidence));
+	evidence[id] = ev;
 	mod->in.evidence = evidence;
 	advice_build(&mod->in, a);
-	return &a->fixes[FIX_LEAK];
+	return &a->fixes[id];
 }
 
 /* leak proven: the line edited on a copy reaches disp.o and bind.o
@@ -157,7 +159,7 @@ static void test_leak_proven(void **state)
 				  .ntus = 2, .cands = cands, .ncands = 2, .chosen = 1, .walls = walls, .nwalls = 2 };
 	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
 	struct advice a;
-	const struct fix *leak = with_leak_evidence(&mod, &ev, &a);
+	const struct fix *leak = with_evidence(&mod, FIX_LEAK, &ev, &a);
 	assert_true(leak->applies && leak->measured);
 	assert_int_equal(leak->ntus, 2);
 	assert_int_equal(leak->tus[0], tus[0]);
@@ -207,12 +209,8 @@ static void test_narrow_proven(void **state)
 	struct edit_site site = { .file = "disp.cpp", .line = 3, .header = "<torch/torch.h>", .tus = tus, .ntus = 1,
 				  .cands = cands, .ncands = 2, .chosen = 1, .walls = walls, .nwalls = 1 };
 	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
-	static const void *evidence[NFIXES];
-	evidence[FIX_NARROW] = &ev;
-	mod.in.evidence = evidence;
 	struct advice a;
-	advice_build(&mod.in, &a);
-	const struct fix *narrow = &a.fixes[FIX_NARROW];
+	const struct fix *narrow = with_evidence(&mod, FIX_NARROW, &ev, &a);
 	assert_true(narrow->applies && narrow->measured);
 	assert_int_equal(narrow->ntus, 1);
 	assert_true(narrow->proven && narrow->proven[0]);
@@ -256,12 +254,8 @@ static void test_alone_in_build_bracket(void **state)
 	struct edit_site site = { .file = "disp.cpp", .line = 3, .header = "<torch/torch.h>", .tus = tus, .ntus = 1,
 				  .cands = cands, .ncands = 1, .chosen = 0, .walls = walls, .nwalls = 1 };
 	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
-	static const void *evidence[NFIXES];
-	evidence[FIX_NARROW] = &ev;
-	mod.in.evidence = evidence;
 	struct advice a;
-	advice_build(&mod.in, &a);
-	const struct fix *narrow = &a.fixes[FIX_NARROW];
+	const struct fix *narrow = with_evidence(&mod, FIX_NARROW, &ev, &a);
 	double pair = (1 - 4 / 6.6) * 6, alone = (1 - 4 / 6.0) * 6, middle = (pair + alone) / 2;
 	assert_true(narrow->applies && narrow->measured);
 	assert_true(fabs(narrow->saving[0] - middle) < 1e-9);
@@ -289,7 +283,7 @@ static void test_leak_inferred_says_why(void **state)
 	load(&mod, 2);
 	struct edit_evidence ev = { .why_not = "the TUs' sources share no directory but /: name it with --project DIR" };
 	struct advice a;
-	const struct fix *leak = with_leak_evidence(&mod, &ev, &a);
+	const struct fix *leak = with_evidence(&mod, FIX_LEAK, &ev, &a);
 	assert_true(leak->applies && !leak->measured);
 	assert_true(fabs(leak->saving[0] - 4) < 1e-9);
 	assert_non_null(strstr(leak->measured_by, "inferred, not proven (the TUs' sources share no directory"));
