@@ -116,9 +116,13 @@ size_t growth_steps(struct history_step *ref, size_t nref, struct build_record *
 {
 	if (!ncand)
 		return 0;
-	qsort(ref, nref, sizeof(*ref), by_step_target);
+	/* A build recorded from a wall document has no steps (NULL): qsort and
+	 * bsearch are never handed one. */
+	if (nref)
+		qsort(ref, nref, sizeof(*ref), by_step_target);
 	for (size_t b = 0; b < ncand; b++)
-		qsort(cand[b].steps, cand[b].nsteps, sizeof(struct record_step), by_target);
+		if (cand[b].nsteps)
+			qsort(cand[b].steps, cand[b].nsteps, sizeof(struct record_step), by_target);
 	const struct build_record *newest = &cand[0];
 	struct grown all[GROWTH_STEPS + 1] = { 0 };
 	size_t nall = 0;
@@ -127,14 +131,15 @@ size_t growth_steps(struct history_step *ref, size_t nref, struct build_record *
 		const struct record_step *step = &newest->steps[s];
 		size_t nv = 0;
 		for (size_t b = 0; b < ncand; b++) {
-			const struct record_step *found = bsearch(step, cand[b].steps, cand[b].nsteps,
-								  sizeof(struct record_step), by_target);
+			const struct record_step *found = cand[b].nsteps ? bsearch(step, cand[b].steps, cand[b].nsteps,
+										   sizeof(struct record_step), by_target)
+									 : NULL;
 			if (found)
 				values[nv++] = found->seconds;
 		}
 		struct grown g = { .target = step->target, .cand_s = median_of(values, nv) };
 		struct history_step key = { .target = step->target };
-		const struct history_step *r = bsearch(&key, ref, nref, sizeof(*ref), by_step_target);
+		const struct history_step *r = nref ? bsearch(&key, ref, nref, sizeof(*ref), by_step_target) : NULL;
 		if (r)
 			g.ref_s = r->seconds;
 		if (!(g.cand_s - g.ref_s > 0))
