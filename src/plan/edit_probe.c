@@ -542,8 +542,7 @@ static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct
 		struct edit_wall *w = &s->walls[k];
 		if (!w->measured)
 			continue;
-		w->load_curve &= ad->load.shared_by == ev && ad->load.shared_tu == w->tu && ad->load.nshared &&
-				 w->copies == 2;
+		w->load_curve &= ad->load.shared_by == ev && ad->load.nshared && w->copies == 2;
 		char *plain = xasprintf("%s: %s as it is", ev->rule, ad->tus[w->tu].f.name),
 		     *edited = xasprintf("%s: %s with %s:%lu edited", ev->rule, ad->tus[w->tu].f.name, s->file, s->line);
 		bool plain_first = w->load_curve ? false : *plain_next;
@@ -863,20 +862,25 @@ void edit_said_free(struct edit_said *said, const struct edit_evidence *ev)
 
 char *edit_measured_by(const struct edit_evidence *ev)
 {
-	size_t carried = 0;
+	size_t carried = 0, alone = 0;
 	const char *curve = NULL;
 	for (size_t s = 0; s < ev->nsites; s++)
 		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].nwalls; k++) {
-			carried += !ev->sites[s].walls[k].measured;
-			curve = ev->sites[s].walls[k].load_curve ? ev->sites[s].file : curve;
+			const struct edit_wall *w = &ev->sites[s].walls[k];
+			carried += !w->measured;
+			alone += w->measured && w->alone_in_build && w->at_once > 1;
+			curve = w->load_curve ? ev->sites[s].file : curve;
 		}
 	char *shared = curve ? xasprintf("; the heaviest TU of %s's line, edited: the load curve's rounds of two (the "
 					 "curve compiles it so)", curve)
 			     : xstrdup("");
 	char *said = xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that "
 			       "reaches it compiled with the edit; the %d heaviest of a line's TUs timed as they are and "
-			       "edited, each as copies side by side (the same neighbours for both)%s%s", ev->copied,
+			       "edited, each as copies side by side (the same neighbours for both)%s%s%s", ev->copied,
 			       ev->root, EDIT_MEASURED, shared,
+			       alone ? "; a timed TU that its build compiled alone (no neighbour there) saves the middle of "
+				       "its walls' share and its edited walls' against its baseline, the range spanning both"
+				     : "",
 			       carried ? "; the rest between the median share of their baseline those saved and the "
 					 "median seconds, the range spanning both" : "");
 	free(shared);

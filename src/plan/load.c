@@ -84,7 +84,6 @@ static size_t load_commands(struct advise *ad, size_t levels, struct compile_com
 		if (w && w->edited && ad->evidence[id] &&
 		    w->edited(ad, ad->evidence[id], (size_t)subject, levels, "load", cmds)) {
 			ad->load.shared_by = ad->evidence[id];
-			ad->load.shared_tu = (size_t)subject;
 			*what = xasprintf("%s compiled as the build does with %s's proven edit (the heaviest host TU as "
 					  "the fix leaves it: what sets the wall after it)",
 					  ad->tus[subject].f.name, fix_rules[id]->name);

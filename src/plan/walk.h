@@ -98,11 +98,10 @@ struct advise_load {
 	double *pair;		/* a machine of many CPUs: the walls of two copies at
 				 * once, their at-once level run among the probes */
 	size_t npair;
-	/* Its compile a proven edit's (rule_walk.edited): that evidence and
-	 * TU, and the walls of its rounds of two copies at once (NULL: none),
-	 * which are the edit's walls of that TU edited. */
+	/* Its compile a proven edit's (rule_walk.edited): that evidence (the
+	 * edit marks its wall), and the walls of its rounds of two copies at
+	 * once (NULL: none), which are that wall's edited walls. */
 	const void *shared_by;
-	size_t shared_tu;
 	double *shared;
 	size_t nshared;
 	long first, copies;	/* those copies in the pass probe; 0 copies: none */
