@@ -502,6 +502,9 @@ void proc_run_parallel(long max, const struct proc_pool *pool)
 		nlive--;
 		procs[k] = procs[nlive];
 		task[k] = task[nlive];
+		for (size_t i = 0; pool->moot && i < nlive && !proc_interrupted(); i++)
+			if (procs[i].pid > 0 && pool->moot(pool->ctx, task[i]))
+				kill(-procs[i].pid, SIGKILL);
 	}
 	progress_clear();
 	free(procs);
@@ -603,7 +606,8 @@ char *file_first_error_line(const char *path)
 	while (!found && (len = getline(&line, &cap, f)) > 0) {
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (strstr(line, "error"))
+		size_t dots = strspn(line, ".");	/* -H's ". path" lines name files, not errors */
+		if (!(dots && line[dots] == ' ') && strstr(line, "error"))
 			found = xstrdup(line);
 	}
 	free(line);

@@ -82,10 +82,13 @@ void proc_run(struct proc *p);
  * none to start now (the pool waits for a running one, or ends when none
  * runs); finished() takes each one as it ends (p is valid during the
  * call). After an interrupt nothing new starts, the running ones are
- * reaped, and buildwall exits 130. */
+ * reaped, and buildwall exits 130. moot (optional), asked of each running
+ * task after each finished(): true stops it (its process group killed),
+ * and finished() takes it as it ends. */
 struct proc_pool {
 	long (*next)(void *ctx, struct proc *p);
 	void (*finished)(void *ctx, long task, struct proc *p);
+	bool (*moot)(void *ctx, long task);
 	void *ctx;
 };
 void proc_run_parallel(long max, const struct proc_pool *pool);

@@ -174,7 +174,7 @@ static void child_finished(void *ctx, long task, struct proc *p)
 static void run_children(struct children *c, long parallel)
 {
 	c->self = self_path();
-	const struct proc_pool pool = { next_child, child_finished, c };
+	const struct proc_pool pool = { .next = next_child, .finished = child_finished, .ctx = c };
 	proc_run_parallel(parallel, &pool);
 	strvec_clear(&c->argv);
 	free(c->self);

@@ -50,7 +50,7 @@ static bool run_round(struct level_run *r, size_t k)
 {
 	r->copies = k;
 	r->started = 0;
-	const struct proc_pool pool = { next_copy, copy_finished, r };
+	const struct proc_pool pool = { .next = next_copy, .finished = copy_finished, .ctx = r };
 	proc_run_parallel((long)k, &pool);
 	proc_exit_if_interrupted();
 	return !r->failed;

@@ -170,7 +170,7 @@ static void measure(struct measurement *m)
 	struct measuring run = { .m = m, .total = m->ntus * (size_t)m->opt.repeats };
 	run.started = xcalloc(run.total, sizeof(bool));
 	warn_if_busy();
-	const struct proc_pool pool = { next_job, job_finished, &run };
+	const struct proc_pool pool = { .next = next_job, .finished = job_finished, .ctx = &run };
 	proc_run_parallel(m->opt.parallel, &pool);
 	free(run.started);
 	for (size_t i = 0; i < m->ntus; i++) {
@@ -234,7 +234,7 @@ static void measure_contention(struct measurement *m, const double *isolated)
 {
 	long cores = cpu_count();
 	struct side_by_side sb = { .m = m, .t0 = monotonic_seconds() };
-	const struct proc_pool pool = { next_side, side_finished, &sb };
+	const struct proc_pool pool = { .next = next_side, .finished = side_finished, .ctx = &sb };
 	proc_run_parallel(cores < PROC_MAX_RUNNING ? cores : PROC_MAX_RUNNING, &pool);
 	/* A log's lines are in end order; the pool's are nearly so. */
 	if (sb.nruns)

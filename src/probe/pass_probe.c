@@ -734,7 +734,7 @@ static void run_probes(struct pass_probe *ps, long whole_runs, bool whole_only)
 			      .extras = xcalloc((size_t)ps->parallel, sizeof(struct extra_round)) };
 	for (long k = 0; k < ps->parallel; k++)
 		pr.extras[k].of = -1;
-	const struct proc_pool pool = { next_tu_run, tu_run_finished, &pr };
+	const struct proc_pool pool = { .next = next_tu_run, .finished = tu_run_finished, .ctx = &pr };
 	proc_run_parallel(ps->parallel, &pool);
 	for (long k = 0; k < ps->parallel; k++)
 		extra_free(&pr.extras[k]);
@@ -884,7 +884,7 @@ void pass_probe_find_kernels(struct pass_probe *ps, const bool *only)
 			if (t->bd.passes[k].kind == PASS_DEVICE && t->bd.passes[k].arch)
 				add_kernel_task(&kr, i, t->bd.passes[k].arch);
 	}
-	const struct proc_pool pool = { next_kernel_task, kernel_task_done, &kr };
+	const struct proc_pool pool = { .next = next_kernel_task, .finished = kernel_task_done, .ctx = &kr };
 	proc_run_parallel(ps->parallel, &pool);
 	for (size_t i = 0; i < ps->ntus; i++)
 		order_by_arch(&ps->tus[i]);

@@ -177,7 +177,7 @@ static void run_finished(void *ctx, long i, struct proc *p)
 void preprocess_run_all(struct pp_run *runs, size_t n, long jobs, void (*done)(void *ctx, size_t i), void *ctx)
 {
 	struct run_all ra = { runs, n, 0, done, ctx };
-	const struct proc_pool pool = { next_run, run_finished, &ra };
+	const struct proc_pool pool = { .next = next_run, .finished = run_finished, .ctx = &ra };
 	proc_run_parallel(jobs > 0 ? jobs : 1, &pool);
 }
 

@@ -203,7 +203,7 @@ void trace_probe_run(struct trace_probe *tp)
 	for (size_t i = 0; i < nversions; i++)
 		free(versions[i].program);
 	free(versions);
-	const struct proc_pool pool = { next_job, job_done, tp };
+	const struct proc_pool pool = { .next = next_job, .finished = job_done, .ctx = tp };
 	proc_run_parallel(tp->parallel, &pool);
 	for (size_t i = 0; tp->kernels && i < tp->ntus; i++)
 		read_kernels(&tp->tus[i]);

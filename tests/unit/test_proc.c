@@ -162,6 +162,67 @@ static void test_short_question_not_measured(void **state)
 	assert_null(p.peak_by);
 }
 
+/* A pool's moot task is stopped: the quick one ends, after which the one
+ * that would sleep 30 s is moot, killed and handed to finished(). */
+struct two_tasks {
+	size_t started;
+	bool quick_done, slow_killed;
+};
+
+static long next_of_two(void *ctx, struct proc *p)
+{
+	static char *quick[] = { "true", NULL }, *slow[] = { "sh", "-c", "sleep 30 & sleep 30; wait", NULL };
+	struct two_tasks *t = ctx;
+	if (t->started == 2)
+		return -1;
+	*p = (struct proc){ .argv = t->started ? slow : quick, .no_peak = true };
+	return (long)t->started++;
+}
+
+static void one_of_two_done(void *ctx, long task, struct proc *p)
+{
+	struct two_tasks *t = ctx;
+	if (task == 0)
+		t->quick_done = proc_succeeded(p);
+	else
+		t->slow_killed = WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGKILL;
+}
+
+static bool slow_is_moot(void *ctx, long task)
+{
+	return task == 1 && ((struct two_tasks *)ctx)->quick_done;
+}
+
+static void test_pool_stops_moot_task(void **state)
+{
+	(void)state;
+	struct two_tasks t = { 0 };
+	struct proc_pool pool = { .next = next_of_two, .finished = one_of_two_done, .moot = slow_is_moot, .ctx = &t };
+	double t0 = monotonic_seconds();
+	proc_run_parallel(2, &pool);
+	assert_true(t.quick_done);
+	assert_true(t.slow_killed);
+	assert_true(monotonic_seconds() - t0 < 5);
+}
+
+/* The first error line of a compile run with -H: the files it opened
+ * (". path" lines) are not errors, whatever their names. */
+static void test_first_error_line_skips_opened_files(void **state)
+{
+	(void)state;
+	char *path = xasprintf("%s/h.log", tmpdir_path());
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(". /usr/include/errno.h\n.. /usr/include/x86_64-linux-gnu/bits/types/error_t.h\n"
+	      "t.cpp:4:3: error: 'x' was not declared in this scope\n", f);
+	fclose(f);
+	char *line = file_first_error_line(path);
+	assert_string_equal(line, "t.cpp:4:3: error: 'x' was not declared in this scope");
+	free(line);
+	remove(path);
+	free(path);
+}
+
 int main(void)
 {
 	proc_init_signals();
@@ -173,6 +234,8 @@ int main(void)
 		cmocka_unit_test(test_rusage_and_wait_any),
 		cmocka_unit_test(test_tree_peak),
 		cmocka_unit_test(test_short_question_not_measured),
+		cmocka_unit_test(test_pool_stops_moot_task),
+		cmocka_unit_test(test_first_error_line_skips_opened_files),
 	};
 	return cmocka_run_group_tests_name("proc", tests, NULL, NULL);
 }
