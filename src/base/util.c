@@ -219,6 +219,11 @@ void strvec_sort(struct strvec *sv)
 		qsort(sv->v, sv->n, sizeof(char *), by_bytes);
 }
 
+bool strvec_sorted_has(const struct strvec *sv, const char *s)
+{
+	return sv->n && bsearch(&s, sv->v, sv->n, sizeof(char *), by_bytes);
+}
+
 bool strvec_contains(const struct strvec *sv, const char *s)
 {
 	for (size_t i = 0; i < sv->n; i++)

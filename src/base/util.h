@@ -59,6 +59,8 @@ void strvec_clear(struct strvec *sv);
 bool strvec_contains(const struct strvec *sv, const char *s);
 /* Sort the strings bytewise (strcmp order). */
 void strvec_sort(struct strvec *sv);
+/* s is one of sv's, sorted by strvec_sort. */
+bool strvec_sorted_has(const struct strvec *sv, const char *s);
 /* The strings with sep between them (a new string). */
 char *strvec_join(const struct strvec *sv, const char *sep);
 

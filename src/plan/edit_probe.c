@@ -85,7 +85,7 @@ struct header_run {
 	char *dir, *source, *log;
 	struct compile_command cmd;
 	struct pp_plan plan;
-	bool planned, tree, started, failed;
+	bool planned, started, failed;
 	bool entry;		/* one of the framework's known entry headers */
 	double lines;
 };
@@ -105,7 +105,7 @@ static void plan_header_run(struct advise *ad, const struct advise_tu *donor, st
 	if (probe_command(ad, donor, sub, r->source, &r->cmd)) {
 		r->planned = preprocess_plan(&r->cmd, ad->dir, false, r->dir, r->log, ad->timeout, &r->plan, &err);
 		free(err);
-		if (r->planned && r->tree)
+		if (r->planned)
 			strvec_push(&r->plan.v[0].argv, "-H");
 	}
 	free(sub);
@@ -165,6 +165,26 @@ static void run_headers(struct advise *ad, struct header_run **runs)
 	proc_exit_if_interrupted();
 	for (size_t i = 0; runs[i]; i++)
 		runs[i]->failed |= !runs[i]->planned;
+}
+
+/* The files a -H log lists (". path" lines), sorted: what the compile
+ * opened, up to its first error where it failed. */
+static void read_opened(const char *log, struct strvec *files)
+{
+	FILE *f = fopen(log, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	while (f && getline(&line, &cap, f) > 0) {
+		size_t depth = strspn(line, ".");
+		if (depth && line[depth] == ' ') {
+			line[strcspn(line, "\n")] = '\0';
+			strvec_push(files, line + depth + 1);
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	strvec_sort(files);
 }
 
 static void header_run_free(struct header_run *r)
@@ -236,67 +256,98 @@ struct candidate_source {
 	size_t added;	/* headers preprocessed so far: their runs' names */
 };
 
-/* names' headers (but the site's own) preprocessed with the site's
- * command; each that gives fewer lines than the header itself becomes a
- * candidate, appended cheapest first. */
-static void add_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s,
-			   struct candidate_source *src, const struct strvec *names, bool entry)
+/* The runs of names' headers (but the site's own) with the site's
+ * command, planned into runs (room for names->n); how many. */
+static size_t plan_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s,
+			      struct candidate_source *src, const struct strvec *names, bool entry, struct header_run *runs)
 {
-	const struct advise_tu *donor = &ad->tus[s->tus[0]];
-	size_t site = (size_t)(s - ev->sites), n = 0, first = s->ncands;
-	struct header_run *runs = xcalloc(names->n + 1, sizeof(*runs));
-	struct header_run **order = xcalloc(names->n + 1, sizeof(*order));
+	size_t n = 0;
 	for (size_t k = 0; k < names->n; k++)
 		if (strcmp(names->v[k], s->header)) {
 			runs[n] = (struct header_run){ .header = names->v[k], .entry = entry };
-			char *name = xasprintf("%s-%zu-header-%zu", ev->rule, site, src->added++);
-			plan_header_run(ad, donor, &runs[n], name);
+			char *name = xasprintf("%s-%zu-header-%zu", ev->rule, (size_t)(s - ev->sites), src->added++);
+			plan_header_run(ad, &ad->tus[s->tus[0]], &runs[n], name);
 			free(name);
-			order[n] = &runs[n];
 			n++;
 		}
+	return n;
+}
+
+/* Each run that gives fewer lines than the header itself becomes a
+ * candidate, appended cheapest first; the runs freed. */
+static void take_candidates(struct edit_site *s, const struct candidate_source *src, struct header_run *runs, size_t n)
+{
+	size_t first = s->ncands;
+	s->cands = xrealloc(s->cands, (s->ncands + n + 1) * sizeof(*s->cands));
+	for (size_t k = 0; k < n; k++) {
+		if (!runs[k].failed && !isnan(runs[k].lines) && (isnan(src->lines) || runs[k].lines < src->lines)) {
+			struct edit_candidate *c = &s->cands[s->ncands++];
+			*c = (struct edit_candidate){ .header = xstrdup(runs[k].header), .lines = runs[k].lines,
+						      .entry = runs[k].entry };
+			read_opened(runs[k].log, &c->opens);
+		}
+		header_run_free(&runs[k]);
+	}
+	qsort(s->cands + first, s->ncands - first, sizeof(*s->cands), by_kind_then_lines);
+}
+
+/* The tree's headers, once every entry header failed: preprocessed, the
+ * candidates among them appended. */
+static void add_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s,
+			   struct candidate_source *src, const struct strvec *names)
+{
+	struct header_run *runs = xcalloc(names->n + 1, sizeof(*runs));
+	struct header_run **order = xcalloc(names->n + 1, sizeof(*order));
+	size_t n = plan_candidates(ad, ev, s, src, names, false, runs);
+	for (size_t k = 0; k < n; k++)
+		order[k] = &runs[k];
 	progress_set("advise: what %zu headers narrower than %s cost", n, s->header);
 	run_headers(ad, order);
 	progress_clear();
-	s->cands = xrealloc(s->cands, (s->ncands + n + 1) * sizeof(*s->cands));
-	for (size_t k = 0; k < n; k++)
-		if (!runs[k].failed && !isnan(runs[k].lines) && (isnan(src->lines) || runs[k].lines < src->lines))
-			s->cands[s->ncands++] = (struct edit_candidate){ .header = xstrdup(runs[k].header),
-									 .lines = runs[k].lines, .entry = entry };
-	qsort(s->cands + first, s->ncands - first, sizeof(*s->cands), by_kind_then_lines);
-	for (size_t k = 0; k < n; k++)
-		header_run_free(&runs[k]);
+	take_candidates(s, src, runs, n);
 	free(runs);
 	free(order);
 }
 
 /* The line removed, then the known narrower headers, each that
  * preprocesses to fewer lines than the header itself, cheapest first;
- * the header's tree kept in src for later. */
+ * the header's tree kept in src for later. The header itself (with -H:
+ * its tree) and the entries are preprocessed in one pool. */
 static void find_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s,
 			    struct candidate_source *src)
 {
-	char *name = xasprintf("%s-%zu-header", ev->rule, (size_t)(s - ev->sites));
-	struct header_run umbrella = { .header = s->header, .tree = true };
-	plan_header_run(ad, &ad->tus[s->tus[0]], &umbrella, name);
-	free(name);
-	struct header_run *one[] = { &umbrella, NULL };
-	progress_set("advise: the headers %s includes", s->header);
-	run_headers(ad, one);
-	*src = (struct candidate_source){ .lines = umbrella.failed ? NAN : umbrella.lines };
 	struct strvec entries = { 0 };
 	for (size_t k = 0; narrow_is_umbrella(s->header) && narrow_entries[k]; k++)
 		strvec_push(&entries, narrow_entries[k]);
-	size_t nentries = entries.n;
-	if (!umbrella.failed)	/* the tree's, past the entries */
-		tree_headers(&umbrella, ad->dir, &entries);
-	for (; entries.n > nentries; entries.n--)	/* moved, last first: the order is by lines later */
-		strvec_push_nodup(&src->tree, entries.v[entries.n - 1]);
-	header_run_free(&umbrella);
+	*src = (struct candidate_source){ 0 };
+	struct header_run *runs = xcalloc(entries.n + 2, sizeof(*runs)), *umbrella = &runs[entries.n];
+	struct header_run **order = xcalloc(entries.n + 2, sizeof(*order));
+	char *name = xasprintf("%s-%zu-header", ev->rule, (size_t)(s - ev->sites));
+	*umbrella = (struct header_run){ .header = s->header };
+	plan_header_run(ad, &ad->tus[s->tus[0]], umbrella, name);
+	free(name);
+	size_t n = plan_candidates(ad, ev, s, src, &entries, true, runs);
+	order[0] = umbrella;	/* the longest first */
+	for (size_t k = 0; k < n; k++)
+		order[k + 1] = &runs[k];
+	progress_set("advise: what %s and %zu narrower headers cost", s->header, n);
+	run_headers(ad, order);
+	progress_clear();
+	src->lines = umbrella->failed ? NAN : umbrella->lines;
+	struct strvec tree = { 0 };
+	if (!umbrella->failed)
+		tree_headers(umbrella, ad->dir, &tree);
+	for (size_t k = 0; k < tree.n; k++)
+		if (!strvec_contains(&entries, tree.v[k]))
+			strvec_push(&src->tree, tree.v[k]);
+	header_run_free(umbrella);
 	s->cands = xcalloc(1, sizeof(*s->cands));
 	s->cands[s->ncands++] = (struct edit_candidate){ .lines = 0, .entry = true };
-	add_candidates(ad, ev, s, src, &entries, true);
+	take_candidates(s, src, runs, n);
+	strvec_clear(&tree);
 	strvec_clear(&entries);
+	free(runs);
+	free(order);
 }
 
 /* ---- the trials: a candidate compiled with every TU of its site ---- */
@@ -320,57 +371,52 @@ static struct compile_command copy_command(struct advise *ad, const struct advis
 	return cmd;
 }
 
-struct trial {
-	struct compile_command cmd;
-	char *log;
-	size_t cand;		/* of the round's candidates */
-	size_t at;		/* the TU, of the site's */
-	bool started, failed;
-	char *error;
-};
-
+/* The trials of a site's candidates first..first+count-1, in one pool:
+ * candidate j's compile of the site's TU k is task j * ntus + k. */
 struct trials {
-	struct trial *v;
-	size_t n;
-	bool *failed;		/* per candidate: one of its TUs failed, start no more of it */
-	const char *cwd;
-	double timeout;
+	struct advise *ad;
+	struct edit_evidence *ev;
+	struct edit_site *s;
+	size_t first, count;
+	struct source_copy *copies;	/* made as a candidate's first TU starts */
+	bool *started;			/* per task */
+	size_t *passed;			/* per candidate: its TUs that compiled */
+	bool *failed;			/* per candidate: one of its TUs failed (or its copy) */
+	bool *as_removed;		/* per candidate: failed as the line removed did, not compiled */
+	bool removed_lists;		/* the line removed compiles with -H: the rest wait for it */
+	struct compile_command *cmds;	/* per task, while it runs */
+	char **logs;
 };
 
-static long next_trial(void *ctx, struct proc *p)
+static size_t trial_of(const struct trials *ts, size_t j, size_t k)
 {
-	struct trials *ts = ctx;
-	for (size_t i = 0; i < ts->n; i++)
-		if (!ts->v[i].started && !ts->failed[ts->v[i].cand]) {
-			ts->v[i].started = true;
-			*p = (struct proc){ .argv = ts->v[i].cmd.argv.v, .env_extra = ts->v[i].cmd.env.v, .cwd = ts->cwd,
-					    .out_path = ts->v[i].log, .timeout_s = ts->timeout };
-			return (long)i;
-		}
-	return -1;
+	return j * ts->s->ntus + k;
 }
 
-static void trial_done(void *ctx, long task, struct proc *p)
+/* Candidate j of the window compiled with all its TUs. */
+static bool trial_won(const struct trials *ts, size_t j)
 {
-	struct trials *ts = ctx;
-	struct trial *t = &ts->v[task];
-	t->failed = !proc_succeeded(p);
-	ts->failed[t->cand] |= t->failed;
-	if (t->failed) {
-		t->error = file_first_error_line(t->log);
-		if (!t->error)
-			t->error = proc_failure(p);
-	}
+	return ts->passed[j] == ts->s->ntus;
 }
 
-/* Candidate c on a copy of its own: false with its error when the copy
+/* Candidate j can no longer win: it failed, or one before it compiled. */
+static bool trial_moot(const struct trials *ts, size_t j)
+{
+	for (size_t i = 0; i < j; i++)
+		if (trial_won(ts, i))
+			return true;
+	return ts->failed[j];
+}
+
+/* Candidate j on a copy of its own: false with its error when the copy
  * cannot be made or edited. */
-static bool copy_for(struct edit_evidence *ev, struct edit_site *s, size_t c, struct source_copy *copy)
+static bool copy_for(struct trials *ts, size_t j)
 {
-	struct edit_candidate *cand = &s->cands[c];
-	char *name = xasprintf("%s-%zu-%zu", ev->rule, (size_t)(s - ev->sites), c), *err = NULL;
+	struct edit_candidate *cand = &ts->s->cands[ts->first + j];
+	char *name = xasprintf("%s-%zu-%zu", ts->ev->rule, (size_t)(ts->s - ts->ev->sites), ts->first + j), *err = NULL;
 	char *with = cand->header ? xasprintf("#include %s", cand->header) : NULL;
-	bool ok = source_copy_clone(&ev->pristine, name, copy, &err) && source_copy_edit(copy, s->file, s->line, with, &err);
+	bool ok = source_copy_clone(&ts->ev->pristine, name, &ts->copies[j], &err) &&
+		  source_copy_edit(&ts->copies[j], ts->s->file, ts->s->line, with, &err);
 	if (!ok)
 		cand->error = err;
 	free(with);
@@ -378,67 +424,151 @@ static bool copy_for(struct edit_evidence *ev, struct edit_site *s, size_t c, st
 	return ok;
 }
 
-/* Candidates first..first+count-1, each compiled with every TU of the site
- * on a copy of its own, all in one pool: as many candidates at once as
- * the site's TUs leave slots idle. The first of them (in order) that
- * compiled with all its TUs wins (its index; -1: none did); each that
- * failed says the first TU that did not. The TU that failed the last
- * candidate goes first, and no TU of a candidate starts after one of it
- * failed: a failing candidate costs about one compile. */
-static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s, size_t first, size_t count)
+/* The first candidate in order that can still win and has a TU to start;
+ * of its TUs, the one that failed the last candidate first. The line
+ * removed, where its compiler lists what it opens (-H), runs before any
+ * other: where it fails, that tells which fail as it did
+ * (fail_as_removed), and those are not compiled. */
+static long next_trial(void *ctx, struct proc *p)
 {
-	struct source_copy *copies = xcalloc(count, sizeof(*copies));
-	struct trials ts = { .v = xcalloc(count * s->ntus, sizeof(struct trial)), .failed = xcalloc(count, sizeof(bool)),
-			     .cwd = ad->dir, .timeout = ad->timeout };
-	size_t order = s->fails_first;
-	for (size_t j = 0; j < count; j++) {
-		s->cands[first + j].tried = true;
-		if (!copy_for(ev, s, first + j, &copies[j])) {
-			ts.failed[j] = true;
+	struct trials *ts = ctx;
+	struct edit_site *s = ts->s;
+	for (size_t j = 0; j < ts->count; j++) {
+		if (j == 1 && ts->removed_lists && !ts->failed[0])
+			break;
+		if (trial_moot(ts, j))
 			continue;
-		}
-		for (size_t k = 0; k < s->ntus; k++) {
-			struct trial *t = &ts.v[ts.n++];
-			char *sub = xasprintf("%s-%zu-%zu-tu-%zu", ev->rule, (size_t)(s - ev->sites), first + j, k);
-			t->cand = j;
-			t->at = (k + order) % s->ntus;
-			t->cmd = copy_command(ad, &ad->tus[s->tus[t->at]], &copies[j], sub, true);
-			t->log = xasprintf("%s/%s.log", tmpdir_path(), sub);
+		for (size_t n = 0; n < s->ntus; n++) {
+			size_t k = (n + s->fails_first) % s->ntus, i = trial_of(ts, j, k);
+			if (ts->started[i])
+				continue;
+			s->cands[ts->first + j].tried = true;
+			if (!ts->copies[j].dir && !copy_for(ts, j)) {
+				ts->failed[j] = true;
+				break;
+			}
+			ts->started[i] = true;
+			char *sub = xasprintf("%s-%zu-%zu-tu-%zu", ts->ev->rule, (size_t)(s - ts->ev->sites), ts->first + j, k);
+			ts->cmds[i] = copy_command(ts->ad, &ts->ad->tus[s->tus[k]], &ts->copies[j], sub, true);
+			if (!s->cands[ts->first + j].header &&
+			    (ts->cmds[i].compiler == COMPILER_GCC || ts->cmds[i].compiler == COMPILER_CLANG)) {
+				strvec_push(&ts->cmds[i].argv, "-H");	/* what the line removed opens */
+				ts->removed_lists = true;
+			}
+			ts->logs[i] = xasprintf("%s/%s.log", tmpdir_path(), sub);
 			free(sub);
+			*p = (struct proc){ .argv = ts->cmds[i].argv.v, .env_extra = ts->cmds[i].env.v, .cwd = ts->ad->dir,
+					    .out_path = ts->logs[i], .timeout_s = ts->ad->timeout };
+			return (long)i;
 		}
 	}
+	return -1;
+}
+
+/* The line removed failed on TU k at its first error, having opened the
+ * files its log lists: a candidate whose header opens none but those adds
+ * no declaration that compile lacked, so it fails there too; it is not
+ * compiled (its compiles stop), and says so. A header opens alone what it
+ * opens anywhere, or less where the TU opened some of it first. */
+static void fail_as_removed(struct trials *ts, size_t k, const char *log)
+{
+	struct strvec opened = { 0 };
+	read_opened(log, &opened);
+	for (size_t j = 0; j < ts->count && opened.n; j++) {
+		struct edit_candidate *c = &ts->s->cands[ts->first + j];
+		if (!c->header || !c->opens.n || ts->failed[j] || trial_won(ts, j))
+			continue;
+		size_t in = 0;
+		while (in < c->opens.n && strvec_sorted_has(&opened, c->opens.v[in]))
+			in++;
+		if (in < c->opens.n)
+			continue;
+		ts->failed[j] = ts->as_removed[j] = true;
+		c->error = xasprintf("%s: not compiled: the line removed failed, having opened every file %s opens (-H)",
+				     ts->ad->tus[ts->s->tus[k]].f.name, c->header);
+	}
+	strvec_clear(&opened);
+}
+
+/* A compile that ended: a candidate's first failure says the TU and the
+ * compiler's first error line (one stopped as moot says nothing). */
+static void trial_done(void *ctx, long task, struct proc *p)
+{
+	struct trials *ts = ctx;
+	size_t i = (size_t)task, j = i / ts->s->ntus, k = i % ts->s->ntus;
+	struct edit_candidate *cand = &ts->s->cands[ts->first + j];
+	if (proc_succeeded(p)) {
+		ts->passed[j]++;
+	} else if (!trial_moot(ts, j)) {
+		ts->failed[j] = true;
+		char *error = file_first_error_line(ts->logs[i]);
+		if (!error)
+			error = proc_failure(p);
+		cand->error = xasprintf("%s: %s", ts->ad->tus[ts->s->tus[k]].f.name, error);
+		ts->s->fails_first = k;
+		free(error);
+		if (!cand->header && WIFEXITED(p->status))
+			fail_as_removed(ts, k, ts->logs[i]);
+	}
+	remove(ts->logs[i]);
+	free(ts->logs[i]);
+	ts->logs[i] = NULL;
+	compile_command_clear(&ts->cmds[i]);
+}
+
+static bool trial_stopped(void *ctx, long task)
+{
+	struct trials *ts = ctx;
+	return trial_moot(ts, (size_t)task / ts->s->ntus);
+}
+
+/* Candidates first..first+count-1, each compiled with every TU of the site
+ * on a copy of its own, all in one pool: the first candidate in order that
+ * can still win starts its next TU whenever a slot is free, so where the
+ * site's TUs leave slots idle the next candidates fill them. The first in
+ * order that compiled with all its TUs wins (its index; -1: none did);
+ * each that failed says the first TU that did not. The TU that failed the
+ * last candidate goes first, no TU of a candidate starts after one of it
+ * failed, and the compiles of one that can no longer win (it failed, or
+ * one before it won) are stopped: a failing candidate costs about one
+ * compile, a candidate after the winner at most the winner's. One stopped
+ * before its verdict is not tried. */
+static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct edit_site *s, size_t first, size_t count)
+{
+	size_t tasks = count * s->ntus;
+	struct trials ts = { .ad = ad, .ev = ev, .s = s, .first = first, .count = count,
+			     .copies = xcalloc(count, sizeof(struct source_copy)), .started = xcalloc(tasks, sizeof(bool)),
+			     .passed = xcalloc(count, sizeof(size_t)),
+			     .failed = xcalloc(count, sizeof(bool)), .as_removed = xcalloc(count, sizeof(bool)), .cmds = xcalloc(tasks, sizeof(struct compile_command)),
+			     .logs = xcalloc(tasks, sizeof(char *)) };
 	const struct edit_candidate *c = &s->cands[first];
 	progress_set("advise: %s:%lu with %s%s, compiling its %zu TU%s", s->file, s->line,
 		     c->header ? c->header : "the line removed", count > 1 ? " and the next" : "", s->ntus,
 		     s->ntus == 1 ? "" : "s");
-	struct proc_pool pool = { .next = next_trial, .finished = trial_done, .ctx = &ts };
+	struct proc_pool pool = { .next = next_trial, .finished = trial_done, .moot = trial_stopped, .ctx = &ts };
 	proc_run_parallel(ad->parallel, &pool);
 	progress_clear();
 	proc_exit_if_interrupted();
 	long won = -1;
-	for (size_t i = 0; i < ts.n; i++) {
-		struct trial *t = &ts.v[i];
-		struct edit_candidate *cand = &s->cands[first + t->cand];
-		if (t->failed && !cand->error) {
-			cand->error = xasprintf("%s: %s", ad->tus[s->tus[t->at]].f.name, t->error ? t->error : "it failed");
-			s->fails_first = t->at;
-		}
-		remove(t->log);
-		free(t->log);
-		free(t->error);
-		compile_command_clear(&t->cmd);
-	}
 	for (size_t j = 0; j < count; j++) {
-		if (won < 0 && !ts.failed[j]) {
+		struct edit_candidate *cand = &s->cands[first + j];
+		if (won < 0 && trial_won(&ts, j)) {
 			won = (long)(first + j);
-			s->edited = copies[j];
-		} else {
-			source_copy_free(&copies[j]);
+			s->edited = ts.copies[j];
+			continue;
 		}
+		/* stopped before its verdict (neither compiled nor failed), or failed
+		 * as the line removed */
+		cand->tried &= trial_won(&ts, j) || (cand->error && !ts.as_removed[j]);
+		source_copy_free(&ts.copies[j]);
 	}
-	free(ts.v);
+	free(ts.copies);
+	free(ts.started);
+	free(ts.passed);
 	free(ts.failed);
-	free(copies);
+	free(ts.as_removed);
+	free(ts.cmds);
+	free(ts.logs);
 	return won;
 }
 
@@ -608,17 +738,14 @@ static struct edit_evidence *ask_lines(struct advise *ad, const char *rule, cons
 		site->text = line_text(&ev->pristine, site->file, site->line);
 		struct candidate_source src;
 		find_candidates(ad, ev, site, &src);
-		/* as many candidates at once as the site's TUs leave slots idle */
-		size_t at_once = ad->parallel > (long)site->ntus ? (size_t)ad->parallel / site->ntus : 1;
 		for (size_t c = 0; c < EDIT_TRIALS_MAX && site->chosen < 0;) {
 			if (c == site->ncands && src.tree.n) {
-				add_candidates(ad, ev, site, &src, &src.tree, false);
+				add_candidates(ad, ev, site, &src, &src.tree);
 				strvec_clear(&src.tree);
 			}
 			if (c == site->ncands)
 				break;
-			size_t count = site->ncands - c < at_once ? site->ncands - c : at_once;
-			count = c + count > EDIT_TRIALS_MAX ? EDIT_TRIALS_MAX - c : count;
+			size_t count = site->ncands - c < EDIT_TRIALS_MAX - c ? site->ncands - c : EDIT_TRIALS_MAX - c;
 			site->chosen = try_candidates(ad, ev, site, c, count);
 			c += count;
 		}
@@ -1112,6 +1239,7 @@ void edit_probe_free(struct edit_evidence *ev)
 		for (size_t c = 0; c < site->ncands; c++) {
 			free(site->cands[c].header);
 			free(site->cands[c].error);
+			strvec_clear(&site->cands[c].opens);
 		}
 		free(site->cands);
 		for (size_t k = 0; k < site->nwalls; k++)

@@ -5,7 +5,10 @@
  * replaced by a narrower one of the same framework: torch's known entry
  * headers and those the header itself includes, cheapest first by their
  * preprocessed lines with the site's command), each compiled with every
- * TU that reaches the line until one compiles for all; then the
+ * TU that reaches the line until one compiles for all (in one pool, the
+ * compiles of one that can no longer win stopped; one whose header opens
+ * only files the line removed opened before it failed fails as that did,
+ * not compiled); then the
  * heaviest TUs timed with it and without, as copies side by side after
  * the load curve (whose compile may be the heaviest edited: its rounds
  * of two are then that TU's edited walls). The winner is handed back as a patch (line_patch.h).
@@ -40,9 +43,11 @@ struct include_site;
 struct edit_candidate {
 	char *header;		/* the narrower header, as spelled ("<torch/types.h>"); NULL: the line removed */
 	double lines;		/* what it preprocesses to alone with the site's command; 0 removed */
-	bool tried;
-	char *error;		/* tried and failed: "TU: the compiler's first error line" */
+	bool tried;		/* compiled to a verdict */
+	char *error;		/* failed: "TU: the compiler's first error line", or why
+				 * it fails as the line removed did (not tried) */
 	bool entry;		/* the line removed or a known entry header: tried before the tree's */
+	struct strvec opens;	/* during the walk: the files its header opens alone (-H), sorted */
 };
 
 struct edit_wall {

@@ -21,4 +21,38 @@ before=$(tree_hash "$narrow")
 run 0 "advise on the narrow variant (the binding and the dispatcher)" "$BW" advise -C "$narrow" -j 2 -r 1 opus_pybind.o opus_dispatch.o --json
 check "narrow variant: narrow does not apply, no umbrella left" [ "$(json "$T/out" '[c["checked"] for c in d["not_applicable"] if c["fix"] == "narrow"][0].startswith("no TU includes a framework")')" = True ]
 check "advise leaves the narrow variant byte-identical" [ "$(tree_hash "$narrow")" = "$before" ]
+
+# A candidate whose header opens nothing the line removed did not open
+# fails as that did: it is not compiled. One TU on the demo's fake
+# framework: <ATen/core/Tensor.h> on line 1, the umbrella on line 2, code
+# that needs the operators' declarations (<ATen/ATen.h>'s).
+demo=$(demo_dir) || { not_ok "demo module builds"; finish; exit 0; }
+one=$T/one
+mkdir -p "$one/src" "$one/build"
+cat >"$one/src/first.cpp" <<'EOF'
+#include <ATen/core/Tensor.h>
+#include <torch/extension.h>
+
+// Needs the operators' declarations: more than <ATen/core/Tensor.h> has.
+const char *first_op() { return at::ops::op0::name; }
+EOF
+flags=$(ninja -C "$demo" -t commands opus_dispatch.o | tail -n 1 | grep -oE -- "(-isystem|-I) ?[^ ]+|-std=[^ ]+|-D[^ ]+" | tr '\n' ' ')
+cat >"$one/build/build.ninja" <<EOF
+rule cxx
+  command = c++ -MMD -MF \$out.d $flags -O2 -c \$in -o \$out
+  depfile = \$out.d
+  deps = gcc
+build first.o: cxx $one/src/first.cpp
+EOF
+check "the one-TU module builds" ninja -C "$one/build"
+one_before=$(tree_hash "$one")
+run 0 "advise on the one-TU module" "$BW" advise -C "$one/build" -j 2 -r 1 --parallel 2 --json
+site() { json "$T/out" "[s for f in d['fixes'] if f['fix'] == 'narrow' for s in f['probes']['sites']][0]$1"; }
+cands() { site "['candidates']" | python3 -c 'import ast,sys; c=ast.literal_eval(sys.stdin.read()); print(eval(sys.argv[1]))' "$1"; }
+check "narrow: first.cpp:2, its umbrella" [ "$(json "$T/out" "[(s['file'], s['line'], s['header']) for f in d['fixes'] if f['fix'] == 'narrow' for s in f['probes']['sites']]")" = "[('first.cpp', 2, '<torch/extension.h>')]" ]
+check "the line removed compiled and failed with the compiler's error" [ "$(cands '(c[0]["header"], c[0]["tried"], "error:" in c[0]["error"])')" = "(None, True, True)" ]
+check "<ATen/core/Tensor.h>, whose files the line removed opened, not compiled, and says why" [ "$(cands '(c[1]["header"], c[1]["tried"], c[1]["error"])')" = "('<ATen/core/Tensor.h>', False, 'first.o: not compiled: the line removed failed, having opened every file <ATen/core/Tensor.h> opens (-H)')" ]
+check "<torch/library.h> compiled and failed; <ATen/ATen.h> compiled and won" [ "$(cands '(c[2]["header"], c[2]["tried"], "error:" in c[2]["error"], c[3]["header"], c[3]["tried"], c[3]["error"])')" = "('<torch/library.h>', True, True, '<ATen/ATen.h>', True, None)" ]
+check "the chosen one is <ATen/ATen.h>" [ "$(site "['chosen']")" = 3 ]
+check "advise leaves the one-TU module byte-identical" [ "$(tree_hash "$one")" = "$one_before" ]
 finish

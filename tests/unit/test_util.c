@@ -1,5 +1,5 @@
 /* grow_array: room for one more, reallocated only at powers of two, and
- * every element kept across the moves. */
+ * every element kept across the moves; strvec_sorted_has. */
 #include "unit.h"
 
 static void test_grow_array(void **state)
@@ -21,10 +21,30 @@ static void test_grow_array(void **state)
 	free(v);
 }
 
+/* strvec_sorted_has: found after strvec_sort, whatever the order pushed;
+ * an empty vector has nothing. */
+static void test_sorted_has(void **state)
+{
+	(void)state;
+	struct strvec v = { 0 };
+	assert_false(strvec_sorted_has(&v, "a"));
+	const char *words[] = { "/usr/include/c10/core/TensorImpl.h", "/usr/include/ATen/Tensor.h", "/usr/include/array",
+				"/usr/include/ATen/ATen.h" };
+	for (size_t i = 0; i < 4; i++)
+		strvec_push(&v, words[i]);
+	strvec_sort(&v);
+	for (size_t i = 0; i < 4; i++)
+		assert_true(strvec_sorted_has(&v, words[i]));
+	assert_false(strvec_sorted_has(&v, "/usr/include/ATen/core/Tensor.h"));
+	assert_false(strvec_sorted_has(&v, ""));
+	strvec_clear(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grow_array),
+		cmocka_unit_test(test_sorted_has),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
