@@ -78,6 +78,7 @@ for checkout in "$@"; do
 	op_runs "$a" "$a-build" || { cat "$work/op.err" >&2; exit 3; }
 	# the checkout is the project: its patches apply from its root
 	before=$(fingerprint "$a" "$a-build")
+	t_advise=$(now)	# advise's wall alone, not the op's call or the fingerprint
 	"$bw" advise -C "$a-build" -j "$jobs" --project "$a" --patch "$work/$name-patches" --json >"$work/$name-advise.json"
 	t2=$(now)
 	[ "$(fingerprint "$a" "$a-build")" = "$before" ] ||
@@ -111,6 +112,6 @@ for checkout in "$@"; do
 	else
 		pcol=- mcol=- err=- inside=-
 	fi
-	cost=$(awk -v a="$t2" -v b="$t1" -v c="$t0" 'BEGIN { printf "%.1f", (a - b) / (b - c) }')
+	cost=$(awk -v a="$t2" -v s="$t_advise" -v b="$t1" -v c="$t0" 'BEGIN { printf "%.1f", (a - s) / (b - c) }')
 	echo "| $(basename "$checkout") | $ntus | $proven | $pcol | $mcol | $err | $inside | $applied, $built, $ran | $cost |"
 done
