@@ -428,7 +428,8 @@ static bool copy_for(struct trials *ts, size_t j)
  * of its TUs, the one that failed the last candidate first. The line
  * removed, where its compiler lists what it opens (-H), runs before any
  * other: where it fails, that tells which fail as it did
- * (fail_as_removed), and those are not compiled. */
+ * (fail_as_removed, here and in later windows), and those are not
+ * compiled. */
 static long next_trial(void *ctx, struct proc *p)
 {
 	struct trials *ts = ctx;
@@ -465,29 +466,28 @@ static long next_trial(void *ctx, struct proc *p)
 	return -1;
 }
 
-/* The line removed failed on TU k at its first error, having opened the
- * files its log lists: a candidate whose header opens none but those adds
- * no declaration that compile lacked, so it fails there too; it is not
- * compiled (its compiles stop), and says so. A header opens alone what it
- * opens anywhere, or less where the TU opened some of it first. */
-static void fail_as_removed(struct trials *ts, size_t k, const char *log)
+/* Where the line removed failed, at its first error, having opened the
+ * files its -H listed: a candidate of the window whose header opens none
+ * but those adds no declaration that compile lacked, so it fails there
+ * too; it is not compiled (its compiles stop), and says so. A header opens
+ * alone what it opens anywhere, or less where the TU opened some of it
+ * first. */
+static void fail_as_removed(struct trials *ts)
 {
-	struct strvec opened = { 0 };
-	read_opened(log, &opened);
-	for (size_t j = 0; j < ts->count && opened.n; j++) {
-		struct edit_candidate *c = &ts->s->cands[ts->first + j];
+	const struct edit_site *s = ts->s;
+	for (size_t j = 0; j < ts->count && s->removed_opened.n; j++) {
+		struct edit_candidate *c = &s->cands[ts->first + j];
 		if (!c->header || !c->opens.n || ts->failed[j] || trial_won(ts, j))
 			continue;
 		size_t in = 0;
-		while (in < c->opens.n && strvec_sorted_has(&opened, c->opens.v[in]))
+		while (in < c->opens.n && strvec_sorted_has(&s->removed_opened, c->opens.v[in]))
 			in++;
 		if (in < c->opens.n)
 			continue;
 		ts->failed[j] = ts->as_removed[j] = true;
 		c->error = xasprintf("%s: not compiled: the line removed failed, having opened every file %s opens (-H)",
-				     ts->ad->tus[ts->s->tus[k]].f.name, c->header);
+				     ts->ad->tus[s->tus[s->removed_on]].f.name, c->header);
 	}
-	strvec_clear(&opened);
 }
 
 /* A compile that ended: a candidate's first failure says the TU and the
@@ -507,8 +507,11 @@ static void trial_done(void *ctx, long task, struct proc *p)
 		cand->error = xasprintf("%s: %s", ts->ad->tus[ts->s->tus[k]].f.name, error);
 		ts->s->fails_first = k;
 		free(error);
-		if (!cand->header && WIFEXITED(p->status))
-			fail_as_removed(ts, k, ts->logs[i]);
+		if (!cand->header && WIFEXITED(p->status)) {
+			read_opened(ts->logs[i], &ts->s->removed_opened);
+			ts->s->removed_on = k;
+			fail_as_removed(ts);
+		}
 	}
 	remove(ts->logs[i]);
 	free(ts->logs[i]);
@@ -537,10 +540,11 @@ static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct e
 {
 	size_t tasks = count * s->ntus;
 	struct trials ts = { .ad = ad, .ev = ev, .s = s, .first = first, .count = count,
-			     .copies = xcalloc(count, sizeof(struct source_copy)), .started = xcalloc(tasks, sizeof(bool)),
-			     .passed = xcalloc(count, sizeof(size_t)),
-			     .failed = xcalloc(count, sizeof(bool)), .as_removed = xcalloc(count, sizeof(bool)), .cmds = xcalloc(tasks, sizeof(struct compile_command)),
-			     .logs = xcalloc(tasks, sizeof(char *)) };
+			     .copies = xcalloc(count, sizeof(struct source_copy)),
+			     .started = xcalloc(tasks, sizeof(bool)), .passed = xcalloc(count, sizeof(size_t)),
+			     .failed = xcalloc(count, sizeof(bool)), .as_removed = xcalloc(count, sizeof(bool)),
+			     .cmds = xcalloc(tasks, sizeof(struct compile_command)), .logs = xcalloc(tasks, sizeof(char *)) };
+	fail_as_removed(&ts);	/* a window after the line removed's */
 	const struct edit_candidate *c = &s->cands[first];
 	progress_set("advise: %s:%lu with %s%s, compiling its %zu TU%s", s->file, s->line,
 		     c->header ? c->header : "the line removed", count > 1 ? " and the next" : "", s->ntus,
@@ -795,6 +799,7 @@ void edit_probe_read(struct edit_evidence *ev)
 			free(path);
 		}
 		source_copy_free(&site->edited);
+		strvec_clear(&site->removed_opened);
 	}
 	char *err = NULL;
 	if (ev->pristine.dir && !source_copy_unchanged(&ev->pristine, &err))
@@ -931,7 +936,7 @@ void edit_apply(const struct advice_input *in, const struct edit_evidence *ev, s
 		if (site->chosen < 0) {
 			struct strvec tried = { 0 };
 			for (size_t c = 0; c < site->ncands; c++)
-				if (site->cands[c].tried)
+				if (site->cands[c].error)	/* each failed, compiled or proven as the line removed */
 					strvec_pushf(&tried, "%s: %s", site->cands[c].header ? site->cands[c].header : "removed",
 						     site->cands[c].error);
 			char *list = strvec_join(&tried, "; ");
@@ -1247,6 +1252,7 @@ void edit_probe_free(struct edit_evidence *ev)
 		free(site->walls);
 		free(site->patch);
 		source_copy_free(&site->edited);
+		strvec_clear(&site->removed_opened);
 	}
 	free(ev->sites);
 	source_copy_free(&ev->pristine);

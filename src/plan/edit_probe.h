@@ -80,6 +80,9 @@ struct edit_site {
 	char *patch;		/* the chosen edit as a unified diff; NULL: none */
 	struct source_copy edited;	/* during the walk: the copy with it */
 	size_t fails_first;	/* during the walk: the TU (of tus) that failed the last candidate */
+	struct strvec removed_opened;	/* during the walk: the files the line removed opened
+					 * before it failed on TU removed_on (-H), sorted */
+	size_t removed_on;
 };
 
 struct edit_evidence {

@@ -2,7 +2,9 @@
 # (configure --fixes narrow: <ATen/core/Tensor.h> where only tensors are
 # handled, the binding TORCH_LIBRARY with <torch/library.h>): it builds,
 # its binding parses no pybind11 nor Python, and on it nothing is left to
-# narrow; every tree byte-identical. (The narrow variant's wall against
+# narrow; a candidate whose files the line removed opened before failing
+# is not compiled (one TU on the demo's fake framework, one on pybind11);
+# every tree byte-identical. (The narrow variant's wall against
 # advise's prediction is bench/narrow_validate.sh's.)
 # e2e: slow
 . "$(dirname "$0")/lib.sh"
@@ -55,4 +57,28 @@ check "<ATen/core/Tensor.h>, whose files the line removed opened, not compiled, 
 check "<torch/library.h> compiled and failed; <ATen/ATen.h> compiled and won" [ "$(cands '(c[2]["header"], c[2]["tried"], "error:" in c[2]["error"], c[3]["header"], c[3]["tried"], c[3]["error"])')" = "('<torch/library.h>', True, True, '<ATen/ATen.h>', True, None)" ]
 check "the chosen one is <ATen/ATen.h>" [ "$(site "['chosen']")" = 3 ]
 check "advise leaves the one-TU module byte-identical" [ "$(tree_hash "$one")" = "$one_before" ]
+
+# Past the first window (a framework with no entry headers: pybind11, its
+# umbrella through a project header, so leak's line), the tree's headers
+# that the line removed opened are not compiled either: the TU's own
+# <pybind11/gil.h>, while its code needs pybind11's modules.
+two=$T/two
+mkdir -p "$two/src" "$two/build"
+printf '#pragma once\n#include <pybind11/pybind11.h>\n' >"$two/src/binding.h"
+cat >"$two/src/second.cpp" <<'EOF'
+#include <pybind11/gil.h>
+#include "binding.h"
+
+// Needs pybind11's modules: more than <pybind11/gil.h> brings.
+pybind11::object sys_path() { return pybind11::module_::import("sys").attr("path"); }
+EOF
+sed "s|$one/src/first.cpp|$two/src/second.cpp|; s|first.o|second.o|" "$one/build/build.ninja" >"$two/build/build.ninja"
+check "the pybind11 TU builds" ninja -C "$two/build"
+two_before=$(tree_hash "$two")
+run 0 "advise on the pybind11 TU" "$BW" advise -C "$two/build" -j 2 -r 1 --parallel 2 --json
+cands_of() { json "$T/out" "[c for f in d['fixes'] + d['not_applicable'] if f['fix'] == 'leak' for s in (f.get('probes') or {}).get('sites', []) if (s['file'], s['line']) == ('binding.h', 2) for c in s['candidates']]" | python3 -c 'import ast,sys; c=ast.literal_eval(sys.stdin.read()); print(eval(sys.argv[1]))' "$1"; }
+check "leak: binding.h:2's line removed fails; after it only the tree's headers, none an entry" [ "$(cands_of '(c[0]["header"], c[0]["tried"], "error:" in c[0]["error"], len(c) > 2 and not any(x["entry"] for x in c[1:]))')" = "(None, True, True, True)" ]
+check "<pybind11/gil.h>, which the line removed opened, not compiled, in the tree's window" [ "$(cands_of '[(x["tried"], x["error"]) for x in c if x["header"] == "<pybind11/gil.h>"]')" = "[(False, 'second.o: not compiled: the line removed failed, having opened every file <pybind11/gil.h> opens (-H)')]" ]
+check "every other candidate with a verdict compiled and failed with the compiler's error" [ "$(cands_of 'all(x["tried"] and "error:" in x["error"] for x in c if x["header"] != "<pybind11/gil.h>" and x["error"])')" = True ]
+check "advise leaves the pybind11 TU byte-identical" [ "$(tree_hash "$two")" = "$two_before" ]
 finish
