@@ -13,7 +13,7 @@
 # and an op to call): rusty1s/pytorch_scatter (tag 2.1.0, CPU ops) and
 # pytorch/extension-cpp. JOBS (2), PAIRS (3), PYTHON (/usr/bin/python3:
 # Debian's, with python3-torch); KEEP=DIR keeps each
-# module's advise document there.
+# module's advise and ab documents there.
 #   bench/real_modules.sh ~/src/pytorch_scatter ~/src/extension-cpp
 . "$(dirname "$0")/lib.sh"
 jobs=${JOBS:-2} pairs=${PAIRS:-3}
@@ -99,6 +99,7 @@ for checkout in "$@"; do
 	fi
 	if [ "$built" = yes ]; then
 		"$bw" ab -C "$a-build" -C "$b-build" -j "$jobs" -n "$pairs" --warmup 0 --json >"$work/$name-ab.json"
+		cp "$work/$name-ab.json" "${KEEP:-$work}/" 2>/dev/null || :
 		# the proven fixes together, as the plan has them, else leak alone
 		pred=$(field "$work/$name-advise.json" '(lambda b, fs: min(f["predicted"]["wall_s"] for f in fs) / b if fs else float("nan"))(d["baseline"]["predicted"]["wall_s"], [f for f in d["fixes"] if f.get("proven")])')
 		lo=$(field "$work/$name-advise.json" '(lambda b, fs: min(f["predicted"]["range_s"][0] for f in fs) / b if fs else float("nan"))(d["baseline"]["predicted"]["wall_s"], [f for f in d["fixes"] if f.get("proven")])')
