@@ -219,6 +219,16 @@ void strvec_sort(struct strvec *sv)
 		qsort(sv->v, sv->n, sizeof(char *), by_bytes);
 }
 
+char *include_tree_line(char *line, size_t *depth)
+{
+	*depth = strspn(line, ".");
+	if (!*depth || line[*depth] != ' ')
+		return NULL;
+	char *path = line + *depth + 1;
+	path[strcspn(path, "\r\n")] = '\0';
+	return path;
+}
+
 bool strvec_sorted_has(const struct strvec *sv, const char *s)
 {
 	return sv->n && bsearch(&s, sv->v, sv->n, sizeof(char *), by_bytes);

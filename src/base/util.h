@@ -59,6 +59,10 @@ void strvec_clear(struct strvec *sv);
 bool strvec_contains(const struct strvec *sv, const char *s);
 /* Sort the strings bytewise (strcmp order). */
 void strvec_sort(struct strvec *sv);
+/* A line of a compiler's -H output (". path", a dot a level): the path
+ * (from its trailing newline on, cut), its depth in *depth; NULL for any
+ * other line. */
+char *include_tree_line(char *line, size_t *depth);
 /* s is one of sv's, sorted by strvec_sort. */
 bool strvec_sorted_has(const struct strvec *sv, const char *s);
 /* The strings with sep between them (a new string). */

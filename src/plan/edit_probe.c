@@ -174,12 +174,11 @@ static void read_opened(const char *log, struct strvec *files)
 	FILE *f = fopen(log, "r");
 	char *line = NULL;
 	size_t cap = 0;
+	size_t depth;
 	while (f && getline(&line, &cap, f) > 0) {
-		size_t depth = strspn(line, ".");
-		if (depth && line[depth] == ' ') {
-			line[strcspn(line, "\n")] = '\0';
-			strvec_push(files, line + depth + 1);
-		}
+		const char *path = include_tree_line(line, &depth);
+		if (path)
+			strvec_push(files, path);
 	}
 	free(line);
 	if (f)
@@ -213,12 +212,11 @@ static void tree_headers(const struct header_run *r, const char *cwd, struct str
 	char *line = NULL;
 	size_t cap = 0;
 	long umbrella_group = -1;
+	size_t depth;
 	while (getline(&line, &cap, f) > 0) {
-		size_t depth = strspn(line, ".");
-		if (!depth || line[depth] != ' ' || depth > 3)
+		const char *path = include_tree_line(line, &depth);
+		if (!path || depth > 3)
 			continue;
-		char *path = line + depth + 1;
-		path[strcspn(path, "\n")] = '\0';
 		long group = (long)header_classify(&groups, &ctx, path, true);
 		if (depth == 1) {
 			umbrella_group = umbrella_group < 0 ? group : umbrella_group;
@@ -382,7 +380,6 @@ struct trials {
 	bool *started;			/* per task */
 	size_t *passed;			/* per candidate: its TUs that compiled */
 	bool *failed;			/* per candidate: one of its TUs failed (or its copy) */
-	bool *as_removed;		/* per candidate: failed as the line removed did, not compiled */
 	bool removed_lists;		/* the line removed compiles with -H: the rest wait for it */
 	struct compile_command *cmds;	/* per task, while it runs */
 	char **logs;
@@ -443,9 +440,8 @@ static long next_trial(void *ctx, struct proc *p)
 			size_t k = (n + s->fails_first) % s->ntus, i = trial_of(ts, j, k);
 			if (ts->started[i])
 				continue;
-			s->cands[ts->first + j].tried = true;
 			if (!ts->copies[j].dir && !copy_for(ts, j)) {
-				ts->failed[j] = true;
+				ts->failed[j] = s->cands[ts->first + j].tried = true;
 				break;
 			}
 			ts->started[i] = true;
@@ -484,14 +480,15 @@ static void fail_as_removed(struct trials *ts)
 			in++;
 		if (in < c->opens.n)
 			continue;
-		ts->failed[j] = ts->as_removed[j] = true;
+		ts->failed[j] = true;
 		c->error = xasprintf("%s: not compiled: the line removed failed, having opened every file %s opens (-H)",
 				     ts->ad->tus[s->tus[s->removed_on]].f.name, c->header);
 	}
 }
 
-/* A compile that ended: a candidate's first failure says the TU and the
- * compiler's first error line (one stopped as moot says nothing). */
+/* A compile that ended: a candidate is tried once it compiled with all
+ * its TUs or one failed, its first failure saying the TU and the
+ * compiler's first error line (a compile stopped as moot says nothing). */
 static void trial_done(void *ctx, long task, struct proc *p)
 {
 	struct trials *ts = ctx;
@@ -499,8 +496,9 @@ static void trial_done(void *ctx, long task, struct proc *p)
 	struct edit_candidate *cand = &ts->s->cands[ts->first + j];
 	if (proc_succeeded(p)) {
 		ts->passed[j]++;
+		cand->tried |= trial_won(ts, j);
 	} else if (!trial_moot(ts, j)) {
-		ts->failed[j] = true;
+		ts->failed[j] = cand->tried = true;
 		char *error = file_first_error_line(ts->logs[i]);
 		if (!error)
 			error = proc_failure(p);
@@ -542,8 +540,7 @@ static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct e
 	struct trials ts = { .ad = ad, .ev = ev, .s = s, .first = first, .count = count,
 			     .copies = xcalloc(count, sizeof(struct source_copy)),
 			     .started = xcalloc(tasks, sizeof(bool)), .passed = xcalloc(count, sizeof(size_t)),
-			     .failed = xcalloc(count, sizeof(bool)), .as_removed = xcalloc(count, sizeof(bool)),
-			     .cmds = xcalloc(tasks, sizeof(struct compile_command)), .logs = xcalloc(tasks, sizeof(char *)) };
+			     .failed = xcalloc(count, sizeof(bool)), .cmds = xcalloc(tasks, sizeof(struct compile_command)), .logs = xcalloc(tasks, sizeof(char *)) };
 	fail_as_removed(&ts);	/* a window after the line removed's */
 	const struct edit_candidate *c = &s->cands[first];
 	progress_set("advise: %s:%lu with %s%s, compiling its %zu TU%s", s->file, s->line,
@@ -555,22 +552,17 @@ static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct e
 	proc_exit_if_interrupted();
 	long won = -1;
 	for (size_t j = 0; j < count; j++) {
-		struct edit_candidate *cand = &s->cands[first + j];
 		if (won < 0 && trial_won(&ts, j)) {
 			won = (long)(first + j);
 			s->edited = ts.copies[j];
 			continue;
 		}
-		/* stopped before its verdict (neither compiled nor failed), or failed
-		 * as the line removed */
-		cand->tried &= trial_won(&ts, j) || (cand->error && !ts.as_removed[j]);
 		source_copy_free(&ts.copies[j]);
 	}
 	free(ts.copies);
 	free(ts.started);
 	free(ts.passed);
 	free(ts.failed);
-	free(ts.as_removed);
 	free(ts.cmds);
 	free(ts.logs);
 	return won;
@@ -800,6 +792,8 @@ void edit_probe_read(struct edit_evidence *ev)
 		}
 		source_copy_free(&site->edited);
 		strvec_clear(&site->removed_opened);
+		for (size_t c = 0; c < site->ncands; c++)
+			strvec_clear(&site->cands[c].opens);
 	}
 	char *err = NULL;
 	if (ev->pristine.dir && !source_copy_unchanged(&ev->pristine, &err))

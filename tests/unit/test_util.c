@@ -1,5 +1,6 @@
 /* grow_array: room for one more, reallocated only at powers of two, and
- * every element kept across the moves; strvec_sorted_has. */
+ * every element kept across the moves; strvec_sorted_has;
+ * include_tree_line. */
 #include "unit.h"
 
 static void test_grow_array(void **state)
@@ -40,11 +41,29 @@ static void test_sorted_has(void **state)
 	strvec_clear(&v);
 }
 
+/* include_tree_line: -H's lines give their path and depth; a compiler's
+ * message, an ellipsis or a dotted word is none. */
+static void test_include_tree_line(void **state)
+{
+	(void)state;
+	char a[] = ".. /usr/include/ATen/Tensor.h\n", b[] = ". /usr/include/c++/12/bits/error_t.h\r\n",
+	     c[] = "t.cpp:4:3: error: 'x' was not declared\n", d[] = "...\n", e[] = ".hidden file\n";
+	size_t depth = 0;
+	assert_string_equal(include_tree_line(a, &depth), "/usr/include/ATen/Tensor.h");
+	assert_int_equal(depth, 2);
+	assert_string_equal(include_tree_line(b, &depth), "/usr/include/c++/12/bits/error_t.h");
+	assert_int_equal(depth, 1);
+	assert_null(include_tree_line(c, &depth));
+	assert_null(include_tree_line(d, &depth));
+	assert_null(include_tree_line(e, &depth));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grow_array),
 		cmocka_unit_test(test_sorted_has),
+		cmocka_unit_test(test_include_tree_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
