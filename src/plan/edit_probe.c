@@ -593,8 +593,12 @@ static bool alone_in_build(const struct advise *ad, size_t tu)
  * wall sees the same neighbour all of its time, a copy of itself; two, not
  * the probes' parallel, so that a torch TU's 1.5 GB is not paid 16 times. Timed beside each other
  * instead, the shorter edited compile ran next to the plain one all its
- * time and the plain one alone for its tail, and the saving read low. The
- * rest carry their median saving (saving_of). */
+ * time and the plain one alone for its tail, and the saving read low. A TU
+ * its build compiled alone is timed alone, as the build ran it (time_walls):
+ * two plain copies slowed each other by 17-19 % on
+ * extension-cpp, two edited ones, a third of the size, by 0-5 %, so their
+ * ratio read a saving that alone is not. The rest carry their median
+ * saving (saving_of). */
 static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
 {
 	size_t *order = xcalloc(s->ntus, sizeof(size_t));
@@ -610,11 +614,11 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 		const struct advise_tu *t = &ad->tus[order[k]];
 		size_t site = (size_t)(s - ev->sites);
 		w->measured = true;
-		w->copies = w->at_once = copies;
 		w->alone_in_build = alone_in_build(ad, order[k]);
-		w->plain = xcalloc(copies, sizeof(*w->plain));
-		w->edited = xcalloc(copies, sizeof(*w->edited));
-		for (size_t c = 0; c < copies; c++) {
+		w->copies = w->at_once = w->alone_in_build ? 1 : copies;
+		w->plain = xcalloc(w->copies, sizeof(*w->plain));
+		w->edited = xcalloc(w->copies, sizeof(*w->edited));
+		for (size_t c = 0; c < w->copies; c++) {
 			char *plain_sub = xasprintf("%s-%zu-plain-%zu-%zu", ev->rule, site, k, c),
 			     *edited_sub = xasprintf("%s-%zu-with-%zu-%zu", ev->rule, site, k, c);
 			w->plain[c] = copy_command(ad, t, &ev->pristine, plain_sub, false);
@@ -646,12 +650,15 @@ static void take_walls(const double *walls, size_t n, double *median, double *lo
 }
 
 /* One side of a wall: its copies' rounds until the probes' repeats (or two
- * walls that agree); NaN when a round failed. */
+ * walls that agree; one round where `once`, unless --repeats was given);
+ * NaN when a round failed. */
 static void time_copies(struct advise *ad, const char *what, const struct compile_command *cmds, size_t copies,
-			double *median, double *lo, double *hi)
+			bool once, double *median, double *lo, double *hi)
 {
 	size_t n = 0, failures = 0;
-	double *walls = load_probe_level(what, ad->dir, cmds, copies, ad->repeats, ad->settle, ad->timeout, &n, &failures);
+	bool one = once && ad->settle;
+	double *walls = load_probe_level(what, ad->dir, cmds, copies, one ? 1 : ad->repeats, !one && ad->settle,
+					 ad->timeout, &n, &failures);
 	ad->failures += failures;
 	if (n)
 		take_walls(walls, n, median, lo, hi);
@@ -661,7 +668,11 @@ static void time_copies(struct advise *ad, const char *what, const struct compil
 /* The walls planned, timed: each TU's plain and edited rounds back to
  * back, a TU's first side the one the TU before ended with (ABBA over the
  * TUs). A TU whose edited copies were the load curve's has its plain
- * rounds right after the curve's. */
+ * rounds right after the curve's. A TU its build compiled alone has one
+ * round a side, as a TU probe: the recorded build is its other plain
+ * wall, from another phase of the machine, and the share is bracketed by
+ * both (timed_share); a second plain round would bring this phase twice,
+ * at the cost of a build. */
 static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct edit_site *s, bool *plain_next)
 {
 	for (size_t k = 0; k < s->nwalls; k++) {
@@ -674,11 +685,13 @@ static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct
 		bool plain_first = w->load_curve ? false : *plain_next;
 		for (int side = 0; side < 2; side++) {
 			if ((side == 0) == plain_first)
-				time_copies(ad, plain, w->plain, w->copies, &w->plain_s, &w->plain_lo, &w->plain_hi);
+				time_copies(ad, plain, w->plain, w->copies, w->alone_in_build, &w->plain_s, &w->plain_lo,
+					    &w->plain_hi);
 			else if (w->load_curve)
 				take_walls(ad->load.shared, ad->load.nshared, &w->edited_s, &w->edited_lo, &w->edited_hi);
 			else
-				time_copies(ad, edited, w->edited, w->copies, &w->edited_s, &w->edited_lo, &w->edited_hi);
+				time_copies(ad, edited, w->edited, w->copies, w->alone_in_build, &w->edited_s,
+					    &w->edited_lo, &w->edited_hi);
 		}
 		*plain_next = !plain_first;
 		free(plain);
@@ -824,19 +837,20 @@ static double median_share(const struct edit_site *s)
 }
 
 /* A timed TU's share of its baseline the edit takes out: its walls' (1 -
- * edited/plain), *lo and *hi alike. Where the build compiled it alone and
- * its walls ran copies side by side, each wall had a neighbour the build's
- * compile did not: the plain copies slowed by it (extension-cpp's 14.1 s
- * against its baseline's 12.9 s), the edited ones, a third of the size,
- * by as much or less, perhaps not at all. The share alone then
- * lies between the walls' and the edited walls' against the TU's own
- * baseline (the edited compile as fast beside a copy as alone): *lo and
- * *hi, the middle returned. NaN: not timed. */
+ * edited/plain), *lo and *hi alike. Where the build compiled it alone,
+ * its walls ran alone, one round a side (time_walls), and the recorded
+ * build is its other plain wall: the share lies between the walls' and
+ * the edited walls' against the TU's own baseline, which differ by the
+ * machine's phase then and now (extension-cpp's plain compile 14.9 s in
+ * one recorded build, 12.6 s minutes later): *lo and *hi, the middle
+ * returned. (A document whose walls ran two copies at once brackets the
+ * same: its plain walls read slow by their neighbour, the edited ones
+ * less.) NaN: not timed. */
 static double timed_share(const struct advice_input *in, const struct edit_wall *w, double *lo, double *hi)
 {
 	double share = share_of(w), base = in->seconds[in->tus[w->tu].edge];
 	*lo = *hi = share;
-	if (!isnan(share) && w->alone_in_build && w->at_once > 1 && base > 0) {
+	if (!isnan(share) && w->alone_in_build && base > 0) {
 		double alone = fmax(1 - w->edited_s / base, 0);
 		*lo = fmin(share, alone), *hi = fmax(share, alone);
 	}
@@ -988,13 +1002,14 @@ void edit_said_free(struct edit_said *said, const struct edit_evidence *ev)
 
 char *edit_measured_by(const struct edit_evidence *ev)
 {
-	size_t carried = 0, alone = 0;
+	size_t carried = 0, alone = 0, timed_alone = 0;
 	const char *curve = NULL;
 	for (size_t s = 0; s < ev->nsites; s++)
 		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].nwalls; k++) {
 			const struct edit_wall *w = &ev->sites[s].walls[k];
 			carried += !w->measured;
-			alone += w->measured && w->alone_in_build && w->at_once > 1;
+			alone += w->measured && w->alone_in_build;
+			timed_alone += w->measured && w->alone_in_build && w->at_once == 1;
 			curve = w->load_curve ? ev->sites[s].file : curve;
 		}
 	char *shared = curve ? xasprintf("; the heaviest TU of %s's line, edited: the load curve's rounds of two (the "
@@ -1002,11 +1017,13 @@ char *edit_measured_by(const struct edit_evidence *ev)
 			     : xstrdup("");
 	char *said = xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that "
 			       "reaches it compiled with the edit; the %d heaviest of a line's TUs timed as they are and "
-			       "edited, each as copies side by side (the same neighbours for both)%s%s%s", ev->copied,
+			       "edited, each as copies side by side (the same neighbours for both)%s%s%s%s", ev->copied,
 			       ev->root, EDIT_MEASURED, shared,
 			       alone ? "; a timed TU that its build compiled alone (no neighbour there) saves the middle of "
 				       "its walls' share and its edited walls' against its baseline, the range spanning both"
 				     : "",
+			       alone && alone == timed_alone ? " (its walls alone as its build ran it: the recorded "
+							       "build is its other plain wall)" : "",
 			       carried ? "; the rest between the median share of their baseline those saved and the "
 					 "median seconds, the range spanning both" : "");
 	free(shared);
