@@ -838,23 +838,29 @@ static double median_share(const struct edit_site *s)
 
 /* A timed TU's share of its baseline the edit takes out: its walls' (1 -
  * edited/plain), *lo and *hi alike. Where the build compiled it alone,
- * its walls ran alone, one round a side (time_walls), and the recorded
- * build is its other plain wall: the share lies between the walls' and
- * the edited walls' against the TU's own baseline, which differ by the
- * machine's phase then and now (extension-cpp's plain compile 14.9 s in
- * one recorded build, 12.6 s minutes later): *lo and *hi, the middle
- * returned. (A document whose walls ran two copies at once brackets the
- * same: its plain walls read slow by their neighbour, the edited ones
- * less.) NaN: not timed. */
+ * its walls ran alone, one a side (time_walls), and its plain wall against
+ * the recorded build says how far the machine moved in this run
+ * (extension-cpp's plain compile 13.2 s against 12.1 and 14.4 s recorded
+ * minutes before): the ratio edited/plain is widened by as much both ways
+ * for *lo and *hi, as a range is by the widest a probe moved; the walls'
+ * share, of one moment, is the middle. A document whose walls ran two
+ * copies at once had plain walls slowed by their neighbour, the edited
+ * less: its share lies between the walls' and the edited walls' against
+ * the baseline, the middle returned. NaN: not timed. */
 static double timed_share(const struct advice_input *in, const struct edit_wall *w, double *lo, double *hi)
 {
 	double share = share_of(w), base = in->seconds[in->tus[w->tu].edge];
 	*lo = *hi = share;
-	if (!isnan(share) && w->alone_in_build && base > 0) {
+	if (isnan(share) || !w->alone_in_build || !(base > 0))
+		return share;
+	if (w->at_once > 1) {
 		double alone = fmax(1 - w->edited_s / base, 0);
 		*lo = fmin(share, alone), *hi = fmax(share, alone);
+		return (*lo + *hi) / 2;
 	}
-	return (*lo + *hi) / 2;
+	double moved = fmax(w->plain_s, base) / fmin(w->plain_s, base), ratio = w->edited_s / w->plain_s;
+	*lo = fmax(1 - ratio * moved, 0), *hi = fmax(1 - ratio / moved, 0);
+	return share;
 }
 
 /* What a site's timed TUs saved, to carry to the rest: their median
@@ -1002,14 +1008,14 @@ void edit_said_free(struct edit_said *said, const struct edit_evidence *ev)
 
 char *edit_measured_by(const struct edit_evidence *ev)
 {
-	size_t carried = 0, alone = 0, timed_alone = 0;
+	size_t carried = 0, alone = 0, paired = 0;
 	const char *curve = NULL;
 	for (size_t s = 0; s < ev->nsites; s++)
 		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].nwalls; k++) {
 			const struct edit_wall *w = &ev->sites[s].walls[k];
 			carried += !w->measured;
-			alone += w->measured && w->alone_in_build;
-			timed_alone += w->measured && w->alone_in_build && w->at_once == 1;
+			alone += w->measured && w->alone_in_build && w->at_once == 1;
+			paired += w->measured && w->alone_in_build && w->at_once > 1;
 			curve = w->load_curve ? ev->sites[s].file : curve;
 		}
 	char *shared = curve ? xasprintf("; the heaviest TU of %s's line, edited: the load curve's rounds of two (the "
@@ -1019,11 +1025,13 @@ char *edit_measured_by(const struct edit_evidence *ev)
 			       "reaches it compiled with the edit; the %d heaviest of a line's TUs timed as they are and "
 			       "edited, each as copies side by side (the same neighbours for both)%s%s%s%s", ev->copied,
 			       ev->root, EDIT_MEASURED, shared,
-			       alone ? "; a timed TU that its build compiled alone (no neighbour there) saves the middle of "
-				       "its walls' share and its edited walls' against its baseline, the range spanning both"
+			       alone ? "; a timed TU that its build compiled alone (no neighbour there) timed alone, one "
+				       "wall a side: it saves its walls' share, the range widened both ways by as far as its "
+				       "plain wall moved from its recorded build"
 				     : "",
-			       alone && alone == timed_alone ? " (its walls alone as its build ran it: the recorded "
-							       "build is its other plain wall)" : "",
+			       paired ? "; a timed TU that its build compiled alone, timed two copies at once, saves the "
+					"middle of its walls' share and its edited walls' against its baseline, the range "
+					"spanning both" : "",
 			       carried ? "; the rest between the median share of their baseline those saved and the "
 					 "median seconds, the range spanning both" : "");
 	free(shared);

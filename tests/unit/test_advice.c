@@ -235,13 +235,13 @@ static void test_narrow_proven(void **state)
 	ninja_build_free(&mod.b);
 }
 
-/* A TU the build compiled alone, its walls alone, one a side: the
- * plain wall 6.6 s against its recorded 6 s (another phase of the
- * machine). Its share lies between the walls' (1 - 4/6.6) and the edited
- * walls' against its baseline (1 - 4/6): the saving is the middle, the
- * range spans both; a document whose walls ran two copies side by side
- * brackets the same. A TU that had neighbours in the build keeps the
- * walls' share. */
+/* A TU the build compiled alone, its walls alone, one a side: the plain
+ * wall 6.6 s against its recorded 6 s, the machine moved by 1.1 in this
+ * run. It saves its walls' share (1 - 4/6.6) of its baseline; the range
+ * takes the ratio 4/6.6 that far both ways (at one end, the edited wall
+ * against the baseline, 1 - 4/6). A document whose walls ran two copies
+ * side by side saves the middle of 1 - 4/6.6 and 1 - 4/6. A TU that had
+ * neighbours in the build keeps the walls' share. */
 static void test_alone_in_build_bracket(void **state)
 {
 	(void)state;
@@ -257,21 +257,24 @@ static void test_alone_in_build_bracket(void **state)
 	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
 	struct advice a;
 	const struct fix *narrow = with_evidence(&mod, FIX_NARROW, &ev, &a);
-	double pair = (1 - 4 / 6.6) * 6, alone = (1 - 4 / 6.0) * 6, middle = (pair + alone) / 2;
+	double walls_saved = (1 - 4 / 6.6) * 6, against_base = (1 - 4 / 6.0) * 6, mirrored = (1 - 4 / 6.6 / 1.1) * 6;
 	assert_true(narrow->applies && narrow->measured);
-	assert_true(fabs(narrow->saving[0] - middle) < 1e-9);
-	assert_true(fabs(narrow->own_lo - alone / middle) < 1e-9);
-	assert_true(fabs(narrow->own_hi - pair / middle) < 1e-9);
-	assert_non_null(strstr(narrow->measured_by, "(its walls alone as its build ran it: the recorded build is its other plain wall)"));
+	assert_true(fabs(narrow->saving[0] - walls_saved) < 1e-9);
+	assert_true(fabs(narrow->own_lo - against_base / walls_saved) < 1e-9);
+	assert_true(fabs(narrow->own_hi - mirrored / walls_saved) < 1e-9);
+	assert_non_null(strstr(narrow->measured_by, "timed alone, one wall a side: it saves its walls' share, the range "
+						    "widened both ways by as far as its plain wall moved"));
 	advice_free(&a);
 	walls[0].at_once = 2;
 	advice_build(&mod.in, &a);
+	double middle = (walls_saved + against_base) / 2;
 	assert_true(fabs(a.fixes[FIX_NARROW].saving[0] - middle) < 1e-9);
-	assert_null(strstr(a.fixes[FIX_NARROW].measured_by, "(its walls alone"));
+	assert_true(fabs(a.fixes[FIX_NARROW].own_lo - against_base / middle) < 1e-9);
+	assert_non_null(strstr(a.fixes[FIX_NARROW].measured_by, "timed two copies at once, saves the middle"));
 	advice_free(&a);
 	walls[0].alone_in_build = false;
 	advice_build(&mod.in, &a);
-	assert_true(fabs(a.fixes[FIX_NARROW].saving[0] - pair) < 1e-9);
+	assert_true(fabs(a.fixes[FIX_NARROW].saving[0] - walls_saved) < 1e-9);
 	advice_free(&a);
 	ninja_build_free(&mod.b);
 }
