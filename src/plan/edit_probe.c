@@ -670,9 +670,9 @@ static void time_copies(struct advise *ad, const char *what, const struct compil
  * TUs). A TU whose edited copies were the load curve's has its plain
  * rounds right after the curve's. A TU its build compiled alone has one
  * round a side, as a TU probe: the recorded build is its other plain
- * wall, from another phase of the machine, and the share is bracketed by
- * both (timed_share); a second plain round would bring this phase twice,
- * at the cost of a build. */
+ * wall, of another moment, and how far the two differ widens its range
+ * (timed_share); a second plain round would bring this moment twice, at
+ * the cost of a build. */
 static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct edit_site *s, bool *plain_next)
 {
 	for (size_t k = 0; k < s->nwalls; k++) {
