@@ -606,8 +606,7 @@ char *file_first_error_line(const char *path)
 	while (!found && (len = getline(&line, &cap, f)) > 0) {
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		size_t depth;
-		if (!include_tree_line(line, &depth) && strstr(line, "error"))	/* -H's lines name files */
+		if (!include_tree_line(line, NULL) && strstr(line, "error"))	/* -H's lines name files */
 			found = xstrdup(line);
 	}
 	free(line);

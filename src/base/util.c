@@ -219,16 +219,6 @@ void strvec_sort(struct strvec *sv)
 		qsort(sv->v, sv->n, sizeof(char *), by_bytes);
 }
 
-char *include_tree_line(char *line, size_t *depth)
-{
-	*depth = strspn(line, ".");
-	if (!*depth || line[*depth] != ' ')
-		return NULL;
-	char *path = line + *depth + 1;
-	path[strcspn(path, "\r\n")] = '\0';
-	return path;
-}
-
 bool strvec_sorted_has(const struct strvec *sv, const char *s)
 {
 	return sv->n && bsearch(&s, sv->v, sv->n, sizeof(char *), by_bytes);
@@ -388,6 +378,18 @@ bool parse_int(const char *s, long min, long max, long *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+char *include_tree_line(char *line, size_t *depth)
+{
+	size_t dots = strspn(line, ".");
+	if (!dots || line[dots] != ' ')
+		return NULL;
+	if (depth)
+		*depth = dots;
+	char *path = line + dots + 1;
+	path[strcspn(path, "\r\n")] = '\0';
+	return path;
 }
 
 int cpu_count(void)

@@ -59,10 +59,6 @@ void strvec_clear(struct strvec *sv);
 bool strvec_contains(const struct strvec *sv, const char *s);
 /* Sort the strings bytewise (strcmp order). */
 void strvec_sort(struct strvec *sv);
-/* A line of a compiler's -H output (". path", a dot a level): the path
- * (from its trailing newline on, cut), its depth in *depth; NULL for any
- * other line. */
-char *include_tree_line(char *line, size_t *depth);
 /* s is one of sv's, sorted by strvec_sort. */
 bool strvec_sorted_has(const struct strvec *sv, const char *s);
 /* The strings with sep between them (a new string). */
@@ -94,6 +90,10 @@ char *path_search(const char *program, const char *path, bool (*accept)(const ch
 /* Parse a whole-string number; false on junk, empty input or overflow. */
 bool parse_double(const char *s, double *out);
 bool parse_int(const char *s, long min, long max, long *out);
+/* A line of a compiler's -H output (". path", a dot a level): the path
+ * (cut at its line's end, in place), its depth in *depth when not NULL;
+ * NULL for any other line. */
+char *include_tree_line(char *line, size_t *depth);
 /* The CPUs buildwall plans for: $BUILDWALL_CPUS when it is a positive
  * count, else those this process may run on (a cpuset allows fewer than
  * the machine has), else the online ones. */

@@ -174,9 +174,8 @@ static void read_opened(const char *log, struct strvec *files)
 	FILE *f = fopen(log, "r");
 	char *line = NULL;
 	size_t cap = 0;
-	size_t depth;
 	while (f && getline(&line, &cap, f) > 0) {
-		const char *path = include_tree_line(line, &depth);
+		const char *path = include_tree_line(line, NULL);
 		if (path)
 			strvec_push(files, path);
 	}
@@ -1008,12 +1007,13 @@ void edit_said_free(struct edit_said *said, const struct edit_evidence *ev)
 
 char *edit_measured_by(const struct edit_evidence *ev)
 {
-	size_t carried = 0, alone = 0, paired = 0;
+	size_t carried = 0, side_by_side = 0, alone = 0, paired = 0;
 	const char *curve = NULL;
 	for (size_t s = 0; s < ev->nsites; s++)
 		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].nwalls; k++) {
 			const struct edit_wall *w = &ev->sites[s].walls[k];
 			carried += !w->measured;
+			side_by_side += w->measured && w->at_once > 1;
 			alone += w->measured && w->alone_in_build && w->at_once == 1;
 			paired += w->measured && w->alone_in_build && w->at_once > 1;
 			curve = w->load_curve ? ev->sites[s].file : curve;
@@ -1023,9 +1023,9 @@ char *edit_measured_by(const struct edit_evidence *ev)
 			     : xstrdup("");
 	char *said = xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that "
 			       "reaches it compiled with the edit; the %d heaviest of a line's TUs timed as they are and "
-			       "edited, each as copies side by side (the same neighbours for both)%s%s%s%s", ev->copied,
-			       ev->root, EDIT_MEASURED, shared,
-			       alone ? "; a timed TU that its build compiled alone (no neighbour there) timed alone, one "
+			       "edited%s%s%s%s%s", ev->copied, ev->root, EDIT_MEASURED,
+			       side_by_side ? ", each as copies side by side (the same neighbours for both)" : "", shared,
+			       alone ? "; a TU that its build compiled alone (no neighbour there) is timed alone, one "
 				       "wall a side: it saves its walls' share, the range widened both ways by as far as its "
 				       "plain wall moved from its recorded build"
 				     : "",

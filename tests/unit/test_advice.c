@@ -262,8 +262,9 @@ static void test_alone_in_build_bracket(void **state)
 	assert_true(fabs(narrow->saving[0] - walls_saved) < 1e-9);
 	assert_true(fabs(narrow->own_lo - against_base / walls_saved) < 1e-9);
 	assert_true(fabs(narrow->own_hi - mirrored / walls_saved) < 1e-9);
-	assert_non_null(strstr(narrow->measured_by, "timed alone, one wall a side: it saves its walls' share, the range "
-						    "widened both ways by as far as its plain wall moved"));
+	assert_non_null(strstr(narrow->measured_by, "is timed alone, one wall a side: it saves its walls' share, the "
+						    "range widened both ways by as far as its plain wall moved"));
+	assert_null(strstr(narrow->measured_by, "copies side by side"));	/* none ran so */
 	advice_free(&a);
 	walls[0].at_once = 2;
 	advice_build(&mod.in, &a);
@@ -271,6 +272,7 @@ static void test_alone_in_build_bracket(void **state)
 	assert_true(fabs(a.fixes[FIX_NARROW].saving[0] - middle) < 1e-9);
 	assert_true(fabs(a.fixes[FIX_NARROW].own_lo - against_base / middle) < 1e-9);
 	assert_non_null(strstr(a.fixes[FIX_NARROW].measured_by, "timed two copies at once, saves the middle"));
+	assert_non_null(strstr(a.fixes[FIX_NARROW].measured_by, "each as copies side by side"));
 	advice_free(&a);
 	walls[0].alone_in_build = false;
 	advice_build(&mod.in, &a);

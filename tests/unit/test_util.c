@@ -41,8 +41,8 @@ static void test_sorted_has(void **state)
 	strvec_clear(&v);
 }
 
-/* include_tree_line: -H's lines give their path and depth; a compiler's
- * message, an ellipsis or a dotted word is none. */
+/* include_tree_line: -H's lines give their path and depth (not asked
+ * for: NULL); a compiler's message, an ellipsis or a dotted word is none. */
 static void test_include_tree_line(void **state)
 {
 	(void)state;
@@ -56,6 +56,9 @@ static void test_include_tree_line(void **state)
 	assert_null(include_tree_line(c, &depth));
 	assert_null(include_tree_line(d, &depth));
 	assert_null(include_tree_line(e, &depth));
+	char f[] = "... /usr/include/torch/types.h\n";
+	assert_string_equal(include_tree_line(f, NULL), "/usr/include/torch/types.h");
+	assert_int_equal(depth, 1);	/* untouched */
 }
 
 int main(void)
