@@ -567,23 +567,37 @@ static long try_candidates(struct advise *ad, struct edit_evidence *ev, struct e
 	return won;
 }
 
-/* Whether every recorded build that ran TU tu ran no other step beside
- * it, of the walk's TUs or not (false where none ran it). */
-static bool alone_in_build(const struct advise *ad, size_t tu)
+/* Whether the recorded builds ran the n TUs all at once and nothing else
+ * beside any of them: every build that ran one of them ran all, each
+ * beside every other, no other step beside one (false where none ran
+ * them). For one TU: its build compiled it alone. */
+static bool ran_as_group(const struct advise *ad, const size_t *tus, size_t n)
 {
 	const struct recent_builds *rb = &ad->base.recent;
-	size_t e = ad->tus[tu].f.edge;
 	bool seen = false;
-	for (size_t b = 0; b < rb->n; b++) {
+	bool *member = xcalloc(rb->edges + 1, sizeof(bool));
+	for (size_t k = 0; k < n; k++)
+		member[ad->tus[tus[k]].f.edge] = true;
+	bool group = true;
+	for (size_t b = 0; group && b < rb->n; b++) {
 		const double *start = rb->start + b * rb->edges, *end = rb->end + b * rb->edges;
-		if (isnan(start[e]))
+		size_t ran = 0;
+		for (size_t k = 0; k < n; k++)
+			ran += !isnan(start[ad->tus[tus[k]].f.edge]);
+		if (!ran)
 			continue;
 		seen = true;
-		for (size_t o = 0; o < rb->edges; o++)
-			if (o != e && !isnan(start[o]) && start[o] < end[e] && end[o] > start[e])
-				return false;
+		group = ran == n;
+		for (size_t k = 0; group && k < n; k++) {
+			size_t e = ad->tus[tus[k]].f.edge;
+			for (size_t o = 0; group && o < rb->edges; o++) {
+				bool beside = o != e && !isnan(start[o]) && start[o] < end[e] && end[o] > start[e];
+				group = member[o] ? o == e || beside : !beside;
+			}
+		}
 	}
-	return seen;
+	free(member);
+	return seen && group;
 }
 
 /* The winner's walls: the heaviest TUs, each timed as it is and edited
@@ -592,12 +606,17 @@ static bool alone_in_build(const struct advise *ad, size_t tu)
  * wall sees the same neighbour all of its time, a copy of itself; two, not
  * the probes' parallel, so that a torch TU's 1.5 GB is not paid 16 times. Timed beside each other
  * instead, the shorter edited compile ran next to the plain one all its
- * time and the plain one alone for its tail, and the saving read low. A TU
- * its build compiled alone is timed alone, as the build ran it (time_walls):
- * two plain copies slowed each other by 17-19 % on
- * extension-cpp, two edited ones, a third of the size, by 0-5 %, so their
- * ratio read a saving that alone is not. The rest carry their median
- * saving (saving_of). */
+ * time and the plain one alone for its tail, and the saving read low.
+ * Where the build ran the site's TUs as a group of their own (ran_as_group)
+ * and the probes have as many slots, they are timed as it ran them
+ * (time_walls): all of them, a round of them all at once as they are,
+ * then one edited, as many at once as the build ran and its memory; a TU
+ * its build compiled alone, alone. Two plain copies slowed each other by
+ * 17-19 % on extension-cpp, two edited ones, a third of the size, by 0-5
+ * %, so their ratio read a saving that alone is not; on a 16-CPU host
+ * pytorch_scatter's seven TUs, which its build compiles at once, took
+ * three of its builds as two TUs' copies, one TU after the other. The
+ * rest carry their median saving (saving_of). */
 static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
 {
 	size_t *order = xcalloc(s->ntus, sizeof(size_t));
@@ -605,16 +624,23 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 	tus_heaviest_first(ad, order, s->ntus);
 	s->walls = xcalloc(s->ntus, sizeof(*s->walls));
 	size_t copies = ad->probes.pass.parallel > 1 ? 2 : 1;
+	bool group = s->ntus > 1 && s->ntus <= (size_t)ad->probes.pass.parallel && ran_as_group(ad, s->tus, s->ntus);
+	double *recorded = xcalloc(ad->build.n + 1, sizeof(double));
+	recent_builds_durations(&ad->base.recent, NULL, recorded, NULL, NULL);
 	for (size_t k = 0; k < s->ntus; k++) {
 		struct edit_wall *w = &s->walls[s->nwalls++];
-		*w = (struct edit_wall){ .tu = order[k], .plain_s = NAN, .edited_s = NAN };
-		if (k >= EDIT_MEASURED)
+		*w = (struct edit_wall){ .tu = order[k], .plain_s = NAN, .edited_s = NAN, .recorded_s = NAN };
+		if (k >= EDIT_MEASURED && !group)
 			continue;
 		const struct advise_tu *t = &ad->tus[order[k]];
 		size_t site = (size_t)(s - ev->sites);
 		w->measured = true;
-		w->alone_in_build = alone_in_build(ad, order[k]);
-		w->copies = w->at_once = w->alone_in_build ? 1 : copies;
+		w->alone_in_build = !group && ran_as_group(ad, &order[k], 1);
+		w->as_built = group || w->alone_in_build;
+		w->copies = w->as_built ? 1 : copies;
+		w->at_once = group ? s->ntus : w->copies;
+		if (w->as_built && ad->base.recent.n)
+			w->recorded_s = recorded[t->f.edge];
 		w->plain = xcalloc(w->copies, sizeof(*w->plain));
 		w->edited = xcalloc(w->copies, sizeof(*w->edited));
 		for (size_t c = 0; c < w->copies; c++) {
@@ -626,6 +652,7 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 			free(edited_sub);
 		}
 	}
+	free(recorded);
 	free(order);
 }
 
@@ -664,16 +691,64 @@ static void time_copies(struct advise *ad, const char *what, const struct compil
 	free(walls);
 }
 
+/* One side of a site timed as its build ran it, all its TUs at once:
+ * one round, or --repeats rounds; each wall its own compile's. */
+static void time_group(struct advise *ad, const char *what, struct edit_site *s, bool edited)
+{
+	size_t n = s->nwalls, rounds = ad->settle ? 1 : (size_t)ad->repeats, got = 0, failures = 0;
+	struct compile_command *cmds = xcalloc(n, sizeof(*cmds));
+	for (size_t k = 0; k < n; k++)
+		cmds[k] = edited ? s->walls[k].edited[0] : s->walls[k].plain[0];
+	double *walls = load_probe_level(what, ad->dir, cmds, n, (long)(rounds * n), false, ad->timeout, &got, &failures);
+	ad->failures += failures;
+	double *mine = xcalloc(rounds, sizeof(double));
+	for (size_t k = 0; got && k < n; k++) {
+		struct edit_wall *w = &s->walls[k];
+		for (size_t r = 0; r < got / n; r++)
+			mine[r] = walls[r * n + k];
+		if (edited)
+			take_walls(mine, got / n, &w->edited_s, &w->edited_lo, &w->edited_hi);
+		else
+			take_walls(mine, got / n, &w->plain_s, &w->plain_lo, &w->plain_hi);
+	}
+	free(mine);
+	free(walls);
+	free(cmds);
+}
+
+static void hold_walls(struct edit_wall *w)
+{
+	wall_commands_free(w);
+	double *held[] = { &w->plain_s, &w->plain_lo, &w->plain_hi, &w->edited_s, &w->edited_lo, &w->edited_hi };
+	for (size_t h = 0; h < sizeof(held) / sizeof(*held); h++)
+		advise_held(held[h]);
+}
+
 /* The walls planned, timed: each TU's plain and edited rounds back to
  * back, a TU's first side the one the TU before ended with (ABBA over the
  * TUs). A TU whose edited copies were the load curve's has its plain
- * rounds right after the curve's. A TU its build compiled alone has one
- * round a side, as a TU probe: the recorded build is its other plain
- * wall, of another moment, and how far the two differ widens its range
- * (timed_share); a second plain round would bring this moment twice, at
- * the cost of a build. */
+ * rounds right after the curve's. A site timed as its build ran it
+ * (plan_walls) has one round a side, as a TU probe, its TUs all at once:
+ * the recorded build is its other plain wall, of another moment, and how
+ * far the two differ widens its range (timed_share); a second plain
+ * round would bring this moment twice, at the cost of a build. */
 static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct edit_site *s, bool *plain_next)
 {
+	if (s->nwalls > 1 && s->walls[0].as_built) {
+		char *plain = xasprintf("%s: %zu TUs as they are, all at once as built", ev->rule, s->nwalls),
+		     *edited = xasprintf("%s: %zu TUs with %s:%lu edited, all at once as built", ev->rule, s->nwalls,
+					 s->file, s->line);
+		for (int side = 0; side < 2; side++)
+			time_group(ad, (side == 0) == *plain_next ? plain : edited, s, (side == 0) != *plain_next);
+		*plain_next = !*plain_next;
+		free(plain);
+		free(edited);
+		for (size_t k = 0; k < s->nwalls; k++) {
+			s->walls[k].load_curve = false;	/* the curve's rounds of two are not the build's */
+			hold_walls(&s->walls[k]);
+		}
+		return;
+	}
 	for (size_t k = 0; k < s->nwalls; k++) {
 		struct edit_wall *w = &s->walls[k];
 		if (!w->measured)
@@ -684,21 +759,18 @@ static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct
 		bool plain_first = w->load_curve ? false : *plain_next;
 		for (int side = 0; side < 2; side++) {
 			if ((side == 0) == plain_first)
-				time_copies(ad, plain, w->plain, w->copies, w->alone_in_build, &w->plain_s, &w->plain_lo,
+				time_copies(ad, plain, w->plain, w->copies, w->as_built, &w->plain_s, &w->plain_lo,
 					    &w->plain_hi);
 			else if (w->load_curve)
 				take_walls(ad->load.shared, ad->load.nshared, &w->edited_s, &w->edited_lo, &w->edited_hi);
 			else
-				time_copies(ad, edited, w->edited, w->copies, w->alone_in_build, &w->edited_s,
+				time_copies(ad, edited, w->edited, w->copies, w->as_built, &w->edited_s,
 					    &w->edited_lo, &w->edited_hi);
 		}
 		*plain_next = !plain_first;
 		free(plain);
 		free(edited);
-		wall_commands_free(w);
-		double *held[] = { &w->plain_s, &w->plain_lo, &w->plain_hi, &w->edited_s, &w->edited_lo, &w->edited_hi };
-		for (size_t h = 0; h < sizeof(held) / sizeof(*held); h++)
-			advise_held(held[h]);
+		hold_walls(w);
 	}
 }
 
@@ -836,29 +908,32 @@ static double median_share(const struct edit_site *s)
 }
 
 /* A timed TU's share of its baseline the edit takes out: its walls' (1 -
- * edited/plain), *lo and *hi alike. Where the build compiled it alone,
- * its walls ran alone, one a side (time_walls), and its plain wall against
- * the recorded build says how far the machine moved in this run
- * (extension-cpp's plain compile 13.2 s against 12.1 and 14.4 s recorded
- * minutes before): the ratio edited/plain is widened by as much both ways
- * for *lo and *hi, as a range is by the widest a probe moved; the walls'
- * share, of one moment, is the middle. A document whose walls ran two
- * copies at once had plain walls slowed by their neighbour, the edited
- * less: its share lies between the walls' and the edited walls' against
- * the baseline, the middle returned. NaN: not timed. */
+ * edited/plain), *lo and *hi alike. Where its walls ran as its build ran
+ * it, one a side (time_walls: alone, or all its site's TUs at once), its
+ * plain wall against the recorded build says how far the machine moved in
+ * this run (extension-cpp's plain compile 13.2 s against 12.1 and 14.4 s
+ * recorded minutes before): the ratio edited/plain is widened by as much
+ * both ways for *lo and *hi, as a range is by the widest a probe moved;
+ * the walls' share, of one moment, is the middle. A document whose walls
+ * ran two copies at once of a TU its build compiled alone had plain walls
+ * slowed by their neighbour, the edited less: its share lies between the
+ * walls' and the edited walls' against the baseline, the middle returned.
+ * NaN: not timed. */
 static double timed_share(const struct advice_input *in, const struct edit_wall *w, double *lo, double *hi)
 {
 	double share = share_of(w), base = in->seconds[in->tus[w->tu].edge];
+	double recorded = w->recorded_s > 0 ? w->recorded_s : base;
 	*lo = *hi = share;
-	if (isnan(share) || !w->alone_in_build || !(base > 0))
+	if (isnan(share) || !(recorded > 0))
 		return share;
-	if (w->at_once > 1) {
+	if (w->as_built) {
+		double moved = fmax(w->plain_s, recorded) / fmin(w->plain_s, recorded), ratio = w->edited_s / w->plain_s;
+		*lo = fmax(1 - ratio * moved, 0), *hi = fmax(1 - ratio / moved, 0);
+	} else if (w->alone_in_build) {
 		double alone = fmax(1 - w->edited_s / base, 0);
 		*lo = fmin(share, alone), *hi = fmax(share, alone);
 		return (*lo + *hi) / 2;
 	}
-	double moved = fmax(w->plain_s, base) / fmin(w->plain_s, base), ratio = w->edited_s / w->plain_s;
-	*lo = fmax(1 - ratio * moved, 0), *hi = fmax(1 - ratio / moved, 0);
 	return share;
 }
 
@@ -1007,28 +1082,33 @@ void edit_said_free(struct edit_said *said, const struct edit_evidence *ev)
 
 char *edit_measured_by(const struct edit_evidence *ev)
 {
-	size_t carried = 0, side_by_side = 0, alone = 0, paired = 0;
+	size_t carried = 0, side_by_side = 0, alone = 0, together = 0, paired = 0;
 	const char *curve = NULL;
 	for (size_t s = 0; s < ev->nsites; s++)
 		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].nwalls; k++) {
 			const struct edit_wall *w = &ev->sites[s].walls[k];
 			carried += !w->measured;
-			side_by_side += w->measured && w->at_once > 1;
-			alone += w->measured && w->alone_in_build && w->at_once == 1;
-			paired += w->measured && w->alone_in_build && w->at_once > 1;
+			side_by_side += w->measured && w->at_once > 1 && !w->as_built;
+			alone += w->measured && w->as_built && w->at_once == 1;
+			together += w->measured && w->as_built && w->at_once > 1;
+			paired += w->measured && w->alone_in_build && !w->as_built;
 			curve = w->load_curve ? ev->sites[s].file : curve;
 		}
 	char *shared = curve ? xasprintf("; the heaviest TU of %s's line, edited: the load curve's rounds of two (the "
 					 "curve compiles it so)", curve)
 			     : xstrdup("");
+	const char *share = " saves its walls' share, the range widened both ways by as far as its plain wall moved "
+			    "from its recorded build";
 	char *said = xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that "
 			       "reaches it compiled with the edit; the %d heaviest of a line's TUs timed as they are and "
-			       "edited%s%s%s%s%s", ev->copied, ev->root, EDIT_MEASURED,
+			       "edited%s%s%s%s%s%s%s%s", ev->copied, ev->root, EDIT_MEASURED,
 			       side_by_side ? ", each as copies side by side (the same neighbours for both)" : "", shared,
+			       together ? "; where the build compiled a line's TUs all at once, nothing else beside them, "
+					  "all of them are timed so, one wall a side: each" : "",
+			       together ? share : "",
 			       alone ? "; a TU that its build compiled alone (no neighbour there) is timed alone, one "
-				       "wall a side: it saves its walls' share, the range widened both ways by as far as its "
-				       "plain wall moved from its recorded build"
-				     : "",
+				       "wall a side: it" : "",
+			       alone ? share : "",
 			       paired ? "; a timed TU that its build compiled alone, timed two copies at once, saves the "
 					"middle of its walls' share and its edited walls' against its baseline, the range "
 					"spanning both" : "",
@@ -1153,13 +1233,15 @@ json_t *edit_probe_save(const struct edit_evidence *ev)
 		}
 		for (size_t k = 0; k < site->nwalls; k++) {
 			const struct edit_wall *w = &site->walls[k];
-			json_array_append_new(walls, json_pack("{s:I, s:b, s:o, s:o, s:b, s:I, s:b}", "tu", (json_int_t)w->tu, "measured",
-							       w->measured, "plain_s",
+			json_array_append_new(walls, json_pack("{s:I, s:b, s:o, s:o, s:b, s:I, s:b, s:b, s:o}", "tu", (json_int_t)w->tu,
+							       "measured", w->measured, "plain_s",
 							       saved_triple_json(w->plain_s, w->plain_lo, w->plain_hi),
 							       "edited_s",
 							       saved_triple_json(w->edited_s, w->edited_lo, w->edited_hi),
 							       "edited_by_load_curve", w->load_curve, "at_once",
-							       (json_int_t)w->at_once, "alone_in_build", w->alone_in_build));
+							       (json_int_t)w->at_once, "alone_in_build", w->alone_in_build,
+							       "as_built", w->as_built, "recorded_s",
+							       advise_json_number(w->recorded_s)));
 		}
 		json_array_append_new(sites, json_pack("{s:s, s:I, s:o, s:s, s:o, s:o, s:I, s:o, s:o}", "file", site->file,
 						       "line", (json_int_t)site->line, "text", saved_text_json(site->text),
@@ -1223,8 +1305,15 @@ static bool load_site(const json_t *o, size_t ntus, struct edit_site *site, char
 					 .at_once = json_is_integer(at_once) && json_integer_value(at_once) > 1 &&
 							   json_integer_value(at_once) <= EDIT_TUS_MAX
 						       ? (size_t)json_integer_value(at_once) : 1,
-					 .alone_in_build = json_is_true(json_object_get(v, "alone_in_build")) };
+					 .alone_in_build = json_is_true(json_object_get(v, "alone_in_build")),
+					 .recorded_s = NAN };
+		/* Before as_built was said, a TU its build compiled alone was timed
+		 * so, one wall a side, where its walls ran alone. */
+		const json_t *as_built = json_object_get(v, "as_built");
+		w->as_built = as_built ? json_is_true(as_built) : w->alone_in_build && w->at_once == 1;
+		const json_t *recorded = json_object_get(v, "recorded_s");
 		if (!tu_index(json_object_get(v, "tu"), ntus, &w->tu) ||
+		    (recorded && !saved_number(recorded, &w->recorded_s)) ||
 		    !saved_triple(json_object_get(v, "plain_s"), &w->plain_s, &w->plain_lo, &w->plain_hi) ||
 		    !saved_triple(json_object_get(v, "edited_s"), &w->edited_s, &w->edited_lo, &w->edited_hi))
 			return fail_with(err, xasprintf("sites[%zu].walls[%zu]: not a TU's walls (tu, plain_s, edited_s)", s, k));

@@ -31,9 +31,10 @@ struct include_site;
 
 /* Candidates compiled at most, a site (the line removed, the known entry
  * headers, then the tree's; each cheapest first); TUs of a site
- * timed with and without the edit (the heaviest); the rest of its TUs
- * carry what those saved: between their median share and their median
- * seconds (edit_apply). */
+ * timed with and without the edit (the heaviest; all of them where its
+ * build ran them all at once, plan_walls); the rest of its TUs carry
+ * what those saved: between their median share and their median seconds
+ * (edit_apply). */
 #define EDIT_TRIALS_MAX 6
 #define EDIT_MEASURED 2
 /* At most this many sites, and TUs a site, in a saved document. */
@@ -60,9 +61,14 @@ struct edit_wall {
 	double plain_s, plain_lo, plain_hi, edited_s, edited_lo, edited_hi;	/* median, least, most; NaN: none */
 	bool load_curve;	/* its edited walls are the load curve's rounds of two
 				 * (its compile: this TU edited) */
-	size_t at_once;		/* copies each round ran side by side (1: alone) */
+	size_t at_once;		/* compiles each round ran side by side (1: alone) */
 	bool alone_in_build;	/* the recorded builds compiled it with no other TU
 				 * beside it (a one-TU module, -j 1) */
+	bool as_built;		/* timed as its build ran it, one wall a side: alone
+				 * where it ran alone, else all at once with the
+				 * site's other TUs, its only neighbours there */
+	double recorded_s;	/* its median in the recorded builds, as they ran
+				 * it; NaN: not said (the baseline stands in) */
 };
 
 struct edit_site {

@@ -14,6 +14,7 @@ struct level_run {
 	const char *dir;
 	double timeout;
 	size_t copies, started;
+	size_t round_at;	/* walls before this round: copy i's wall goes to round_at + i */
 	char **logs;
 	double *walls;
 	size_t nwalls;
@@ -42,7 +43,8 @@ static void copy_finished(void *ctx, long i, struct proc *p)
 		r->failed = true;
 		return;
 	}
-	r->walls[r->nwalls++] = p->wall_s;
+	r->walls[r->round_at + (size_t)i] = p->wall_s;
+	r->nwalls++;
 }
 
 /* One round: k copies started together; their walls appended. */
@@ -50,6 +52,7 @@ static bool run_round(struct level_run *r, size_t k)
 {
 	r->copies = k;
 	r->started = 0;
+	r->round_at = r->nwalls;
 	const struct proc_pool pool = { .next = next_copy, .finished = copy_finished, .ctx = r };
 	proc_run_parallel((long)k, &pool);
 	proc_exit_if_interrupted();

@@ -24,7 +24,9 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 			double timeout, struct load_curve *c, size_t *failures, double **top, size_t *ntop);
 /* One level: rounds of `copies` of cmds at once until it has at least
  * `repeats` walls (with `settle`, two or more that agree). Returns the
- * walls (owned), *n of them; a failed round ends it, counted in
+ * walls (owned), *n of them, round after round, each round's in the
+ * order of cmds (so cmds may be different compiles, each its own wall
+ * in every round); a failed round ends it, counted in
  * *failures. `what` names it on the progress line and in a failure ("the
  * control compile"). An interrupt exits 130. */
 double *load_probe_level(const char *what, const char *dir, const struct compile_command *cmds, size_t copies,

@@ -4,7 +4,8 @@
 # its binding parses no pybind11 nor Python, and on it nothing is left to
 # narrow; a candidate whose files the line removed opened before failing
 # is not compiled (one TU on the demo's fake framework, one on pybind11);
-# every tree byte-identical. (The narrow variant's wall against
+# two TUs their build compiled at once are timed so; every tree
+# byte-identical. (The narrow variant's wall against
 # advise's prediction is bench/narrow_validate.sh's.)
 # e2e: slow
 . "$(dirname "$0")/lib.sh"
@@ -81,4 +82,35 @@ check "leak: binding.h:2's line removed fails; after it only the tree's headers,
 check "<pybind11/gil.h>, which the line removed opened, not compiled, in the tree's window" [ "$(cands_of '[(x["tried"], x["error"]) for x in c if x["header"] == "<pybind11/gil.h>"]')" = "[(False, 'second.o: not compiled: the line removed failed, having opened every file <pybind11/gil.h> opens (-H)')]" ]
 check "every other candidate with a verdict compiled and failed with the compiler's error" [ "$(cands_of 'all(x["tried"] and "error:" in x["error"] for x in c if x["header"] != "<pybind11/gil.h>" and x["error"])')" = True ]
 check "advise leaves the pybind11 TU byte-identical" [ "$(tree_hash "$two")" = "$two_before" ]
+
+# Two TUs that reach one project header's umbrella, compiled by their
+# build at once and nothing else beside them: their walls run as the
+# build ran them, both at once, one a side; each saves its walls' share
+# of its baseline, its plain wall against its recorded seconds (the
+# log's, as the build ran it) said, and --from re-plans the same.
+pair=$T/pair
+mkdir -p "$pair/src" "$pair/build"
+printf '#pragma once\n#include <torch/extension.h>\n' >"$pair/src/args.h"
+for n in a b; do
+	printf '#include "args.h"\n\n// Handles tensors only.\nat::Tensor same_%s(const at::Tensor &x) { return x; }\n' "$n" >"$pair/src/$n.cpp"
+done
+sed "/^build /d" "$one/build/build.ninja" >"$pair/build/build.ninja"
+printf 'build a.o: cxx %s/src/a.cpp\nbuild b.o: cxx %s/src/b.cpp\n' "$pair" "$pair" >>"$pair/build/build.ninja"
+check "the two-TU module builds, both at once" ninja -C "$pair/build" -j 2
+check "its log: the two compiles side by side" python3 -c 'import sys; r=[l.split("\t") for l in open(sys.argv[1]).read().splitlines()[1:]]; sys.exit(not (len(r) == 2 and max(int(x[0]) for x in r) < min(int(x[1]) for x in r)))' "$pair/build/.ninja_log"
+pair_before=$(tree_hash "$pair")
+run 0 "advise on the two-TU module" "$BW" advise -C "$pair/build" -j 2 -r 1 --parallel 2 --json
+cp "$T/out" "$T/pair.json"
+walls='(lambda mi: [(w["as_built"], w["at_once"], w["alone_in_build"]) for s in mi["rules"]["leak"]["sites"] for w in s["walls"]])(d["model_input"])'
+check "leak's line reaches both; both timed at once as built, one wall a side" [ "$(json "$T/pair.json" "$walls")" = "[(True, 2, False), (True, 2, False)]" ]
+share='(lambda mi, f: sorted(abs(t["saving_s"] - (1 - w["edited_s"][0] / w["plain_s"][0]) * mi["seconds"][mi["tus"][w["tu"]]["edge"]]) < 0.01 for t in f["tus"] for s in mi["rules"]["leak"]["sites"] for w in s["walls"] if mi["graph"][mi["tus"][w["tu"]]["edge"]]["output"] == t["target"]))(d["model_input"], [f for f in d["fixes"] if f["fix"] == "leak"][0])'
+check "each saves its walls' share of its baseline" [ "$(json "$T/pair.json" "$share")" = "[True, True]" ]
+logged=$(python3 -c 'import sys; print(sorted(("%s.o" % x[3][0], (int(x[1]) - int(x[0])) / 1000) for x in (l.split("\t") for l in open(sys.argv[1]).read().splitlines()[1:])))' "$pair/build/.ninja_log")
+recorded='sorted((d["model_input"]["graph"][d["model_input"]["tus"][w["tu"]]["edge"]]["output"], round(w["recorded_s"], 3)) for s in d["model_input"]["rules"]["leak"]["sites"] for w in s["walls"])'
+check "each wall's recorded seconds are its build's, as the log has them" [ "$(json "$T/pair.json" "$recorded")" = "$logged" ]
+check "the proof says so" [ "$(json "$T/pair.json" '"all of them are timed so, one wall a side: each saves its walls'"'"' share" in [f["measured_by"] for f in d["fixes"] if f["fix"] == "leak"][0]')" = True ]
+run 0 "advise --from the two-TU module's document" "$BW" advise --from "$T/pair.json" --json
+plan='[(f["fix"], f["tus"], f["measured_by"]) for f in d["fixes"]], [s["predicted"] for s in d["plan"]]'
+check "--from re-plans it as it was planned" [ "$(json "$T/out" "$plan")" = "$(json "$T/pair.json" "$plan")" ]
+check "advise leaves the two-TU module byte-identical" [ "$(tree_hash "$pair")" = "$pair_before" ]
 finish

@@ -251,7 +251,7 @@ static void test_alone_in_build_bracket(void **state)
 	struct edit_candidate cands[] = { { .header = "<torch/types.h>", .lines = 240000, .tried = true } };
 	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain_s = 6.6, .plain_lo = 6.6, .plain_hi = 6.6,
 				       .edited_s = 4, .edited_lo = 4, .edited_hi = 4, .at_once = 1,
-				       .alone_in_build = true } };
+				       .alone_in_build = true, .as_built = true, .recorded_s = NAN } };
 	struct edit_site site = { .file = "disp.cpp", .line = 3, .header = "<torch/torch.h>", .tus = tus, .ntus = 1,
 				  .cands = cands, .ncands = 1, .chosen = 0, .walls = walls, .nwalls = 1 };
 	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
@@ -267,6 +267,7 @@ static void test_alone_in_build_bracket(void **state)
 	assert_null(strstr(narrow->measured_by, "copies side by side"));	/* none ran so */
 	advice_free(&a);
 	walls[0].at_once = 2;
+	walls[0].as_built = false;
 	advice_build(&mod.in, &a);
 	double middle = (walls_saved + against_base) / 2;
 	assert_true(fabs(a.fixes[FIX_NARROW].saving[0] - middle) < 1e-9);
@@ -277,6 +278,46 @@ static void test_alone_in_build_bracket(void **state)
 	walls[0].alone_in_build = false;
 	advice_build(&mod.in, &a);
 	assert_true(fabs(a.fixes[FIX_NARROW].saving[0] - walls_saved) < 1e-9);
+	advice_free(&a);
+	ninja_build_free(&mod.b);
+}
+
+/* Two TUs that the build compiled all at once, nothing else beside them,
+ * timed so, one wall a side: each saves its walls' share; its range is
+ * the ratio edited/plain widened by as far as its plain wall moved from
+ * its recorded seconds (disp.o: 9.9 s against 9 s as the build ran it,
+ * beside bind.o; its baseline, 6 s, is its time alone), not from its
+ * baseline. */
+static void test_group_as_built(void **state)
+{
+	(void)state;
+	struct module mod;
+	load(&mod, 2);
+	size_t tus[] = { tu_index("disp.o"), tu_index("bind.o") };
+	struct edit_candidate cands[] = { { .header = "<torch/types.h>", .lines = 240000, .tried = true } };
+	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain_s = 9.9, .plain_lo = 9.9, .plain_hi = 9.9,
+				       .edited_s = 6, .edited_lo = 6, .edited_hi = 6, .at_once = 2, .as_built = true,
+				       .recorded_s = 9 },
+				     { .tu = tus[1], .measured = true, .plain_s = 7.5, .plain_lo = 7.5, .plain_hi = 7.5,
+				       .edited_s = 3, .edited_lo = 3, .edited_hi = 3, .at_once = 2, .as_built = true,
+				       .recorded_s = 7.5 } };
+	struct edit_site site = { .file = "opus/args.h", .line = 13, .header = "<torch/extension.h>", .tus = tus,
+				  .ntus = 2, .cands = cands, .ncands = 1, .chosen = 0, .walls = walls, .nwalls = 2 };
+	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
+	struct advice a;
+	const struct fix *leak = with_evidence(&mod, FIX_LEAK, &ev, &a);
+	double disp = 1 - 6 / 9.9, bind = 1 - 3 / 7.5, middle = disp * 6 + bind * 5;
+	double least = (1 - 6 / 9.9 * 1.1) * 6 + bind * 5, most = (1 - 6 / 9.9 / 1.1) * 6 + bind * 5;
+	double median = (disp + bind) / 2;
+	assert_true(leak->applies && leak->measured);
+	assert_true(fabs(leak->saving[0] - disp * 6) < 1e-9);
+	assert_true(fabs(leak->saving[1] - bind * 5) < 1e-9);
+	assert_true(fabs(leak->own_lo - disp / median * least / middle) < 1e-9);
+	assert_true(fabs(leak->own_hi - bind / median * most / middle) < 1e-9);
+	assert_non_null(strstr(leak->measured_by, "where the build compiled a line's TUs all at once, nothing else beside "
+						  "them, all of them are timed so, one wall a side: each saves its walls' share"));
+	assert_null(strstr(leak->measured_by, "copies side by side"));
+	assert_null(strstr(leak->measured_by, "timed alone"));
 	advice_free(&a);
 	ninja_build_free(&mod.b);
 }
@@ -702,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_leak_proven),
 		cmocka_unit_test(test_narrow_proven),
 		cmocka_unit_test(test_alone_in_build_bracket),
+		cmocka_unit_test(test_group_as_built),
 		cmocka_unit_test(test_leak_inferred_says_why),
 		cmocka_unit_test(test_plan_does_not_count_twice),
 		cmocka_unit_test(test_more_jobs),
