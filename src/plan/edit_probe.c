@@ -625,6 +625,7 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 	s->walls = xcalloc(s->ntus, sizeof(*s->walls));
 	size_t copies = ad->probes.pass.parallel > 1 ? 2 : 1;
 	bool group = s->ntus > 1 && s->ntus <= (size_t)ad->probes.pass.parallel && ran_as_group(ad, s->tus, s->ntus);
+	ad->load.timed_as_built |= group && s->ntus == ad->ntus;
 	double *recorded = xcalloc(ad->build.n + 1, sizeof(double));
 	recent_builds_durations(&ad->base.recent, NULL, recorded, NULL, NULL);
 	for (size_t k = 0; k < s->ntus; k++) {

@@ -87,7 +87,8 @@ check "advise leaves the pybind11 TU byte-identical" [ "$(tree_hash "$two")" = "
 # build at once and nothing else beside them: their walls run as the
 # build ran them, both at once, one a side; each saves its walls' share
 # of its baseline, its plain wall against its recorded seconds (the
-# log's, as the build ran it) said, and --from re-plans the same.
+# log's, as the build ran it) said; no load curve is run (the walls ran
+# the build's load); --from re-plans the same.
 pair=$T/pair
 mkdir -p "$pair/src" "$pair/build"
 printf '#pragma once\n#include <torch/extension.h>\n' >"$pair/src/args.h"
@@ -109,6 +110,7 @@ logged=$(python3 -c 'import sys; print(sorted(("%s.o" % x[3][0], (int(x[1]) - in
 recorded='sorted((d["model_input"]["graph"][d["model_input"]["tus"][w["tu"]]["edge"]]["output"], round(w["recorded_s"], 3)) for s in d["model_input"]["rules"]["leak"]["sites"] for w in s["walls"])'
 check "each wall's recorded seconds are its build's, as the log has them" [ "$(json "$T/pair.json" "$recorded")" = "$logged" ]
 check "the proof says so" [ "$(json "$T/pair.json" '"all of them are timed so, one wall a side: each saves its walls'"'"' share" in [f["measured_by"] for f in d["fixes"] if f["fix"] == "leak"][0]')" = True ]
+check "no load curve run: the walls ran the build's own load" [ "$(json "$T/pair.json" 'd["model_input"]["load_source"].startswith("none: a proven edit'"'"'s walls ran every TU at once as the recorded builds did")')" = True ]
 run 0 "advise --from the two-TU module's document" "$BW" advise --from "$T/pair.json" --json
 plan='[(f["fix"], f["tus"], f["measured_by"]) for f in d["fixes"]], [s["predicted"] for s in d["plan"]]'
 check "--from re-plans it as it was planned" [ "$(json "$T/out" "$plan")" = "$(json "$T/pair.json" "$plan")" ]
