@@ -610,13 +610,13 @@ static bool ran_as_group(const struct advise *ad, const size_t *tus, size_t n)
  * Where the build ran the site's TUs as a group of their own (ran_as_group)
  * and the probes have as many slots, they are timed as it ran them
  * (time_walls): all of them, a round of them all at once as they are,
- * then one edited, as many at once as the build ran and its memory; a TU
- * its build compiled alone, alone. Two plain copies slowed each other by
- * 17-19 % on extension-cpp, two edited ones, a third of the size, by 0-5
- * %, so their ratio read a saving that alone is not; on a 16-CPU host
- * pytorch_scatter's seven TUs, which its build compiles at once, took
- * three of its builds as two TUs' copies, one TU after the other. The
- * rest carry their median saving (saving_of). */
+ * then one of them edited (as many compiles at once, and as much memory,
+ * as the build took); a TU its build compiled alone, alone. Two plain
+ * copies slowed each other by 17-19 % on extension-cpp, two edited ones,
+ * a third of the size, by 0-5 %, so their ratio read a saving that alone
+ * is not; on a 16-CPU host pytorch_scatter's seven TUs, which its build
+ * compiles at once, took three of its builds as two TUs' copies, one TU
+ * after the other. The rest carry their median saving (saving_of). */
 static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_site *s)
 {
 	size_t *order = xcalloc(s->ntus, sizeof(size_t));
@@ -717,6 +717,7 @@ static void time_group(struct advise *ad, const char *what, struct edit_site *s,
 	free(cmds);
 }
 
+/* A wall timed: its commands freed, its numbers held for the model. */
 static void hold_walls(struct edit_wall *w)
 {
 	wall_commands_free(w);
