@@ -625,9 +625,10 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 	s->walls = xcalloc(s->ntus, sizeof(*s->walls));
 	size_t copies = ad->probes.pass.parallel > 1 ? 2 : 1;
 	bool group = s->ntus > 1 && s->ntus <= (size_t)ad->probes.pass.parallel && ran_as_group(ad, s->tus, s->ntus);
-	ad->load.timed_as_built |= group && s->ntus == ad->ntus;
-	double *recorded = xcalloc(ad->build.n + 1, sizeof(double));
-	recent_builds_durations(&ad->base.recent, NULL, recorded, NULL, NULL);
+	size_t compiles = 0;	/* the build's, selected or not: the curve would model the rest */
+	for (size_t i = 0; i < ad->build.n; i++)
+		compiles += ninja_edge_is_compile(&ad->build.edges[i]);
+	ad->load.timed_as_built |= group && s->ntus == compiles;
 	for (size_t k = 0; k < s->ntus; k++) {
 		struct edit_wall *w = &s->walls[s->nwalls++];
 		*w = (struct edit_wall){ .tu = order[k], .plain_s = NAN, .edited_s = NAN, .recorded_s = NAN };
@@ -640,8 +641,8 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 		w->as_built = group || w->alone_in_build;
 		w->copies = w->as_built ? 1 : copies;
 		w->at_once = group ? s->ntus : w->copies;
-		if (w->as_built && ad->base.recent.n)
-			w->recorded_s = recorded[t->f.edge];
+		if (w->as_built)	/* the baseline is still as recorded: the curve comes after */
+			w->recorded_s = ad->base.seconds[t->f.edge];
 		w->plain = xcalloc(w->copies, sizeof(*w->plain));
 		w->edited = xcalloc(w->copies, sizeof(*w->edited));
 		for (size_t c = 0; c < w->copies; c++) {
@@ -653,7 +654,6 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 			free(edited_sub);
 		}
 	}
-	free(recorded);
 	free(order);
 }
 
@@ -690,6 +690,13 @@ static void time_copies(struct advise *ad, const char *what, const struct compil
 	if (n)
 		take_walls(walls, n, median, lo, hi);
 	free(walls);
+}
+
+/* Whether a site's walls ran as its build ran them all, at once (not
+ * each alone: a serial build's TUs are as built one by one). */
+static bool timed_as_group(const struct edit_site *s)
+{
+	return s->nwalls && s->walls[0].as_built && s->walls[0].at_once > 1;
 }
 
 /* One side of a site timed as its build ran it, all its TUs at once:
@@ -736,7 +743,7 @@ static void hold_walls(struct edit_wall *w)
  * round would bring this moment twice, at the cost of a build. */
 static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct edit_site *s, bool *plain_next)
 {
-	if (s->nwalls > 1 && s->walls[0].as_built) {
+	if (timed_as_group(s)) {
 		char *plain = xasprintf("%s: %zu TUs as they are, all at once as built", ev->rule, s->nwalls),
 		     *edited = xasprintf("%s: %zu TUs with %s:%lu edited, all at once as built", ev->rule, s->nwalls,
 					 s->file, s->line);

@@ -109,7 +109,7 @@ struct advise_load {
 					 * baseline each isolates */
 	double *end_seconds[2];	/* those baselines, per edge */
 	bool spread;		/* the ends differ from it */
-	bool timed_as_built;	/* a proven edit's walls time every TU at once as
+	bool timed_as_built;	/* a proven edit's walls time every compile at once as
 				 * the recorded builds ran them: no curve is run */
 };
 

@@ -88,7 +88,8 @@ check "advise leaves the pybind11 TU byte-identical" [ "$(tree_hash "$two")" = "
 # build ran them, both at once, one a side; each saves its walls' share
 # of its baseline, its plain wall against its recorded seconds (the
 # log's, as the build ran it) said; no load curve is run (the walls ran
-# the build's load); --from re-plans the same.
+# the build's load); --from re-plans the same. Built one at a time, each
+# is timed alone.
 pair=$T/pair
 mkdir -p "$pair/src" "$pair/build"
 printf '#pragma once\n#include <torch/extension.h>\n' >"$pair/src/args.h"
@@ -115,4 +116,30 @@ run 0 "advise --from the two-TU module's document" "$BW" advise --from "$T/pair.
 plan='[(f["fix"], f["tus"], f["measured_by"]) for f in d["fixes"]], [s["predicted"] for s in d["plan"]]'
 check "--from re-plans it as it was planned" [ "$(json "$T/out" "$plan")" = "$(json "$T/pair.json" "$plan")" ]
 check "advise leaves the two-TU module byte-identical" [ "$(tree_hash "$pair")" = "$pair_before" ]
+# The same with a third TU, built one at a time: the two heaviest are
+# timed alone each, as built (not all at once), the third carries what
+# they saved, and the load curve is not said to stand aside; nor where
+# the walls time two TUs of three.
+cp -a "$pair/build" "$pair/serial"
+(cd "$pair/serial" && rm -f .ninja_log .ninja_deps ./*.o ./*.d)
+sed 's/same_a/same_c/' "$pair/src/a.cpp" >"$pair/src/c.cpp"
+printf 'build c.o: cxx %s/src/c.cpp\n' "$pair" >>"$pair/serial/build.ninja"
+check "the three-TU module builds one TU at a time" ninja -C "$pair/serial" -j 1
+serial_before=$(tree_hash "$pair")
+run 0 "advise on the three-TU module built one at a time" "$BW" advise -C "$pair/serial" -j 1 -r 1 --parallel 3 --json
+serial_walls='(lambda mi: [(w["measured"], w["as_built"], w["at_once"], w["alone_in_build"]) for s in mi["rules"]["leak"]["sites"] for w in s["walls"]])(d["model_input"])'
+check "the two heaviest timed alone, as built, one wall a side; the third carried" [ "$(json "$T/out" "$serial_walls")" = "[(True, True, 1, True), (True, True, 1, True), (False, False, 0, False)]" ]
+check "the curve not said to stand aside" [ "$(json "$T/out" 'd["model_input"]["load_source"].startswith("none: a proven edit")')" = False ]
+check "advise leaves it byte-identical" [ "$(tree_hash "$pair")" = "$serial_before" ]
+# a.o and b.o at once, c.o after them: asked of a.o and b.o, their walls
+# run at once as built, and the curve still runs for the build's c.o.
+cp -a "$pair/serial" "$pair/mixed"
+(cd "$pair/mixed" && rm -f .ninja_log .ninja_deps ./*.o ./*.d)
+sed -i 's|^build c.o: cxx \(.*\)$|build c.o: cxx \1 \|\| a.o b.o|' "$pair/mixed/build.ninja"
+check "the three-TU module builds a.o and b.o at once, then c.o" ninja -C "$pair/mixed" -j 2
+mixed_before=$(tree_hash "$pair")
+run 0 "advise on a.o and b.o of it" "$BW" advise -C "$pair/mixed" -j 2 -r 1 --parallel 2 a.o b.o --json
+check "a.o and b.o timed at once, as built" [ "$(json "$T/out" "$walls")" = "[(True, 2, False), (True, 2, False)]" ]
+check "the load curve runs: the build has a compile the walls did not time" [ "$(json "$T/out" 'd["model_input"]["load_source"].startswith("none: a proven edit")')" = False ]
+check "advise leaves it byte-identical" [ "$(tree_hash "$pair")" = "$mixed_before" ]
 finish
