@@ -5,6 +5,7 @@
 #include "rule_kit.h"
 #include "headers.h"
 #include "line_patch.h"
+#include "abstats.h"
 #include "load_probe.h"
 #include "narrow.h"
 #include "preprocess.h"
@@ -916,28 +917,53 @@ static double median_share(const struct edit_site *s)
 	return m;
 }
 
+/* How far, in log, the ratio edited/plain of a site's walls timed as
+ * their build ran them (one wall a side) may lie from what builds of the
+ * edit measure; NaN where none was. Each such TU's plain wall against its
+ * seconds in the recorded build is a sample of how far a wall moves
+ * between two moments, d = log(plain / recorded), whose variance is two
+ * walls' (2 sigma^2), as is that of the log ratio of the two walls of one
+ * moment. From n samples: their root mean square times Student's t for n
+ * degrees of freedom, 90 % two-sided. One pair of moments says little of
+ * how far a wall moves: for one TU, t is 6.31. On the 2-core VM,
+ * extension-cpp's error against ab was 0.6 to 6.5 times d in eleven runs
+ * (bench/RESULTS.md); its d 0.8 to 8.5 %. */
+static double as_built_spread(const struct advice_input *in, const struct edit_site *s)
+{
+	double squares = 0;
+	unsigned n = 0;
+	for (size_t k = 0; k < s->nwalls; k++) {
+		const struct edit_wall *w = &s->walls[k];
+		double recorded = w->recorded_s > 0 ? w->recorded_s : in->seconds[in->tus[w->tu].edge];
+		if (!w->as_built || isnan(share_of(w)) || !(recorded > 0))
+			continue;
+		double d = log(w->plain_s / recorded);
+		squares += d * d;
+		n++;
+	}
+	return n ? t_quantile(0.90, n) * sqrt(squares / n) : NAN;
+}
+
 /* A timed TU's share of its baseline the edit takes out: its walls' (1 -
  * edited/plain), *lo and *hi alike. Where its walls ran as its build ran
- * it, one a side (time_walls: alone, or all its site's TUs at once), its
- * plain wall against the recorded build says how far the machine moved in
- * this run (extension-cpp's plain compile 13.2 s against 12.1 and 14.4 s
- * recorded minutes before): the ratio edited/plain is widened by as much
- * both ways for *lo and *hi, as a range is by the widest a probe moved;
- * the walls' share, of one moment, is the middle. A document whose walls
- * ran two copies at once of a TU its build compiled alone had plain walls
- * slowed by their neighbour, the edited less: its share lies between the
- * walls' and the edited walls' against the baseline, the middle returned.
- * NaN: not timed. */
-static double timed_share(const struct advice_input *in, const struct edit_wall *w, double *lo, double *hi)
+ * it, one a side (time_walls: alone, or all its site's TUs at once), the
+ * walls' share, of one moment, is the middle, and the ratio edited/plain
+ * is widened both ways by the site's as_built_spread for *lo and *hi. A
+ * document whose walls ran two copies at once of a TU its build compiled
+ * alone had plain walls slowed by their neighbour, the edited less: its
+ * share lies between the walls' and the edited walls' against the
+ * baseline, the middle returned. NaN: not timed. */
+static double timed_share(const struct advice_input *in, const struct edit_site *s, const struct edit_wall *w,
+			  double *lo, double *hi)
 {
 	double share = share_of(w), base = in->seconds[in->tus[w->tu].edge];
-	double recorded = w->recorded_s > 0 ? w->recorded_s : base;
 	*lo = *hi = share;
-	if (isnan(share) || !(recorded > 0))
+	if (isnan(share) || !(base > 0))
 		return share;
 	if (w->as_built) {
-		double moved = fmax(w->plain_s, recorded) / fmin(w->plain_s, recorded), ratio = w->edited_s / w->plain_s;
-		*lo = fmax(1 - ratio * moved, 0), *hi = fmax(1 - ratio / moved, 0);
+		double spread = as_built_spread(in, s), ratio = w->edited_s / w->plain_s;
+		if (!isnan(spread))
+			*lo = fmax(1 - ratio * exp(spread), 0), *hi = fmax(1 - ratio / exp(spread), 0);
 	} else if (w->alone_in_build) {
 		double alone = fmax(1 - w->edited_s / base, 0);
 		*lo = fmin(share, alone), *hi = fmax(share, alone);
@@ -958,7 +984,7 @@ static struct carry carry_of(const struct advice_input *in, const struct edit_si
 	double *shares = xcalloc(s->nwalls + 1, sizeof(double)), *saved = xcalloc(s->nwalls + 1, sizeof(double));
 	size_t n = 0;
 	for (size_t j = 0; j < s->nwalls; j++) {
-		double lo, hi, share = timed_share(in, &s->walls[j], &lo, &hi),
+		double lo, hi, share = timed_share(in, s, &s->walls[j], &lo, &hi),
 			       timed = in->seconds[in->tus[s->walls[j].tu].edge];
 		if (!isnan(share) && !isnan(timed)) {
 			shares[n] = share;
@@ -985,7 +1011,7 @@ static double saving_of(const struct advice_input *in, const struct edit_site *s
 			double *lo, double *hi)
 {
 	double base = in->seconds[in->tus[s->walls[k].tu].edge], own_lo, own_hi;
-	double own = timed_share(in, &s->walls[k], &own_lo, &own_hi);
+	double own = timed_share(in, s, &s->walls[k], &own_lo, &own_hi);
 	if (!isnan(own)) {
 		*lo = own_lo * base, *hi = own_hi * base;
 		return own * base;
@@ -1106,8 +1132,9 @@ char *edit_measured_by(const struct edit_evidence *ev)
 	char *shared = curve ? xasprintf("; the heaviest TU of %s's line, edited: the load curve's rounds of two (the "
 					 "curve compiles it so)", curve)
 			     : xstrdup("");
-	const char *share = " saves its walls' share, the range widened both ways by as far as its plain wall moved "
-			    "from its recorded build";
+	const char *share = " saves its walls' share, the range its ratio edited/plain widened both ways by how far "
+			    "the plain walls moved from the recorded build, times Student's t (90 %, a degree of freedom "
+			    "a TU)";
 	char *said = xasprintf("proven on a copy of the sources (%zu files under %s): the line edited, every TU that "
 			       "reaches it compiled with the edit; the %d heaviest of a line's TUs timed as they are and "
 			       "edited%s%s%s%s%s%s%s%s", ev->copied, ev->root, EDIT_MEASURED,

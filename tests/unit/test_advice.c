@@ -236,12 +236,13 @@ static void test_narrow_proven(void **state)
 }
 
 /* A TU the build compiled alone, its walls alone, one a side: the plain
- * wall 6.6 s against its recorded 6 s, the machine moved by 1.1 in this
- * run. It saves its walls' share (1 - 4/6.6) of its baseline; the range
- * takes the ratio 4/6.6 that far both ways (at one end, the edited wall
- * against the baseline, 1 - 4/6). A document whose walls ran two copies
- * side by side saves the middle of 1 - 4/6.6 and 1 - 4/6. A TU that had
- * neighbours in the build keeps the walls' share. */
+ * wall 6.2 s against its recorded 6 s, the machine moved by 1.033 in this
+ * run. It saves its walls' share (1 - 4/6.2) of its baseline; the range
+ * takes the ratio 4/6.2 both ways by 1.033 to the power of Student's t for
+ * one degree of freedom (6.31): one pair of moments says little of how
+ * far a wall moves. A document whose walls ran two copies side by side
+ * saves the middle of 1 - 4/6.2 and 1 - 4/6. A TU that had neighbours in
+ * the build keeps the walls' share. */
 static void test_alone_in_build_bracket(void **state)
 {
 	(void)state;
@@ -249,7 +250,7 @@ static void test_alone_in_build_bracket(void **state)
 	load(&mod, 2);
 	size_t tus[] = { tu_index("disp.o") };
 	struct edit_candidate cands[] = { { .header = "<torch/types.h>", .lines = 240000, .tried = true } };
-	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain_s = 6.6, .plain_lo = 6.6, .plain_hi = 6.6,
+	struct edit_wall walls[] = { { .tu = tus[0], .measured = true, .plain_s = 6.2, .plain_lo = 6.2, .plain_hi = 6.2,
 				       .edited_s = 4, .edited_lo = 4, .edited_hi = 4, .at_once = 1,
 				       .alone_in_build = true, .as_built = true, .recorded_s = NAN } };
 	struct edit_site site = { .file = "disp.cpp", .line = 3, .header = "<torch/torch.h>", .tus = tus, .ntus = 1,
@@ -257,13 +258,15 @@ static void test_alone_in_build_bracket(void **state)
 	struct edit_evidence ev = { .root = "/proj", .copied = 9, .sites = &site, .nsites = 1 };
 	struct advice a;
 	const struct fix *narrow = with_evidence(&mod, FIX_NARROW, &ev, &a);
-	double walls_saved = (1 - 4 / 6.6) * 6, against_base = (1 - 4 / 6.0) * 6, mirrored = (1 - 4 / 6.6 / 1.1) * 6;
+	double walls_saved = (1 - 4 / 6.2) * 6, against_base = (1 - 4 / 6.0) * 6;
+	double moved = pow(6.2 / 6, tan(0.45 * acos(-1)))	/* t, 1 df, 90 % */, least = (1 - 4 / 6.2 * moved) * 6, most = (1 - 4 / 6.2 / moved) * 6;
 	assert_true(narrow->applies && narrow->measured);
 	assert_true(fabs(narrow->saving[0] - walls_saved) < 1e-9);
-	assert_true(fabs(narrow->own_lo - against_base / walls_saved) < 1e-9);
-	assert_true(fabs(narrow->own_hi - mirrored / walls_saved) < 1e-9);
+	assert_true(fabs(narrow->own_lo - least / walls_saved) < 1e-9);
+	assert_true(fabs(narrow->own_hi - most / walls_saved) < 1e-9);
 	assert_non_null(strstr(narrow->measured_by, "is timed alone, one wall a side: it saves its walls' share, the "
-						    "range widened both ways by as far as its plain wall moved"));
+						    "range its ratio edited/plain widened both ways by how far the plain "
+						    "walls moved from the recorded build, times Student's t (90 %"));
 	assert_null(strstr(narrow->measured_by, "copies side by side"));	/* none ran so */
 	advice_free(&a);
 	walls[0].at_once = 2;
@@ -283,11 +286,12 @@ static void test_alone_in_build_bracket(void **state)
 }
 
 /* Two TUs that the build compiled all at once, nothing else beside them,
- * timed so, one wall a side: each saves its walls' share; its range is
- * the ratio edited/plain widened by as far as its plain wall moved from
- * its recorded seconds (disp.o: 9.9 s against 9 s as the build ran it,
- * beside bind.o; its baseline, 6 s, is its time alone), not from its
- * baseline. */
+ * timed so, one wall a side: each saves its walls' share; their ranges
+ * widen each ratio edited/plain by how far their plain walls moved from
+ * their recorded seconds, not from their baselines (disp.o: 9.9 s against
+ * 9 s as the build ran it, beside bind.o; its baseline, 6 s, is its time
+ * alone; bind.o did not move): the root mean square of the two moves,
+ * times Student's t for two degrees of freedom (2.92). */
 static void test_group_as_built(void **state)
 {
 	(void)state;
@@ -307,7 +311,9 @@ static void test_group_as_built(void **state)
 	struct advice a;
 	const struct fix *leak = with_evidence(&mod, FIX_LEAK, &ev, &a);
 	double disp = 1 - 6 / 9.9, bind = 1 - 3 / 7.5, middle = disp * 6 + bind * 5;
-	double least = (1 - 6 / 9.9 * 1.1) * 6 + bind * 5, most = (1 - 6 / 9.9 / 1.1) * 6 + bind * 5;
+	double moved = exp(0.9 * sqrt(2 / (1 - 0.81)) * log(1.1) / sqrt(2));	/* t, 2 df: closed form */
+	double least = (1 - 6 / 9.9 * moved) * 6 + (1 - 3 / 7.5 * moved) * 5;
+	double most = (1 - 6 / 9.9 / moved) * 6 + (1 - 3 / 7.5 / moved) * 5;
 	double median = (disp + bind) / 2;
 	assert_true(leak->applies && leak->measured);
 	assert_true(fabs(leak->saving[0] - disp * 6) < 1e-9);
