@@ -926,8 +926,8 @@ static double median_share(const struct edit_site *s)
  * moment. From n samples: their root mean square times Student's t for n
  * degrees of freedom, 90 % two-sided. One pair of moments says little of
  * how far a wall moves: for one TU, t is 6.31. On the 2-core VM,
- * extension-cpp's error against ab was 0.6 to 6.5 times d in eleven runs
- * (bench/RESULTS.md); its d 0.8 to 8.5 %. */
+ * extension-cpp's error against ab's builds was 0.1 to 5.6 times d in 15
+ * runs, d 0.8 to 8.9 % (bench/RESULTS.md). */
 static double as_built_spread(const struct advice_input *in, const struct edit_site *s)
 {
 	double squares = 0;
