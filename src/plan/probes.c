@@ -285,15 +285,10 @@ void probes_drop_unread(struct advise *ad)
 	free(facts);
 }
 
-/* A host TU's dispatch table, from its host pass preprocessed once more
- * (pp's outputs are gone by now), and its two probes. */
-void probes_plan_tables(struct advise *ad, struct advise_tu *t, size_t index)
+/* Its host pass preprocessed again, alone (the first -E's output is
+ * gone by now), its dispatch tables read into f.table_entries. */
+static void plan_table_read(struct advise *ad, struct advise_tu *t, size_t index)
 {
-	/* A table is std::function written in the TU or a header of its own:
-	 * where none of them names it, its preprocessing (a second -E of the
-	 * TU, one at a time) would find nothing. */
-	if (t->host_read && !t->names_function)
-		return;
 	struct compile_command cmd = { 0 };
 	char *sub = xasprintf("table-%zu", index);
 	steps_prepare(ad->dir, &ad->build.edges[t->f.edge], sub, &cmd, &ad->stripped);
@@ -322,15 +317,28 @@ void probes_plan_tables(struct advise *ad, struct advise_tu *t, size_t index)
 		remove(plan.v[0].output);
 	}
 	pp_plan_free(&plan);
+	compile_command_clear(&cmd);
+	free(outdir);
+	free(log);
+	free(sub);
+}
+
+/* A host TU's dispatch table and its two probes. */
+void probes_plan_tables(struct advise *ad, struct advise_tu *t, size_t index)
+{
+	/* A table is std::function written in the TU or a header of its own:
+	 * where none of them names it, its preprocessing (a second -E of the
+	 * TU, one at a time) would find nothing. Where its host pass was read
+	 * as one section, its tables were read with it (tus_preprocess). */
+	if (t->host_read && !t->names_function)
+		t->f.table_entries = 0;
+	else if (!t->tables_read)
+		plan_table_read(ad, t, index);
 	if (t->f.table_entries) {
 		t->table_tu = add_source_probe(ad, t, write_map, &t->f.table_entries, NULL, "%s's table, %zu std::function entries",
 					       t->f.name, t->f.table_entries);
 		t->flat_tu = add_source_probe(ad, t, write_flat, &t->f.table_entries, NULL, "%s's table, flat", t->f.name);
 	}
-	compile_command_clear(&cmd);
-	free(outdir);
-	free(log);
-	free(sub);
 }
 
 /* Kernel TUs within this share of the slowest one's baseline are near the

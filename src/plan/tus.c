@@ -148,6 +148,17 @@ static void read_uses(struct advise *ad, struct advise_tu *t, const struct leak_
 	}
 }
 
+/* Whether a file of the section, not a system header's, spells
+ * function<: a dispatch table may be there. */
+static bool names_function(struct advise *ad, const struct pp_section *sec)
+{
+	for (size_t f = 0; f < sec->nfiles; f++)
+		if (!sec->files[f].system && sec->files[f].name[0] != '<' &&	/* a header of #defines too */
+		    file_facts(ad, sec->files[f].name)->names_function)
+			return true;
+	return false;
+}
+
 static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_rule *rule,
 		      const struct pp_source *src, size_t k)
 {
@@ -163,9 +174,7 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 	record_lines(t, pass, sec, &rule->groups, v.ctx);
 	if (!device) {
 		t->host_read = true;
-		for (size_t f = 0; f < sec->nfiles; f++)
-			if (!sec->files[f].system && sec->files[f].name[0] != '<')	/* a header of #defines too */
-				t->names_function |= file_facts(ad, sec->files[f].name)->names_function;
+		t->names_function |= names_function(ad, sec);
 	}
 	/* every one, code or not: a header of #includes alone leads to the rest */
 	for (size_t f = 0; f < sec->nfiles; f++)
@@ -212,30 +221,65 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 	leak_view_free(&v);
 }
 
+struct preprocessing {
+	struct advise *ad;
+	struct leak_rule rule;
+};
+
+static struct pp_hooks preprocessing_hooks(void *ctx, struct pp_source *src)
+{
+	return leak_hooks(&((struct preprocessing *)ctx)->rule, src);
+}
+
+/* A host pass preprocessed as one section (a gcc TU, nvcc's host pass):
+ * its dispatch tables read from its output where a file of its own spells
+ * function<, as probes_plan_tables would from a second -E of it. A TU
+ * whose passes came as offload bundles (clang's -E of HIP) is left to
+ * that -E, of its host pass alone. */
+static void read_tables(void *ctx, struct pp_source *src, const char *path)
+{
+	struct preprocessing *pp = ctx;
+	struct advise_tu *t = tu_named(pp->ad, src->tu);
+	bool device;
+	if (!t || src->scan.nsections != 1)
+		return;
+	free(pp_section_name(src, 0, &device));
+	if (device)
+		return;
+	t->tables_read = true;
+	FILE *f = names_function(pp->ad, &src->scan.sections[0]) ? fopen(path, "r") : NULL;
+	if (!f)
+		return;
+	struct dispatch_tables dt;
+	dispatch_tables_scan(f, &dt);
+	fclose(f);
+	t->f.table_entries = dt.entries;
+}
+
 void tus_preprocess(struct advise *ad)
 {
-	struct leak_rule rule = { 0 };
-	header_groups_init(&rule.groups);
+	struct preprocessing pp = { .ad = ad };
+	header_groups_init(&pp.rule.groups);
 	char **names = xcalloc(ad->ntus, sizeof(char *));
 	for (size_t i = 0; i < ad->ntus; i++)
 		names[i] = (char *)ad->tus[i].f.name;
 	struct pp_request req = { .cmd = "advise", .dir = ad->dir, .build = &ad->build, .args = names, .nargs = ad->ntus,
-				  .device = true, .jobs = ad->parallel, .timeout = ad->timeout, .hooks = leak_hooks,
-				  .ctx = &rule };
+				  .device = true, .jobs = ad->parallel, .timeout = ad->timeout,
+				  .hooks = preprocessing_hooks, .scanned = read_tables, .ctx = &pp };
 	struct pp_sources ss;
 	pp_collect(&req, &ss);
 	ad->failures += ss.failures;
 	for (size_t s = 0; s < ss.n; s++) {
 		struct advise_tu *t = tu_named(ad, ss.v[s].tu);
 		for (size_t k = 0; t && ss.v[s].scanned && k < ss.v[s].scan.nsections; k++)
-			read_pass(ad, t, &rule, &ss.v[s], k);
+			read_pass(ad, t, &pp.rule, &ss.v[s], k);
 		leak_scan_free(ss.v[s].data);
 	}
 	for (size_t i = 0; i < ad->ntus; i++)
 		if (ad->tus[i].frameworks.n)
 			ad->tus[i].f.frameworks = strvec_join(&ad->tus[i].frameworks, ", ");
 	pp_sources_free(&ss);
-	header_groups_free(&rule.groups);
+	header_groups_free(&pp.rule.groups);
 	free(names);
 }
 

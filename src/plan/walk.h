@@ -64,6 +64,8 @@ struct advise_tu {
 	bool host_read;		/* its host pass preprocessed and read */
 	bool names_function;	/* a file of that pass (not a system header's) names
 				 * function<: a dispatch table may be there */
+	bool tables_read;	/* its host pass's dispatch tables read with the pass
+				 * (f.table_entries): no second -E for them */
 	char *family;		/* source name with digits as '#', and rule */
 	struct source_facts uses;	/* what its host pass's project files name */
 	struct narrowing narrow;	/* valid when umbrella */

@@ -211,6 +211,8 @@ static void scan_source(const struct pp_request *req, struct pp_source *src, con
 	struct pp_hooks hooks = req->hooks ? req->hooks(req->ctx, src) : (struct pp_hooks){ 0 };
 	preprocess_scan(path, what, &hooks, &src->scan);
 	src->scanned = true;
+	if (req->scanned)
+		req->scanned(req->ctx, src, path);
 }
 
 static void collect_files(const struct pp_request *req, struct pp_sources *out)

@@ -87,6 +87,10 @@ struct pp_request {
 	double timeout;		/* per -E run; 0: none */
 	/* Hooks for the scan of each source (may return no hooks). */
 	struct pp_hooks (*hooks)(void *ctx, struct pp_source *src);
+	/* Called once a source is scanned, its preprocessed output still at
+	 * `path` (NULL: not called): a reader that needs the lines themselves
+	 * reads them there rather than preprocess the TU again. */
+	void (*scanned)(void *ctx, struct pp_source *src, const char *path);
 	void *ctx;
 };
 
