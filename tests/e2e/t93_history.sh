@@ -134,7 +134,9 @@ contains "$T/out" "control: the machine's speed in each build's sitting" "and th
 # Planted live: a compiler that sleeps (0.1 s a step, then 0.3 s in a
 # slower "sitting"): record and check time the control with it, both
 # sides move 3x (a little less: starting a process costs the same), and
-# check says within; raw it is over.
+# check says within; raw it is over. Within by 50 %, not the default 5 %:
+# a process's start on a busy runner moves a 0.3 s build by more than 5 %
+# (a CI run read "over"), and 3x raw is far past either.
 sitting=$T/sitting
 mkdir -p "$sitting/bin"
 {
@@ -153,7 +155,7 @@ run 0 "record: the builds of this sitting get a control timed with the build's c
 check "three builds, each with the sleeping compiler's control (0.1 s and more)" [ "$(json "$T/out" '(d["control"]["compiler"].endswith("/c++"), [b["control_s"] >= 0.1 for b in d["builds"]])')" = "(True, [True, True, True])" ]
 echo 0.3 >"$sitting/delay"
 builds3
-run 0 "check: everything 3x slower, machine and build alike: within" "$BW" check -C "$sitting" --builds 3 --against sitting=quick --db "$T/live.db" --json
+run 0 "check: everything 3x slower, machine and build alike: within" "$BW" check -C "$sitting" --builds 3 --against sitting=quick --db "$T/live.db" --max-regression 50% --json
 check "check timed the control now: the machine about 3x, the build about 1x" [ "$(json "$T/out" '(d["against"]["basis"], 2 < d["against"]["control"]["machine_ratio"] < 3.5, 0.8 < d["against"]["ratio"] < 1.25, d["against"]["raw_ratio"] > 2)')" = "('control', True, True, True)" ]
 run 1 "check --no-control: 3x over" "$BW" check -C "$sitting" --builds 3 --against sitting=quick --db "$T/live.db" --no-control
 
