@@ -948,20 +948,20 @@ static double as_built_spread(const struct advice_input *in, const struct edit_s
  * edited/plain), *lo and *hi alike. Where its walls ran as its build ran
  * it, one a side (time_walls: alone, or all its site's TUs at once), the
  * walls' share, of one moment, is the middle, and the ratio edited/plain
- * is widened both ways by the site's as_built_spread for *lo and *hi. A
+ * is widened both ways by `spread` (as_built_spread) for *lo and *hi. A
  * document whose walls ran two copies at once of a TU its build compiled
  * alone had plain walls slowed by their neighbour, the edited less: its
  * share lies between the walls' and the edited walls' against the
  * baseline, the middle returned. NaN: not timed. */
-static double timed_share(const struct advice_input *in, const struct edit_site *s, const struct edit_wall *w,
-			  double *lo, double *hi)
+static double timed_share(const struct advice_input *in, double spread, const struct edit_wall *w, double *lo,
+			  double *hi)
 {
 	double share = share_of(w), base = in->seconds[in->tus[w->tu].edge];
 	*lo = *hi = share;
 	if (isnan(share) || !(base > 0))
 		return share;
 	if (w->as_built) {
-		double spread = as_built_spread(in, s), ratio = w->edited_s / w->plain_s;
+		double ratio = w->edited_s / w->plain_s;
 		if (!isnan(spread))
 			*lo = fmax(1 - ratio * exp(spread), 0), *hi = fmax(1 - ratio / exp(spread), 0);
 	} else if (w->alone_in_build) {
@@ -974,24 +974,26 @@ static double timed_share(const struct advice_input *in, const struct edit_site 
 
 /* What a site's timed TUs saved, to carry to the rest: their median
  * share of their baseline and their median seconds (each its share of
- * its baseline); NaN when none was timed. */
+ * its baseline); NaN when none was timed. With them, the site's
+ * as_built_spread, reckoned once for all its walls. */
 struct carry {
-	double share, seconds;
+	double share, seconds, spread;
 };
 
 static struct carry carry_of(const struct advice_input *in, const struct edit_site *s)
 {
 	double *shares = xcalloc(s->nwalls + 1, sizeof(double)), *saved = xcalloc(s->nwalls + 1, sizeof(double));
+	double spread = as_built_spread(in, s);
 	size_t n = 0;
 	for (size_t j = 0; j < s->nwalls; j++) {
-		double lo, hi, share = timed_share(in, s, &s->walls[j], &lo, &hi),
+		double lo, hi, share = timed_share(in, spread, &s->walls[j], &lo, &hi),
 			       timed = in->seconds[in->tus[s->walls[j].tu].edge];
 		if (!isnan(share) && !isnan(timed)) {
 			shares[n] = share;
 			saved[n++] = share * timed;
 		}
 	}
-	struct carry c = { n ? median_of(shares, n) : NAN, n ? median_of(saved, n) : NAN };
+	struct carry c = { n ? median_of(shares, n) : NAN, n ? median_of(saved, n) : NAN, spread };
 	free(shares);
 	free(saved);
 	return c;
@@ -1011,7 +1013,7 @@ static double saving_of(const struct advice_input *in, const struct edit_site *s
 			double *lo, double *hi)
 {
 	double base = in->seconds[in->tus[s->walls[k].tu].edge], own_lo, own_hi;
-	double own = timed_share(in, s, &s->walls[k], &own_lo, &own_hi);
+	double own = timed_share(in, c->spread, &s->walls[k], &own_lo, &own_hi);
 	if (!isnan(own)) {
 		*lo = own_lo * base, *hi = own_hi * base;
 		return own * base;
