@@ -330,9 +330,7 @@ void probes_plan_tables(struct advise *ad, struct advise_tu *t, size_t index)
 	 * where none of them names it, its preprocessing (a second -E of the
 	 * TU, one at a time) would find nothing. Where its host pass was read
 	 * as one section, its tables were read with it (tus_preprocess). */
-	if (t->host_read && !t->names_function)
-		t->f.table_entries = 0;
-	else if (!t->tables_read)
+	if (!t->tables_read && (!t->host_read || t->names_function))
 		plan_table_read(ad, t, index);
 	if (t->f.table_entries) {
 		t->table_tu = add_source_probe(ad, t, write_map, &t->f.table_entries, NULL, "%s's table, %zu std::function entries",

@@ -174,7 +174,8 @@ static void read_pass(struct advise *ad, struct advise_tu *t, const struct leak_
 	record_lines(t, pass, sec, &rule->groups, v.ctx);
 	if (!device) {
 		t->host_read = true;
-		t->names_function |= names_function(ad, sec);
+		if (!t->tables_read)	/* else read_tables asked already */
+			t->names_function |= names_function(ad, sec);
 	}
 	/* every one, code or not: a header of #includes alone leads to the rest */
 	for (size_t f = 0; f < sec->nfiles; f++)
@@ -247,7 +248,8 @@ static void read_tables(void *ctx, struct pp_source *src, const char *path)
 	if (device)
 		return;
 	t->tables_read = true;
-	FILE *f = names_function(pp->ad, &src->scan.sections[0]) ? fopen(path, "r") : NULL;
+	t->names_function |= names_function(pp->ad, &src->scan.sections[0]);
+	FILE *f = t->names_function ? fopen(path, "r") : NULL;
 	if (!f)
 		return;
 	struct dispatch_tables dt;
