@@ -601,6 +601,20 @@ static bool ran_as_group(const struct advise *ad, const size_t *tus, size_t n)
 	return seen && group;
 }
 
+/* What wall w (the k-th heaviest of its site) is expected to take a side:
+ * its TU's recorded seconds (edited, a TU loses headers: no longer) times
+ * its first rounds (one of copies at once, two alone for two walls that
+ * can agree; one as built). All at once as built, the heaviest TU's
+ * round stands for all. */
+static void expect_rounds(const struct advise *ad, struct edit_wall *w, size_t k)
+{
+	double seconds = ad->base.seconds[ad->tus[w->tu].f.edge];
+	double rounds = w->as_built || w->copies > 1 ? 1 : 2;
+	if (isnan(seconds) || (w->as_built && w->at_once > 1 && k > 0))
+		seconds = 0;
+	w->plain_ahead_s = w->edited_ahead_s = seconds * rounds;
+}
+
 /* The winner's walls: the heaviest TUs, each timed as it is and edited
  * after the load curve, as copies side by side: a round of two copies of one,
  * then of the other (one each when the probes run one at a time), so each
@@ -644,6 +658,7 @@ static void plan_walls(struct advise *ad, struct edit_evidence *ev, struct edit_
 		w->at_once = group ? s->ntus : w->copies;
 		if (w->as_built)	/* the baseline is still as recorded: the curve comes after */
 			w->recorded_s = ad->base.seconds[t->f.edge];
+		expect_rounds(ad, w, k);
 		w->plain = xcalloc(w->copies, sizeof(*w->plain));
 		w->edited = xcalloc(w->copies, sizeof(*w->edited));
 		for (size_t c = 0; c < w->copies; c++) {
@@ -685,8 +700,8 @@ static void time_copies(struct advise *ad, const char *what, const struct compil
 {
 	size_t n = 0, failures = 0;
 	bool one = once && ad->settle;
-	double *walls = load_probe_level(what, ad->dir, cmds, copies, one ? 1 : ad->repeats, !one && ad->settle,
-					 ad->timeout, &n, &failures);
+	double *walls = load_probe_level(what, ad->dir, cmds, copies, one ? 1 : ad->repeats,
+					 one ? NULL : advise_settling(ad), ad->timeout, &n, &failures);
 	ad->failures += failures;
 	if (n)
 		take_walls(walls, n, median, lo, hi);
@@ -708,7 +723,7 @@ static void time_group(struct advise *ad, const char *what, struct edit_site *s,
 	struct compile_command *cmds = xcalloc(n, sizeof(*cmds));
 	for (size_t k = 0; k < n; k++)
 		cmds[k] = edited ? s->walls[k].edited[0] : s->walls[k].plain[0];
-	double *walls = load_probe_level(what, ad->dir, cmds, n, (long)(rounds * n), false, ad->timeout, &got, &failures);
+	double *walls = load_probe_level(what, ad->dir, cmds, n, (long)(rounds * n), NULL, ad->timeout, &got, &failures);
 	ad->failures += failures;
 	double *mine = xcalloc(rounds, sizeof(double));
 	for (size_t k = 0; got && k < n; k++) {
@@ -748,8 +763,12 @@ static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct
 		char *plain = xasprintf("%s: %zu TUs as they are, all at once as built", ev->rule, s->nwalls),
 		     *edited = xasprintf("%s: %zu TUs with %s:%lu edited, all at once as built", ev->rule, s->nwalls,
 					 s->file, s->line);
-		for (int side = 0; side < 2; side++)
-			time_group(ad, (side == 0) == *plain_next ? plain : edited, s, (side == 0) != *plain_next);
+		for (int side = 0; side < 2; side++) {
+			bool edits = (side == 0) != *plain_next;
+			for (size_t k = 0; k < s->nwalls; k++)
+				*(edits ? &s->walls[k].edited_ahead_s : &s->walls[k].plain_ahead_s) = 0;
+			time_group(ad, edits ? edited : plain, s, edits);
+		}
 		*plain_next = !*plain_next;
 		free(plain);
 		free(edited);
@@ -768,6 +787,7 @@ static void time_walls(struct advise *ad, const struct edit_evidence *ev, struct
 		     *edited = xasprintf("%s: %s with %s:%lu edited", ev->rule, ad->tus[w->tu].f.name, s->file, s->line);
 		bool plain_first = w->load_curve ? false : *plain_next;
 		for (int side = 0; side < 2; side++) {
+			*((side == 0) == plain_first ? &w->plain_ahead_s : &w->edited_ahead_s) = 0;
 			if ((side == 0) == plain_first)
 				time_copies(ad, plain, w->plain, w->copies, w->as_built, &w->plain_s, &w->plain_lo,
 					    &w->plain_hi);
@@ -1167,6 +1187,20 @@ void edit_walk_read(struct advise *ad, void *evidence)
 void edit_walk_time(struct advise *ad, void *evidence)
 {
 	edit_probe_time(ad, evidence);
+}
+
+double edit_walk_ahead(const struct advise *ad, const void *evidence)
+{
+	(void)ad;
+	const struct edit_evidence *ev = evidence;
+	double ahead = 0;
+	for (size_t s = 0; s < ev->nsites; s++)
+		for (size_t k = 0; ev->sites[s].chosen >= 0 && k < ev->sites[s].nwalls; k++) {
+			const struct edit_wall *w = &ev->sites[s].walls[k];
+			if (w->measured)	/* an edited side the load curve times is not ahead */
+				ahead += w->plain_ahead_s + (w->load_curve ? 0 : w->edited_ahead_s);
+		}
+	return ahead;
 }
 
 bool edit_walk_edited(struct advise *ad, void *evidence, size_t tu, size_t n, const char *sub,

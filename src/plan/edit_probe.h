@@ -69,6 +69,9 @@ struct edit_wall {
 				 * site's other TUs, its only neighbours there */
 	double recorded_s;	/* its median in the recorded builds, as they ran
 				 * it; NaN: not said (the baseline stands in) */
+	/* Until each side's first round starts: the seconds its first rounds
+	 * are expected to take (advise's settle budget keeps them). */
+	double plain_ahead_s, edited_ahead_s;
 };
 
 struct edit_site {
@@ -139,6 +142,9 @@ char *edit_measured_by(const struct edit_evidence *ev);
  * the TUs and their lines (edit_probe_ask); the rest is shared. */
 void edit_walk_read(struct advise *ad, void *evidence);
 void edit_walk_time(struct advise *ad, void *evidence);
+/* The sides of the walls still to time: what their first rounds are
+ * expected to take (rule_walk.ahead). */
+double edit_walk_ahead(const struct advise *ad, const void *evidence);
 /* The copies of a timed TU edited, for the load curve (rule_walk.edited);
  * the wall is marked to take the curve's rounds of two. */
 bool edit_walk_edited(struct advise *ad, void *evidence, size_t tu, size_t n, const char *sub,
@@ -154,7 +160,7 @@ bool edit_walk_proves(const void *evidence, size_t tu);
 #define EDIT_RULE_WALK(ask_fn)                                                                              \
 	{ .ask = (ask_fn), .read = edit_walk_read, .save = edit_walk_save, .load = edit_walk_load,          \
 	  .document = edit_walk_document, .patches = edit_walk_patches, .proves = edit_walk_proves,         \
-	  .edited = edit_walk_edited, .time = edit_walk_time, .free = edit_walk_free }
+	  .edited = edit_walk_edited, .time = edit_walk_time, .ahead = edit_walk_ahead, .free = edit_walk_free }
 
 json_t *edit_probe_save(const struct edit_evidence *ev);
 bool edit_probe_load(const json_t *saved, size_t ntus, struct edit_evidence **ev, char **err);

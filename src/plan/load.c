@@ -142,8 +142,15 @@ static void isolate_baseline(struct advise *ad)
 
 static char *settled_words(const struct advise *ad)
 {
-	return ad->settle ? xasprintf("%ld walls a level or two that agree within %.0f %%", ad->repeats, 100 * WALLS_AGREE)
-			  : xasprintf("at least %ld walls a level", ad->repeats);
+	if (!ad->settle)
+		return xasprintf("at least %ld walls a level", ad->repeats);
+	char *settled = xasprintf("%ld walls a level or two that agree within %.0f %%", ad->repeats, 100 * WALLS_AGREE);
+	if (!ad->load.unsettled)
+		return settled;
+	char *words = xasprintf("%s, or two that did not where another round would have taken advise past %d "
+				"recorded builds", settled, ADVISE_BUDGET_BUILDS);
+	free(settled);
+	return words;
 }
 
 /* From this many heavy compiles at once the build runs, the curve's
@@ -192,12 +199,14 @@ void load_calibrate(struct advise *ad)
 	}
 	struct compile_command *cmds = xcalloc(levels, sizeof(*cmds));
 	size_t n = levels < 2 ? 0 : load_commands(ad, levels, cmds, &ad->load.what);
+	size_t declined = ad->budget.declined;
 	if (n < 2) {
 		ad->load.curve = (struct load_curve){ .cores = (double)cpu_count() };
 		ad->load.source = xstrdup(levels < 2 ? "none: one job at a time" : "none: no TU to run side by side");
 	} else if (n >= LOAD_AMONG_PROBES_FROM && ad->parallel >= (long)n) {
-		ad->load.pair = load_probe_level("load curve", ad->dir, cmds, 2, ad->repeats, ad->settle, ad->timeout, &ad->load.npair,
+		ad->load.pair = load_probe_level("load curve", ad->dir, cmds, 2, ad->repeats, advise_settling(ad), ad->timeout, &ad->load.npair,
 						 &ad->failures);
+		ad->load.unsettled = ad->budget.declined > declined;
 		if (ad->load.shared_by && ad->load.npair) {
 			ad->load.shared = xcalloc(ad->load.npair, sizeof(double));
 			memcpy(ad->load.shared, ad->load.pair, ad->load.npair * sizeof(double));
@@ -214,7 +223,9 @@ void load_calibrate(struct advise *ad)
 		ad->load.first = (long)ad->probes.pass.ntus;
 		for (size_t i = 0; ad->load.npair && i < copies; i++) {
 			char *name = xasprintf("load curve copy %zu of %zu", i + 1, copies);
-			pass_probe_add(&ad->probes.pass, name, 0, &cmds[i])->leads = true;
+			struct pass_tu *copy = pass_probe_add(&ad->probes.pass, name, 0, &cmds[i]);
+			copy->leads = true;
+			copy->expect_s = median_of(ad->load.pair, ad->load.npair);
 			free(name);
 		}
 		ad->load.copies = ad->load.npair ? (long)copies : 0;
@@ -222,8 +233,9 @@ void load_calibrate(struct advise *ad)
 	} else {
 		double *top = NULL;
 		size_t ntop = 0;
-		load_probe_measure(ad->dir, cmds, n, ad->repeats, ad->settle, ad->timeout, &ad->load.curve, &ad->failures,
+		load_probe_measure(ad->dir, cmds, n, ad->repeats, advise_settling(ad), ad->timeout, &ad->load.curve, &ad->failures,
 				   &top, &ntop);
+		ad->load.unsettled = ad->budget.declined > declined;
 		if (ad->load.shared_by && n == 2) {
 			ad->load.shared = top, ad->load.nshared = ntop;
 			top = NULL;

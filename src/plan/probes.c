@@ -257,6 +257,31 @@ static bool cost_read(const struct advise *ad, const struct tu_facts *facts, siz
 	return false;
 }
 
+/* Each probe yet to run: its expected run (expect_s, else its TU's
+ * recorded seconds: a probe of part of a TU takes no longer) times its
+ * first rounds (two, or its repeats where fewer; a lead copy one), a
+ * round with jobs three runs (the whole compile, its jobs, their
+ * instrumented twin); all of it over the probes' slots, at least the
+ * longest probe's. */
+double probes_ahead(const struct advise *ad)
+{
+	const struct pass_probe *ps = &ad->probes.pass;
+	double work = 0, longest = 0;
+	for (size_t i = 0; i < ps->ntus; i++) {
+		const struct pass_tu *t = &ps->tus[i];
+		if (t->skipped || t->failed || t->nwalls || t->fallback_for >= 0)
+			continue;
+		double run = t->expect_s > 0 ? t->expect_s : ad->base.seconds[t->edge];
+		long repeats = t->repeats > 0 && t->repeats < ps->repeats ? t->repeats : ps->repeats;
+		long rounds = t->leads ? 1 : repeats < 2 ? repeats : 2;
+		double probe = isnan(run) ? 0 : run * (double)rounds * (t->leads || t->walls_only || t->whole ? 1 : 3);
+		work += probe;
+		longest = probe > longest ? probe : longest;
+	}
+	double slots = ps->parallel > 1 ? (double)ps->parallel : 1;
+	return work / slots > longest ? work / slots : longest;
+}
+
 void probes_drop_unread(struct advise *ad)
 {
 	struct tu_facts *facts = advise_facts(ad);

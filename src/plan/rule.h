@@ -51,6 +51,9 @@ struct rule_walk {
 	/* Optional: what it times of its own, right after the load curve
 	 * and before the pass probe. */
 	void (*time)(struct advise *ad, void *evidence);
+	/* Optional, with time(): the seconds its first rounds still to come
+	 * are expected to take (what advise's settle budget keeps for them). */
+	double (*ahead)(const struct advise *ad, const void *evidence);
 	void (*free)(void *evidence);
 };
 

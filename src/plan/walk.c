@@ -78,6 +78,33 @@ static void phase_done(struct advise *ad, enum spent what)
 	ad->spent_at = now;
 }
 
+struct settle_budget *advise_settling(struct advise *ad)
+{
+	return ad->settle ? &ad->budget : NULL;
+}
+
+/* What the budget keeps: the first rounds still to come of the rules'
+ * own timings and of the pass probe. */
+static double first_rounds_ahead(void *ctx)
+{
+	const struct advise *ad = ctx;
+	double ahead = probes_ahead(ad);
+	for (int id = 0; id < NFIXES; id++)
+		if (ad->evidence[id] && fix_rules[id]->walk->ahead)
+			ahead += fix_rules[id]->walk->ahead(ad, ad->evidence[id]);
+	return ahead;
+}
+
+/* The settling rounds' budget: ADVISE_BUDGET_BUILDS recorded builds from
+ * advise's start. A baseline measured here has no recorded build to hold
+ * to (its own runs cost more than one): no limit. */
+static void budget_from(struct advise *ad, double started)
+{
+	if (!isnan(ad->base.recorded_wall) && ad->base.recorded_wall > 0)
+		ad->budget = (struct settle_budget){ .until = started + ADVISE_BUDGET_BUILDS * ad->base.recorded_wall,
+						     .ahead = first_rounds_ahead, .ctx = ad };
+}
+
 /* The baseline predicted at -j 1 up to twice the CPUs (at least 8), the
  * jobs the build asks for included: where more jobs stop paying. */
 static void jobs_curve(struct advise *ad, const struct sched_options *base)
@@ -188,8 +215,10 @@ struct advise *advise_collect(const struct advise_options *o)
 							.group = -1, .probe_tu = -1, .table_tu = -1, .flat_tu = -1,
 							.narrow_group = -1 };
 	}
+	double started = ad->spent_at;
 	baseline_measure(ad, selected);
 	free(selected);
+	budget_from(ad, started);
 	phase_done(ad, SPENT_BASELINE);
 
 	tus_preprocess(ad);
@@ -231,6 +260,10 @@ struct advise *advise_collect(const struct advise_options *o)
 		probes_find_kernels(ad);
 	memory_collect(ad, o->memory_kb);
 	phase_done(ad, SPENT_PROBES);
+	if (ad->budget.declined)
+		note("%zu settling round%s not run, to end within %d recorded builds (a level or a side keeps the walls it "
+		     "has, their spread in its range; --repeats %d runs every round)", ad->budget.declined,
+		     ad->budget.declined == 1 ? "" : "s", ADVISE_BUDGET_BUILDS, ADVISE_REPEATS);
 
 	if (ad->cluster.remote.slots)
 		ad->cluster.share = cluster_remote_shares(ad);

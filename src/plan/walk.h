@@ -12,10 +12,14 @@
 #include "narrow.h"
 #include "net_probe.h"
 #include "pass_probe.h"
+#include "settle_budget.h"
 #include "source_facts.h"
 #include "strmap.h"
 
 #define ADVISE_BUILDS 5
+/* advise's own wall, in the recorded builds' wall: its settling rounds
+ * run only while it stays within it (walk.c: advise_settling). */
+#define ADVISE_BUDGET_BUILDS 2
 
 /* Where advise's own wall goes, phase by phase. */
 enum spent { SPENT_BASELINE, SPENT_PREPROCESS, SPENT_TABLES, SPENT_LOAD_CURVE, SPENT_PROBES, SPENT_MODEL, NSPENT };
@@ -113,6 +117,7 @@ struct advise_load {
 	bool spread;		/* the ends differ from it */
 	bool timed_as_built;	/* a proven edit's walls time every compile at once as
 				 * the recorded builds ran them: no curve is run */
+	bool unsettled;		/* a level's settling round declined (advise_settling) */
 };
 
 /* The probes compiled in the temp dir, and what they measured (probes.c). */
@@ -161,6 +166,7 @@ struct advise {
 	json_t *saved;
 	const char *from;
 	bool settle;		/* no -r: repeats is a most, two walls that agree do */
+	struct settle_budget budget;	/* with settle: its rounds held to ADVISE_BUDGET_BUILDS */
 	double timeout;
 	enum sched_policy policy;
 	char *policy_why;
@@ -205,6 +211,10 @@ struct advise {
 	double spent_at;	/* when the phase under way began (monotonic) */
 };
 
+/* How a probe of the walk settles its walls: NULL with --repeats (every
+ * repeat runs), else the walk's budget. */
+struct settle_budget *advise_settling(struct advise *ad);
+
 /* The parts of a walk, each in its file and each freeing its own. */
 
 /* baseline.c: the builds recorded in .ninja_log that ran every selected
@@ -235,6 +245,8 @@ void probes_plan_tus(struct advise *ad);
 void probes_plan_narrow(struct advise *ad);
 /* After the rules' asks: the header probes no rule would read skipped. */
 void probes_drop_unread(struct advise *ad);
+/* Until the pass probe runs: what its first runs are expected to take. */
+double probes_ahead(const struct advise *ad);
 void probes_warm_up(struct advise *ad);
 void probes_read(struct advise *ad);
 void probes_find_kernels(struct advise *ad);

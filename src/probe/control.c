@@ -58,9 +58,9 @@ bool control_measure(const char *compiler, size_t copies, size_t runs, struct co
 	}
 	/* A round that warms the caches, untimed; then `runs` rounds. */
 	size_t n = 0, failures = 0;
-	free(load_probe_level("the control compile", dir, cmds, copies, (long)copies, false, 0, &n, &failures));
+	free(load_probe_level("the control compile", dir, cmds, copies, (long)copies, NULL, 0, &n, &failures));
 	double *walls = failures ? NULL
-				 : load_probe_level("the control compile", dir, cmds, copies, (long)(runs * copies), false, 0,
+				 : load_probe_level("the control compile", dir, cmds, copies, (long)(runs * copies), NULL, 0,
 						    &n, &failures);
 	if (!failures) {
 		struct summary s = summarize(walls, n);

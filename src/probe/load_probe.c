@@ -1,6 +1,7 @@
 #include "load_probe.h"
 #include "proc.h"
 #include "progress.h"
+#include "settle_budget.h"
 #include "stats.h"
 #include "tmpdir.h"
 #include "util.h"
@@ -18,6 +19,7 @@ struct level_run {
 	char **logs;
 	double *walls;
 	size_t nwalls;
+	double round_s;	/* the last round's, start to end */
 	bool failed;
 };
 
@@ -54,19 +56,44 @@ static bool run_round(struct level_run *r, size_t k)
 	r->started = 0;
 	r->round_at = r->nwalls;
 	const struct proc_pool pool = { .next = next_copy, .finished = copy_finished, .ctx = r };
+	double start = monotonic_seconds();
 	proc_run_parallel((long)k, &pool);
+	r->round_s = monotonic_seconds() - start;
 	proc_exit_if_interrupted();
 	return !r->failed;
 }
 
 /* A level has its walls: `reps` of them, or with settle two or more that agree. */
-static bool level_done(const double *walls, size_t n, size_t reps, bool settle)
+static bool level_done(const double *walls, size_t n, size_t reps, const struct settle_budget *settle)
 {
 	return n >= reps || (settle && walls_agree(walls, n));
 }
 
-void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats, bool settle,
-			double timeout, struct load_curve *c, size_t *failures, double **top, size_t *ntop)
+/* Walls a level takes before they can agree: a round past them only
+ * settles (settle_budget_allows). */
+static size_t first_walls(size_t reps)
+{
+	return reps < 2 ? reps : 2;
+}
+
+/* Whether a level short of its walls runs another round: any its first
+ * walls need; one that only settles where the budget allows it (round_s
+ * its last round's, `own` the probe's other first rounds to come). */
+static bool round_allowed(struct settle_budget *settle, size_t nwalls, size_t reps, double round_s, double own)
+{
+	return !settle || nwalls < first_walls(reps) || settle_budget_allows(settle, monotonic_seconds(), round_s, own);
+}
+
+/* The rounds a level of `copies` at once still needs for its first walls. */
+static size_t first_rounds_left(size_t nwalls, size_t copies, size_t reps)
+{
+	size_t want = first_walls(reps);
+	return nwalls >= want ? 0 : (want - nwalls + copies - 1) / copies;
+}
+
+void load_probe_measure(const char *dir, const struct compile_command *cmds, size_t ncmds, long repeats,
+			struct settle_budget *settle, double timeout, struct load_curve *c, size_t *failures, double **top,
+			size_t *ntop)
 {
 	*c = (struct load_curve){ 0 };
 	if (top)
@@ -83,8 +110,9 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 	 * the machine's noise did not swamp (on 16 CPUs 2 and 4 at once read
 	 * 0.84 and 0.85, 8 read 1.01): they were a third of advise's cost. */
 	size_t at[2] = { 1, ncmds }, nlevels = ncmds > 1 ? 2 : 1;
-	double *walls[2];
+	double *walls[2], round_s[2] = { 0 };
 	size_t nwalls[2] = { 0 };
+	bool declined[2] = { false };
 	for (size_t l = 0; l < nlevels; l++)
 		walls[l] = xcalloc(reps + at[l], sizeof(double));
 	/* A pass runs one round of every level still short of its walls, in
@@ -93,7 +121,12 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 	for (bool short_of = true; short_of && !r.failed;) {
 		short_of = false;
 		for (size_t l = 0; l < nlevels && !r.failed; l++) {
-			if (level_done(walls[l], nwalls[l], reps, settle))
+			if (declined[l] || level_done(walls[l], nwalls[l], reps, settle))
+				continue;
+			double own = 0;	/* the other level's first rounds */
+			for (size_t m = 0; m < nlevels; m++)
+				own += m == l ? 0 : (double)first_rounds_left(nwalls[m], at[m], reps) * round_s[m];
+			if ((declined[l] = !round_allowed(settle, nwalls[l], reps, round_s[l], own)))
 				continue;
 			r.walls = walls[l];
 			r.nwalls = nwalls[l];
@@ -104,6 +137,7 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 				progress_set("load curve: %zu at once (%zu of %zu walls)", at[l], nwalls[l], reps);
 			if (run_round(&r, at[l]))	/* a failed round's walls do not count */
 				nwalls[l] = r.nwalls;
+			round_s[l] = r.round_s;
 			short_of |= !level_done(walls[l], nwalls[l], reps, settle);
 		}
 	}
@@ -126,7 +160,7 @@ void load_probe_measure(const char *dir, const struct compile_command *cmds, siz
 }
 
 double *load_probe_level(const char *what, const char *dir, const struct compile_command *cmds, size_t copies,
-			 long repeats, bool settle, double timeout, size_t *n, size_t *failures)
+			 long repeats, struct settle_budget *settle, double timeout, size_t *n, size_t *failures)
 {
 	size_t reps = repeats > 0 ? (size_t)repeats : 1;
 	struct level_run r = { .what = what, .cmds = cmds, .dir = dir, .timeout = timeout };
@@ -135,6 +169,8 @@ double *load_probe_level(const char *what, const char *dir, const struct compile
 		r.logs[i] = xasprintf("%s/load-probe-%zu.log", tmpdir_path(), i);
 	r.walls = xcalloc(reps + copies, sizeof(double));
 	while (!r.failed && !level_done(r.walls, r.nwalls, reps, settle)) {
+		if (!round_allowed(settle, r.nwalls, reps, r.round_s, 0))
+			break;
 		size_t before = r.nwalls;
 		progress_set("%s: %zu at once (%zu of %zu walls)", what, copies, r.nwalls, reps);
 		if (!run_round(&r, copies))

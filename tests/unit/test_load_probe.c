@@ -38,7 +38,7 @@ static void test_levels_interleaved(void **state)
 	copies(cmds, 3, order);
 	struct load_curve c;
 	size_t failures = 0;
-	load_probe_measure(".", cmds, 3, 3, false, 0, &c, &failures, NULL, NULL);
+	load_probe_measure(".", cmds, 3, 3, NULL, 0, &c, &failures, NULL, NULL);
 	assert_int_equal(failures, 0);
 	/* Levels 1 and 3 (none between); alone 3 walls, 3 at once one round. */
 	assert_int_equal(c.n, 2);
@@ -75,8 +75,9 @@ static void test_one_level(void **state)
 	struct compile_command cmds[2];
 	sleeps(cmds, 2);
 	size_t n = 0, failures = 0;
+	struct settle_budget settle = { 0 };
 	double start = monotonic_seconds();
-	double *walls = load_probe_level("sleeps", ".", cmds, 2, 3, true, 0, &n, &failures);
+	double *walls = load_probe_level("sleeps", ".", cmds, 2, 3, &settle, 0, &n, &failures);
 	double took = monotonic_seconds() - start;
 	assert_int_equal(failures, 0);
 	assert_int_equal(n, 2);	/* one round: its two walls agree */
@@ -85,13 +86,13 @@ static void test_one_level(void **state)
 	assert_true(walls[0] >= SLEEP_S && walls[0] < 1.5 * SLEEP_S && walls[1] >= SLEEP_S && walls[1] < 1.5 * SLEEP_S);
 	assert_true(took < 2 * SLEEP_S);
 	free(walls);
-	walls = load_probe_level("sleeps", ".", cmds, 2, 3, false, 0, &n, &failures);
+	walls = load_probe_level("sleeps", ".", cmds, 2, 3, NULL, 0, &n, &failures);
 	assert_int_equal(n, 4);	/* two rounds for three walls */
 	free(walls);
 	strvec_clear(&cmds[1].argv);
 	strvec_push(&cmds[1].argv, "false");
 	fflush(NULL);
-	walls = load_probe_level("sleeps", ".", cmds, 2, 3, true, 0, &n, &failures);
+	walls = load_probe_level("sleeps", ".", cmds, 2, 3, &settle, 0, &n, &failures);
 	assert_int_equal(failures, 1);
 	assert_int_equal(n, 0);	/* a failed round's walls do not count */
 	free(walls);
@@ -111,7 +112,8 @@ static void test_settle(void **state)
 	size_t failures = 0;
 	double *top = NULL;
 	size_t ntop = 0;
-	load_probe_measure(".", cmds, 2, 3, true, 0, &c, &failures, &top, &ntop);
+	struct settle_budget settle = { 0 };
+	load_probe_measure(".", cmds, 2, 3, &settle, 0, &c, &failures, &top, &ntop);
 	assert_int_equal(failures, 0);
 	assert_int_equal(c.n, 2);
 	assert_true(c.samples[0] >= 2 && c.samples[0] <= 3);
@@ -121,11 +123,47 @@ static void test_settle(void **state)
 	assert_int_equal(ntop, 2);
 	assert_true(top[0] >= SLEEP_S && top[0] < 1.5 * SLEEP_S && top[1] >= SLEEP_S && top[1] < 1.5 * SLEEP_S);
 	free(top);
-	load_probe_measure(".", cmds, 2, 3, false, 0, &c, &failures, &top, &ntop);
+	load_probe_measure(".", cmds, 2, 3, NULL, 0, &c, &failures, &top, &ntop);
 	assert_int_equal(c.samples[0], 3);
 	assert_int_equal(c.samples[1], 4);
 	assert_int_equal(ntop, 4);
 	free(top);
+	for (size_t i = 0; i < 2; i++)
+		compile_command_clear(&cmds[i]);
+}
+
+/* Walls that disagree (one copy sleeps 4 times as long as the other)
+ * take another round where the budget allows it, and none where its time
+ * is spent: the level keeps its first walls, the round counted as
+ * declined. Alone, the first two walls are taken before any is
+ * declined. */
+static void test_settle_budget_spent(void **state)
+{
+	(void)state;
+	struct compile_command cmds[2];
+	sleeps(cmds, 2);
+	strvec_clear(&cmds[0].argv);
+	strvec_push(&cmds[0].argv, "sleep");
+	strvec_push(&cmds[0].argv, "0.3");
+	size_t n = 0, failures = 0;
+	struct settle_budget room = { .until = monotonic_seconds() + 600 };
+	double *walls = load_probe_level("sleeps", ".", cmds, 2, 3, &room, 0, &n, &failures);
+	assert_int_equal(n, 4);	/* a second round for three walls */
+	assert_int_equal(room.declined, 0);
+	free(walls);
+	struct settle_budget spent = { .until = 1 };	/* long past */
+	walls = load_probe_level("sleeps", ".", cmds, 2, 3, &spent, 0, &n, &failures);
+	assert_int_equal(n, 2);
+	assert_int_equal(spent.declined, 1);
+	free(walls);
+	/* The curve: alone cmds[0] (two runs), two at once (disagree). */
+	struct load_curve c;
+	spent.declined = 0;
+	load_probe_measure(".", cmds, 2, 3, &spent, 0, &c, &failures, NULL, NULL);
+	assert_int_equal(failures, 0);
+	assert_int_equal(c.samples[0], 2);
+	assert_int_equal(c.samples[1], 2);
+	assert_true(spent.declined >= 1);
 	for (size_t i = 0; i < 2; i++)
 		compile_command_clear(&cmds[i]);
 }
@@ -145,7 +183,7 @@ static void test_failure_stops(void **state)
 	fflush(NULL);
 	double *top = &c.slowdown[0];
 	size_t ntop = 1;
-	load_probe_measure(".", cmds, 2, 1, false, 0, &c, &failures, &top, &ntop);
+	load_probe_measure(".", cmds, 2, 1, NULL, 0, &c, &failures, &top, &ntop);
 	assert_int_equal(failures, 1);
 	assert_int_equal(c.n, 1);	/* alone only: the level of 2 failed */
 	assert_null(top);	/* and it has no walls to hand over */
@@ -158,6 +196,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_levels_interleaved),
+		cmocka_unit_test(test_settle_budget_spent),
 		cmocka_unit_test(test_one_level),
 		cmocka_unit_test(test_failure_stops),
 		cmocka_unit_test(test_settle),
