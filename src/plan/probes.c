@@ -259,10 +259,9 @@ static bool cost_read(const struct advise *ad, const struct tu_facts *facts, siz
 
 /* Each probe yet to run: its expected run (expect_s, else its TU's
  * recorded seconds: a probe of part of a TU takes no longer) times its
- * first rounds (two, or its repeats where fewer; a lead copy one), a
- * round with jobs three runs (the whole compile, its jobs, their
- * instrumented twin); all of it over the probes' slots, at least the
- * longest probe's. */
+ * first rounds (two, or its repeats where fewer; a lead copy one) and
+ * the runs a round takes (pass_tu_round_runs); all of it over the
+ * probes' slots, at least the longest probe's. */
 double probes_ahead(const struct advise *ad)
 {
 	const struct pass_probe *ps = &ad->probes.pass;
@@ -272,9 +271,9 @@ double probes_ahead(const struct advise *ad)
 		if (t->skipped || t->failed || t->nwalls || t->fallback_for >= 0)
 			continue;
 		double run = t->expect_s > 0 ? t->expect_s : ad->base.seconds[t->edge];
-		long repeats = t->repeats > 0 && t->repeats < ps->repeats ? t->repeats : ps->repeats;
+		long repeats = pass_tu_most_repeats(ps, t);
 		long rounds = t->leads ? 1 : repeats < 2 ? repeats : 2;
-		double probe = isnan(run) ? 0 : run * (double)rounds * (t->leads || t->walls_only || t->whole ? 1 : 3);
+		double probe = isnan(run) ? 0 : run * (double)rounds * pass_tu_round_runs(t);
 		work += probe;
 		longest = probe > longest ? probe : longest;
 	}

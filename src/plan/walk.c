@@ -228,7 +228,7 @@ struct advise *advise_collect(const struct advise_options *o)
 	/* The probes run here: at most one a CPU when P counts the cluster's slots. */
 	long here = ad->cluster.launcher && ad->parallel > cpu_count() ? cpu_count() : ad->parallel;
 	ad->probes.pass = (struct pass_probe){ .dir = ad->dir, .build = &ad->build, .repeats = ad->repeats,
-					.settle = ad->settle, .parallel = here, .timeout = ad->timeout, .th = { 5.0, 0.7 } };
+					.settle = advise_settling(ad), .parallel = here, .timeout = ad->timeout, .th = { 5.0, 0.7 } };
 	probes_plan_headers(ad);
 	for (size_t i = 0; i < ad->ntus; i++)
 		if (!ad->tus[i].f.kernel)
@@ -261,8 +261,8 @@ struct advise *advise_collect(const struct advise_options *o)
 	memory_collect(ad, o->memory_kb);
 	phase_done(ad, SPENT_PROBES);
 	if (ad->budget.declined)
-		note("%zu settling round%s not run, to end within %d recorded builds (a level or a side keeps the walls it "
-		     "has, their spread in its range; --repeats %d runs every round)", ad->budget.declined,
+		note("%zu settling round%s not run, to end within %d recorded builds (a level, a side or a probe keeps the "
+		     "two walls it has, their spread in its range; --repeats %d runs every round)", ad->budget.declined,
 		     ad->budget.declined == 1 ? "" : "s", ADVISE_BUDGET_BUILDS, ADVISE_REPEATS);
 
 	if (ad->cluster.remote.slots)

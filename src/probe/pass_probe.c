@@ -36,11 +36,32 @@ static void fail_tu(struct pass_probe *ps, struct pass_tu *t, const char *what, 
 	free(why);
 }
 
-static void record_whole(struct pass_tu *t, const struct proc *p)
+long pass_tu_most_repeats(const struct pass_probe *ps, const struct pass_tu *t)
+{
+	return t->repeats > 0 && t->repeats < ps->repeats ? t->repeats : ps->repeats;
+}
+
+double pass_tu_round_runs(const struct pass_tu *t)
+{
+	return t->leads || t->walls_only || t->whole ? 1 : 3;
+}
+
+/* A wall taken: at the second, where the two disagree, the settle budget
+ * says once whether a third round runs (it takes a round of the slower). */
+static void wall_taken(struct pass_probe *ps, struct pass_tu *t)
+{
+	if (t->nwalls != 2 || !ps->settle || pass_tu_most_repeats(ps, t) <= 2 || walls_agree(t->walls, 2))
+		return;
+	double slower = t->walls[0] > t->walls[1] ? t->walls[0] : t->walls[1];
+	t->unsettled = !settle_budget_allows(ps->settle, monotonic_seconds(), slower * pass_tu_round_runs(t), 0);
+}
+
+static void record_whole(struct pass_probe *ps, struct pass_tu *t, const struct proc *p)
 {
 	t->walls[t->nwalls] = p->wall_s;
 	t->cpus[t->nwalls] = p->cpu_s;
 	t->nwalls++;
+	wall_taken(ps, t);
 	if (p->maxrss_kb > t->maxrss_kb)
 		t->maxrss_kb = p->maxrss_kb;
 	if (p->peak_kb > t->peak_kb) {
@@ -202,12 +223,13 @@ static bool walls_from_jobs(const struct pass_tu *t)
 	return t->cmd.compiler == COMPILER_NVCC ? t->host_only : t->walls_only;
 }
 
-static void record_round(struct pass_tu *t, long repeats)
+static void record_round(struct pass_probe *ps, struct pass_tu *t, long repeats)
 {
 	if ((long)t->nwalls < repeats) {
 		t->walls[t->nwalls] = t->round_wall;
 		t->cpus[t->nwalls] = t->round_cpu;
 		t->nwalls++;
+		wall_taken(ps, t);
 	}
 	for (size_t i = 0; i < t->jobs.n; i++)
 		if (t->runs[i].maxrss_kb > t->maxrss_kb)
@@ -232,8 +254,8 @@ static void record_round(struct pass_tu *t, long repeats)
  *           with the device trace and the host compiler's -ftime-report. */
 static long tu_repeats(const struct pass_probe *ps, const struct pass_tu *t)
 {
-	long repeats = t->repeats > 0 && t->repeats < ps->repeats ? t->repeats : ps->repeats;
-	if (ps->settle && repeats > 2 && t->nwalls >= 2 && walls_agree(t->walls, 2))
+	long repeats = pass_tu_most_repeats(ps, t);
+	if (ps->settle && repeats > 2 && t->nwalls >= 2 && (t->unsettled || walls_agree(t->walls, 2)))
 		return 2;
 	return repeats;
 }
@@ -336,10 +358,10 @@ static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, co
 		return;
 	}
 	if (t->stage == STAGE_WHOLE) {
-		record_whole(t, p);
+		record_whole(ps, t, p);
 	} else if (t->stage == STAGE_NVCC && !t->second) {
 		if (t->nwalls < (size_t)tu_repeats(ps, t))	/* else --top's re-timing gave it */
-			record_whole(t, p);
+			record_whole(ps, t, p);
 		char *csv = xasprintf("%s/time-%zu-%ld.csv", tmpdir_path(), ti, t->run_round);
 		free(t->nvcc_walls);
 		t->nvcc_walls = nvcc_job_walls(ps, t, csv);
@@ -373,7 +395,7 @@ static void run_finished(struct pass_probe *ps, struct pass_tu *t, size_t ti, co
 		t->second = false;
 		if (++t->job == t->jobs.n) {
 			if (walls_from_jobs(t))
-				record_round(t, tu_repeats(ps, t));
+				record_round(ps, t, tu_repeats(ps, t));
 			t->job = 0;
 			t->round++;
 		}
@@ -618,6 +640,7 @@ static void merge_round(struct pass_probe *ps, struct pass_tu *t, const struct p
 	t->walls[t->nwalls] = x->walls[0];
 	t->cpus[t->nwalls] = x->cpus[0];
 	t->nwalls++;
+	wall_taken(ps, t);
 	if (x->maxrss_kb > t->maxrss_kb)
 		t->maxrss_kb = x->maxrss_kb;
 	if (x->peak_kb > t->peak_kb) {

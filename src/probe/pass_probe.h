@@ -17,6 +17,7 @@
 #include "ninja.h"
 #include "passes.h"
 #include "proc.h"
+#include "settle_budget.h"
 #include "stats.h"
 #include "timereport.h"
 
@@ -67,6 +68,8 @@ struct pass_tu {
 				 * listed (nvcc --threads lists them as a shell
 				 * script, not one command a line) */
 	bool skipped;
+	bool unsettled;		/* its first two walls disagreed and the settle
+				 * budget declined a third round */
 	const char *timed_by;	/* who timed the jobs */
 	struct breakdown bd;
 	/* Where its probe is (the pool runs several TUs' probes at once): the
@@ -103,8 +106,10 @@ struct pass_probe {
 	const char *dir;		/* where the commands run */
 	const struct ninja_build *build;	/* for pass_probe_find_frameworks; NULL without */
 	long repeats, parallel;		/* >= 1 */
-	bool settle;			/* repeats is a most: a TU whose first two walls
-					 * agree (walls_agree) stops at two */
+	/* NULL: every repeat runs. Else repeats is a most: a TU whose first
+	 * two walls agree (walls_agree) stops at two, and one whose two do
+	 * not takes a third round only where the budget allows it. */
+	struct settle_budget *settle;
 	double timeout;			/* per run; 0: none */
 	struct thresholds th;
 	struct pass_tu *tus;
@@ -134,6 +139,13 @@ void pass_probe_find_frameworks(struct pass_probe *ps);
  * that fails is reported and leaves the TU without facts. `only` (per TU;
  * NULL: every TU) limits it to some. */
 void pass_probe_find_kernels(struct pass_probe *ps, const bool *only);
+/* The rounds t's probe runs at most: its own repeats where fewer than
+ * the probe's. */
+long pass_tu_most_repeats(const struct pass_probe *ps, const struct pass_tu *t);
+/* What a round of t's probe takes, in runs of its whole compile: one for
+ * a whole or walls-only probe or a lead copy; three where its jobs are
+ * timed (the whole compile, its jobs, their instrumented twin). */
+double pass_tu_round_runs(const struct pass_tu *t);
 /* The processes that ran at once during TU i's (first) run, itself
  * included, on average over that run; 0 when it did not run. */
 double pass_probe_running(const struct pass_probe *ps, size_t i);

@@ -221,6 +221,44 @@ static void test_job_rounds_side_by_side(void **state)
 /* Leading TUs (the load curve's copies among advise's probes): one whole
  * run each, started before any other; what ran beside each is read off
  * the runs' spans. */
+/* A whole probe whose runs sleep 0.3 s and 1.2 s in turn: its first two
+ * walls disagree (4 to 1). Settling, a third run where the budget
+ * allows it; where its time is spent, none, the probe kept at two and
+ * said unsettled; without settling, every repeat. */
+static size_t alternating_walls(const char *dir, struct settle_budget *settle)
+{
+	struct pass_probe ps = { .dir = dir, .repeats = 3, .parallel = 1, .settle = settle, .th = { 5.0, 0.7 } };
+	char *flag = xasprintf("%s/short-next", dir);
+	remove(flag);
+	struct compile_command turns = { 0 };
+	strvec_push(&turns.argv, "sh");
+	strvec_push(&turns.argv, "-c");
+	strvec_pushf(&turns.argv, "if [ -e '%s' ]; then rm '%s'; sleep 0.3; else touch '%s'; sleep 1.2; fi", flag, flag,
+		     flag);
+	pass_probe_add(&ps, "turns", 0, &turns)->whole = true;
+	pass_probe_run(&ps);
+	assert_int_equal(ps.failures, 0);
+	size_t n = ps.tus[0].nwalls;
+	assert_true(ps.tus[0].unsettled == (n == 2));
+	pass_probe_free(&ps);
+	remove(flag);
+	free(flag);
+	return n;
+}
+
+static void test_third_run_within_budget(void **state)
+{
+	(void)state;
+	char *dir = tmpdir_subdir("settle");
+	struct settle_budget room = { .until = monotonic_seconds() + 600 }, spent = { .until = 1 };
+	assert_int_equal(alternating_walls(dir, &room), 3);
+	assert_int_equal(room.declined, 0);
+	assert_int_equal(alternating_walls(dir, &spent), 2);
+	assert_int_equal(spent.declined, 1);
+	assert_int_equal(alternating_walls(dir, NULL), 3);
+	free(dir);
+}
+
 static void test_leads(void **state)
 {
 	(void)state;
@@ -278,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_nvcc_rounds_side_by_side),
 		cmocka_unit_test(test_job_rounds_side_by_side),
 		cmocka_unit_test(test_leads),
+		cmocka_unit_test(test_third_run_within_budget),
 	};
 	return cmocka_run_group_tests_name("pass_probe", tests, NULL, NULL);
 }
