@@ -1,5 +1,10 @@
 #include "settle_budget.h"
 
+size_t settle_first_walls(long repeats)
+{
+	return repeats < 2 ? (repeats > 0 ? (size_t)repeats : 0) : 2;
+}
+
 bool settle_budget_allows(struct settle_budget *b, double now, double round_s, double own)
 {
 	if (!b->until)

@@ -21,6 +21,10 @@ struct settle_budget {
 	size_t declined;	/* settling rounds not run for the limit */
 };
 
+/* The walls a level takes before a round only settles them: two, which
+ * can agree, or the repeats where fewer. */
+size_t settle_first_walls(long repeats);
+
 /* Whether a settling round expected to take round_s seconds, begun at
  * `now`, fits beside `own` seconds of its probe's first rounds still to
  * come and what `ahead` keeps; a round that does not is counted in

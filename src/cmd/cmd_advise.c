@@ -110,7 +110,9 @@ int cmd_advise(int argc, char **argv)
 			     "with --launcher, the TUs sent at once"),
 		OPT_TIMEOUT(&o.timeout, "give up on a compile or probe after S seconds (counts as failed)"),
 		OPT_INT('r', "repeats", &o.repeats, "R", "runs of each header, empty and table probe, and walls a level\n"
-		  "of the load curve (default 3: fewer gives no spread)", 1, 100),
+		  "of the load curve (default 3: fewer gives no spread; without it,\n"
+		  "two that agree end a level, and a third round runs only within 2\n"
+		  "recorded builds)", 1, 100),
 		OPT_FLAG(0, "kernels", &o.kernels, "name the worst kernel of each kernel-work TU (registers, spills,\n"
 		  "code size: one more compile of it, as passes --kernels)"),
 		OPT_REMOTE(&o.remote, "a cluster of N remote slots for the jobs rule, SPEED times as fast"),

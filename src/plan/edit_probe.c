@@ -603,16 +603,16 @@ static bool ran_as_group(const struct advise *ad, const size_t *tus, size_t n)
 
 /* What wall w (the k-th heaviest of its site) is expected to take a side:
  * its TU's recorded seconds (edited, a TU loses headers: no longer) times
- * its first rounds (one of copies at once, two alone for two walls that
- * can agree; one as built). All at once as built, the heaviest TU's
+ * its first rounds (of its copies at once, for the walls before a round
+ * only settles; one as built). All at once as built, the heaviest TU's
  * round stands for all. */
 static void expect_rounds(const struct advise *ad, struct edit_wall *w, size_t k)
 {
 	double seconds = ad->base.seconds[ad->tus[w->tu].f.edge];
-	double rounds = w->as_built || w->copies > 1 ? 1 : 2;
+	size_t rounds = w->as_built ? 1 : (settle_first_walls(ad->repeats) + w->copies - 1) / w->copies;
 	if (isnan(seconds) || (w->as_built && w->at_once > 1 && k > 0))
 		seconds = 0;
-	w->plain_ahead_s = w->edited_ahead_s = seconds * rounds;
+	w->plain_ahead_s = w->edited_ahead_s = seconds * (double)rounds;
 }
 
 /* The winner's walls: the heaviest TUs, each timed as it is and edited
@@ -1189,9 +1189,8 @@ void edit_walk_time(struct advise *ad, void *evidence)
 	edit_probe_time(ad, evidence);
 }
 
-double edit_walk_ahead(const struct advise *ad, const void *evidence)
+double edit_walk_ahead(const void *evidence)
 {
-	(void)ad;
 	const struct edit_evidence *ev = evidence;
 	double ahead = 0;
 	for (size_t s = 0; s < ev->nsites; s++)

@@ -144,7 +144,7 @@ void edit_walk_read(struct advise *ad, void *evidence);
 void edit_walk_time(struct advise *ad, void *evidence);
 /* The sides of the walls still to time: what their first rounds are
  * expected to take (rule_walk.ahead). */
-double edit_walk_ahead(const struct advise *ad, const void *evidence);
+double edit_walk_ahead(const void *evidence);
 /* The copies of a timed TU edited, for the load curve (rule_walk.edited);
  * the wall is marked to take the curve's rounds of two. */
 bool edit_walk_edited(struct advise *ad, void *evidence, size_t tu, size_t n, const char *sub,

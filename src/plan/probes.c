@@ -271,8 +271,7 @@ double probes_ahead(const struct advise *ad)
 		if (t->skipped || t->failed || t->nwalls || t->fallback_for >= 0)
 			continue;
 		double run = t->expect_s > 0 ? t->expect_s : ad->base.seconds[t->edge];
-		long repeats = pass_tu_most_repeats(ps, t);
-		long rounds = t->leads ? 1 : repeats < 2 ? repeats : 2;
+		size_t rounds = t->leads ? 1 : settle_first_walls(pass_tu_most_repeats(ps, t));
 		double probe = isnan(run) ? 0 : run * (double)rounds * pass_tu_round_runs(t);
 		work += probe;
 		longest = probe > longest ? probe : longest;

@@ -53,7 +53,7 @@ struct rule_walk {
 	void (*time)(struct advise *ad, void *evidence);
 	/* Optional, with time(): the seconds its first rounds still to come
 	 * are expected to take (what advise's settle budget keeps for them). */
-	double (*ahead)(const struct advise *ad, const void *evidence);
+	double (*ahead)(const void *evidence);
 	void (*free)(void *evidence);
 };
 

@@ -91,7 +91,7 @@ static double first_rounds_ahead(void *ctx)
 	double ahead = probes_ahead(ad);
 	for (int id = 0; id < NFIXES; id++)
 		if (ad->evidence[id] && fix_rules[id]->walk->ahead)
-			ahead += fix_rules[id]->walk->ahead(ad, ad->evidence[id]);
+			ahead += fix_rules[id]->walk->ahead(ad->evidence[id]);
 	return ahead;
 }
 

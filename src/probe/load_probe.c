@@ -69,25 +69,18 @@ static bool level_done(const double *walls, size_t n, size_t reps, const struct 
 	return n >= reps || (settle && walls_agree(walls, n));
 }
 
-/* Walls a level takes before they can agree: a round past them only
- * settles (settle_budget_allows). */
-static size_t first_walls(size_t reps)
-{
-	return reps < 2 ? reps : 2;
-}
-
 /* Whether a level short of its walls runs another round: any its first
  * walls need; one that only settles where the budget allows it (round_s
  * its last round's, `own` the probe's other first rounds to come). */
 static bool round_allowed(struct settle_budget *settle, size_t nwalls, size_t reps, double round_s, double own)
 {
-	return !settle || nwalls < first_walls(reps) || settle_budget_allows(settle, monotonic_seconds(), round_s, own);
+	return !settle || nwalls < settle_first_walls((long)reps) || settle_budget_allows(settle, monotonic_seconds(), round_s, own);
 }
 
 /* The rounds a level of `copies` at once still needs for its first walls. */
 static size_t first_rounds_left(size_t nwalls, size_t copies, size_t reps)
 {
-	size_t want = first_walls(reps);
+	size_t want = settle_first_walls((long)reps);
 	return nwalls >= want ? 0 : (want - nwalls + copies - 1) / copies;
 }
 

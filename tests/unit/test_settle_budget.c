@@ -24,6 +24,17 @@ static void test_round_fits_beside_what_is_kept(void **state)
 	assert_true(settle_budget_allows(&none, 100, 20, 0));
 }
 
+/* Two walls can agree: a round past them only settles; with fewer
+ * repeats, all of them are first walls. */
+static void test_first_walls(void **state)
+{
+	(void)state;
+	assert_int_equal(settle_first_walls(3), 2);
+	assert_int_equal(settle_first_walls(2), 2);
+	assert_int_equal(settle_first_walls(1), 1);
+	assert_int_equal(settle_first_walls(0), 0);
+}
+
 /* No limit: every settling round runs. */
 static void test_no_limit(void **state)
 {
@@ -38,6 +49,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_fits_beside_what_is_kept),
 		cmocka_unit_test(test_no_limit),
+		cmocka_unit_test(test_first_walls),
 	};
 	return cmocka_run_group_tests_name("settle_budget", tests, NULL, NULL);
 }
